@@ -1,0 +1,74 @@
+// Checks the published artifacts (dist/), not the source: `npm test` builds before running vitest.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = join(root, 'dist');
+
+/** Every file reachable from `entry` through static imports (dynamic `import()` is deliberately not followed). */
+function staticGraph(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const code = readFileSync(file, 'utf8');
+    for (const m of code.matchAll(/(?:^|[;\n])\s*(?:import|export)\s[^;'"]*?from\s*['"](\.[^'"]+)['"]/g)) {
+      visit(resolve(dirname(file), m[1]!));
+    }
+    for (const m of code.matchAll(/(?:^|[;\n])\s*import\s*['"](\.[^'"]+)['"]/g)) {
+      visit(resolve(dirname(file), m[1]!));
+    }
+  };
+  visit(entry);
+  return [...seen];
+}
+
+/** Runs a snippet in a fresh node process from the repo root, so `match-venue` resolves through package.json exports to dist/. */
+function node(args: string[]): string {
+  return execFileSync(process.execPath, args, { cwd: root, encoding: 'utf8' }).trim();
+}
+
+describe('built package', () => {
+  it('exists (npm test builds it first; run `npm run build` when running this file alone)', () => {
+    expect(existsSync(join(dist, 'index.js'))).toBe(true);
+  });
+
+  it('loads every entry as ESM through the package name', () => {
+    const out = node([
+      '--input-type=module',
+      '-e',
+      `const m = await import('match-venue');
+       const s = await import('match-venue/simulator');
+       const w = await import('match-venue/webhooks');
+       const h = await import('match-venue/msw');
+       console.log([typeof m.MatchVenue, typeof m.usd, typeof s.createSimulator, typeof s.createMockVenue,
+         Object.keys(w).length > 0, Object.keys(h).length > 0].join(','));`,
+    ]);
+    expect(out).toBe('function,function,function,function,true,true');
+  });
+
+  it('loads the main entry and the simulator as CommonJS', () => {
+    const out = node([
+      '-e',
+      `const m = require('match-venue'); const s = require('match-venue/simulator');
+       console.log(typeof m.MatchVenue + ',' + typeof s.createSimulator + ',' + m.usd('1000').amount);`,
+    ]);
+    expect(out).toBe('function,function,1000.00');
+  });
+
+  it('keeps the simulator and msw out of the main entry', () => {
+    const files = staticGraph(join(dist, 'index.js'));
+    const code = files.map((f) => readFileSync(f, 'utf8')).join('\n');
+    expect(code).not.toMatch(/clearOrders|checkInvariants|from ['"]msw|require\(['"]msw/);
+    const cjs = readFileSync(join(dist, 'index.cjs'), 'utf8');
+    expect(cjs).not.toMatch(/clearOrders|checkInvariants|require\(['"]msw/);
+  });
+
+  it('ships the simulator CLI with a shebang', () => {
+    const cli = readFileSync(join(dist, 'simulator/cli.js'), 'utf8');
+    expect(cli.startsWith('#!/usr/bin/env node')).toBe(true);
+  });
+});
