@@ -1,0 +1,86 @@
+import type { ClearingOrder } from './clearing.js';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Shares `remaining` cents among the orders of one price level (`members`, indices into `orders`)
+ * in proportion to their amounts, to the cent, by largest remainder; equal remainders go to the
+ * earlier `createdAt`, then the smaller `orderId`, then the earlier input position (so the result
+ * never depends on the order of the input when order ids are unique).
+ *
+ * `levelTotal` is the sum of the members' amounts and `remaining <= levelTotal`, so no member can
+ * receive more than its amount: a member gets the extra cent only if its share has a fraction.
+ */
+export function allocateProRata(
+  members: Int32Array,
+  orders: readonly ClearingOrder[],
+  amounts: Float64Array,
+  levelTotal: number,
+  remaining: number,
+  out: number[],
+): void {
+  const m = members.length;
+  const remainders = new Float64Array(m);
+  let assigned = 0;
+  let bigTotal: bigint | undefined;
+  for (let p = 0; p < m; p++) {
+    const i = members[p]!;
+    const product = amounts[i]! * remaining;
+    let quotient: number;
+    let remainder: number;
+    // The number path is exact only while product and quotient * levelTotal stay safe integers;
+    // beyond that the numerator needs BigInt.
+    if (product + levelTotal <= MAX_SAFE) {
+      quotient = Math.floor(product / levelTotal);
+      remainder = product - quotient * levelTotal;
+      // Float division can land one off an integer boundary; the exact remainder corrects it.
+      if (remainder < 0) {
+        quotient -= 1;
+        remainder += levelTotal;
+      } else if (remainder >= levelTotal) {
+        quotient += 1;
+        remainder -= levelTotal;
+      }
+    } else {
+      bigTotal ??= BigInt(levelTotal);
+      const numerator = BigInt(amounts[i]!) * BigInt(remaining);
+      const q = numerator / bigTotal;
+      quotient = Number(q);
+      remainder = Number(numerator - q * bigTotal);
+    }
+    out[i] = quotient;
+    remainders[p] = remainder;
+    assigned += quotient;
+  }
+
+  const leftover = remaining - assigned;
+  if (leftover <= 0) return;
+
+  // The leftover-th largest remainder is the threshold: every member above it gets a cent, and the
+  // members exactly at it are ranked by time, then id, for the cents still left.
+  const sorted = remainders.slice().sort();
+  const threshold = sorted[m - leftover]!;
+  let given = 0;
+  const tied: number[] = [];
+  for (let p = 0; p < m; p++) {
+    const r = remainders[p]!;
+    if (r > threshold) {
+      out[members[p]!]! += 1;
+      given += 1;
+    } else if (r === threshold) {
+      tied.push(members[p]!);
+    }
+  }
+  tied.sort((a, b) => compareTimePriority(orders, a, b));
+  const stillLeft = leftover - given;
+  for (let t = 0; t < stillLeft; t++) out[tied[t]!]! += 1;
+}
+
+/** Earlier createdAt first, then smaller orderId (code-unit order), then earlier input position. */
+export function compareTimePriority(orders: readonly ClearingOrder[], a: number, b: number): number {
+  const oa = orders[a]!;
+  const ob = orders[b]!;
+  if (oa.createdAt !== ob.createdAt) return oa.createdAt < ob.createdAt ? -1 : 1;
+  if (oa.orderId !== ob.orderId) return oa.orderId < ob.orderId ? -1 : 1;
+  return a - b;
+}
