@@ -1,0 +1,74 @@
+/** Response helpers in the platform's wire format: `{data}` on success, `{code, message, errors?}` on error. */
+
+export interface ErrorEntry {
+  error: string;
+  message: string;
+  location: string;
+  invalidValue: string;
+  constraints: Record<string, unknown>;
+}
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+export function data(status: number, value: unknown): Response {
+  return json(status, { data: value });
+}
+
+export function error(status: number, code: number, message: string, errors?: ErrorEntry[]): Response {
+  return json(status, errors === undefined ? { code, message } : { code, message, errors });
+}
+
+/** The extended code-2 body, one entry per rejected field. */
+export function invalidRequest(message: string, errors: ErrorEntry[]): Response {
+  return error(400, 2, message, errors);
+}
+
+export function entry(
+  location: string,
+  message: string,
+  invalidValue: unknown,
+  errorName = 'invalid',
+): ErrorEntry {
+  return {
+    error: errorName,
+    message,
+    location,
+    invalidValue: typeof invalidValue === 'string' ? invalidValue : (JSON.stringify(invalidValue) ?? ''),
+    constraints: {},
+  };
+}
+
+/** Zod-like issues (path + message + code) to extended error entries. */
+export function entriesFromIssues(
+  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
+  input: unknown,
+): ErrorEntry[] {
+  return issues.map((issue) => {
+    const location = issue.path.map(String).join('.');
+    let value: unknown = input;
+    for (const key of issue.path) {
+      value =
+        typeof value === 'object' && value !== null
+          ? (value as Record<PropertyKey, unknown>)[key]
+          : undefined;
+    }
+    return entry(location, issue.message, value ?? null, issue.code);
+  });
+}
+
+/** A small XML document, the shape SNS answers ConfirmSubscription / Unsubscribe calls with. */
+export function xml(status: number, body: string): Response {
+  return new Response(`<?xml version="1.0" encoding="UTF-8"?>\n${body}`, {
+    status,
+    headers: { 'content-type': 'text/xml' },
+  });
+}
+
+export function xmlEscape(text: string): string {
+  return text.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
