@@ -1,0 +1,234 @@
+import { accountSummary } from './account.js';
+import { advanceTo, clearAuction, lockAuction, nextDeadline, settleAuction, unlockAuction } from './cycle.js';
+import { seededRandom } from './ids.js';
+import { formatCents, usdMoney } from './money.js';
+import {
+  cancelAllOrders,
+  cancelOrder,
+  getOrder,
+  type ListQuery,
+  listOrders,
+  modifyOrder,
+  type PlaceInput,
+  placeOrder,
+  requireEligible,
+} from './orders.js';
+import {
+  createState,
+  currentAuction,
+  type EngineContext,
+  type EngineEvent,
+  type EngineState,
+  mustEntity,
+} from './state.js';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig, type Entity, type SettlementFaults } from './types.js';
+import { toWireAuction } from './wire.js';
+import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
+
+export interface EngineOptions {
+  /** The injected clock (ms since the epoch). */
+  now: () => number;
+  config?: Partial<EngineConfig>;
+  /** Seeds the generator behind settlement-failure rates. */
+  seed?: number;
+  onEvent?: (event: EngineEvent) => void;
+}
+
+/**
+ * The venue as a pure state machine: no I/O, no timers, time only from `now()`. Every public call
+ * first runs the transitions that fell due, then acts, then reports balance changes.
+ */
+export class VenueEngine {
+  readonly config: EngineConfig;
+  state: EngineState;
+  faults: SettlementFaults = {};
+  private readonly now: () => number;
+  private readonly random: () => number;
+  private readonly onEvent: (event: EngineEvent) => void;
+  private time: number;
+
+  constructor(options: EngineOptions) {
+    this.config = { ...DEFAULT_ENGINE_CONFIG, ...options.config };
+    if (this.config.lockMs >= this.config.cycleMs)
+      throw new RangeError('lockMs must be shorter than cycleMs');
+    this.now = options.now;
+    this.random = seededRandom(options.seed ?? 1);
+    this.onEvent = options.onEvent ?? (() => {});
+    this.time = this.now();
+    this.state = createState(this.config, this.time);
+  }
+
+  /** Runs `fn` as one step: due transitions first, then fn, then balance.updated per touched entity. */
+  private step<T>(fn: (ctx: EngineContext) => T, until?: number): T {
+    const ctx: EngineContext = {
+      state: this.state,
+      config: this.config,
+      faults: this.faults,
+      random: this.random,
+      time: this.time,
+      emit: this.onEvent,
+      dirty: new Set(),
+    };
+    const target = Math.max(this.time, until ?? this.now());
+    try {
+      advanceTo(ctx, target);
+      ctx.time = target;
+      return fn(ctx);
+    } finally {
+      this.time = ctx.time;
+      for (const entityId of ctx.dirty) {
+        const entity = this.state.entities.get(entityId);
+        if (!entity?.hasAccount) continue;
+        this.onEvent({
+          channel: 'account',
+          entityId,
+          event: 'balance.updated',
+          data: accountSummary(this.state, entityId, this.time, this.config.activityWindowMs),
+        });
+      }
+    }
+  }
+
+  /** Applies every transition due up to `t` (default: the clock's now). */
+  advanceTo(t?: number): void {
+    this.step(() => undefined, t);
+  }
+
+  /** When the next scheduled transition is due, or null if nothing is scheduled. */
+  nextDeadline(): number | null {
+    return nextDeadline({
+      state: this.state,
+      config: this.config,
+      faults: this.faults,
+      random: this.random,
+      time: this.time,
+      emit: this.onEvent,
+      dirty: new Set(),
+    });
+  }
+
+  entityForApiKey(apiKey: string): Entity | undefined {
+    return this.state.byApiKey.get(apiKey);
+  }
+
+  place(entityId: string, input: PlaceInput) {
+    return this.step((ctx) => placeOrder(ctx, entityId, input));
+  }
+  cancel(entityId: string, auctionId: number, orderId: string) {
+    return this.step((ctx) => cancelOrder(ctx, entityId, auctionId, orderId));
+  }
+  cancelAll(entityId: string) {
+    return this.step((ctx) => cancelAllOrders(ctx, entityId));
+  }
+  modify(entityId: string, auctionId: number, orderId: string, feeBps: string | null) {
+    return this.step((ctx) => modifyOrder(ctx, entityId, auctionId, orderId, feeBps));
+  }
+  getOrder(entityId: string, orderId: string) {
+    return this.step((ctx) => getOrder(ctx.state, entityId, orderId));
+  }
+  listOrders(entityId: string, query: ListQuery) {
+    return this.step((ctx) => listOrders(ctx.state, entityId, query));
+  }
+  account(entityId: string) {
+    return this.step((ctx) => {
+      requireEligible(mustEntity(ctx.state, entityId));
+      return accountSummary(ctx.state, entityId, ctx.time, this.config.activityWindowMs);
+    });
+  }
+  withdraw(entityId: string, input: WithdrawalInput) {
+    return this.step((ctx) => createWithdrawal(ctx, entityId, input));
+  }
+  /** Ticket issuance is the HTTP layer's; the engine only says whether the entity may ask. */
+  assertEligible(entityId: string): void {
+    requireEligible(mustEntity(this.state, entityId));
+  }
+
+  /** Runs the current auction to its end now; with settle false it stays settling until settle(). */
+  clear(options: { settle?: boolean } = {}) {
+    return this.step((ctx) => {
+      const settle = options.settle ?? true;
+      const auction = clearAuction(ctx, false);
+      if (settle) settleAuction(ctx);
+      return toWireAuction(auction);
+    });
+  }
+  /** Settles the auction that is settling now; null when none is. */
+  settle() {
+    return this.step((ctx) => {
+      const a = settleAuction(ctx);
+      return a ? toWireAuction(a) : null;
+    });
+  }
+  setPhase(phase: 'open' | 'lock') {
+    return this.step((ctx) => {
+      if (phase === 'lock') lockAuction(ctx);
+      else unlockAuction(ctx);
+      return toWireAuction(currentAuction(ctx.state));
+    });
+  }
+
+  /** The data of the WebSocket `auction.snapshot`: the current auction and the one settling, if any. */
+  marketSnapshot() {
+    return this.step((ctx) => {
+      const s = ctx.state;
+      const settling = s.settlingAuctionId === null ? undefined : s.auctions.get(s.settlingAuctionId);
+      const last = s.auctions.get(s.currentAuctionId - 1);
+      return {
+        auction: toWireAuction(currentAuction(s)),
+        settling: settling ? toWireAuction(settling) : null,
+        lastCleared: last ? toWireAuction(last) : null,
+      };
+    });
+  }
+
+  /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */
+  snapshot() {
+    return this.step((ctx) => {
+      const s = ctx.state;
+      const a = currentAuction(s);
+      return {
+        auction: {
+          auctionId: a.auctionId,
+          phase: a.phase,
+          opensAt: toWireAuction(a).opensAt,
+          locksAt: toWireAuction(a).locksAt,
+          clearsAt: toWireAuction(a).clearsAt,
+        },
+        settlingAuctionId: s.settlingAuctionId,
+        now: new Date(ctx.time).toISOString(),
+        entities: [...s.entities.values()].map((e) => ({
+          entityId: e.id,
+          accountId: e.accountId,
+          name: e.name,
+          apiKey: e.apiKey,
+          eligible: e.eligible,
+          hasAccount: e.hasAccount,
+          wallets: e.walletIds.map((id) => {
+            const w = s.wallets.get(id);
+            return {
+              id,
+              currency: w?.currency ?? 'USD',
+              balance: usdMoneyIn(w?.balanceCents ?? 0, w?.currency ?? 'USD'),
+              reserved: usdMoneyIn(w?.reservedCents ?? 0, w?.currency ?? 'USD'),
+            };
+          }),
+          fiatAccounts: e.fiatAccountIds.map((id) => ({
+            id,
+            balance: usdMoney(s.fiatAccounts.get(id)?.balanceCents ?? 0),
+          })),
+          cash: { balance: usdMoney(e.cash.balanceCents), reserved: usdMoney(e.cash.reservedCents) },
+          venueBalance: usdMoney(e.venueBalanceCents),
+          withdrawalsHeld: usdMoney(e.withdrawalHeldCents),
+        })),
+        house: { usd: usdMoney(s.house.usdCents), stablecoin: usdMoney(s.house.stablecoinCents) },
+        issuer: { usd: usdMoney(s.issuer.usdCents), stablecoin: usdMoney(s.issuer.stablecoinCents) },
+        fallbacks: s.fallbacks,
+        faults: { settlement: this.faults },
+      };
+    });
+  }
+}
+
+function usdMoneyIn(cents: number, currency: string) {
+  return { amount: formatCents(cents), currency };
+}

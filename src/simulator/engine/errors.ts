@@ -1,0 +1,43 @@
+/** A business rule refused the call; the HTTP layer turns it into `{code, message}` with `status`. */
+export class VenueError extends Error {
+  override readonly name = 'VenueError';
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const venueError = {
+  auctionLocked: (id: number) =>
+    new VenueError(400, 136001, `Auction ${id} is in its lock window; cancellations are not accepted`),
+  auctionSettling: (msg: string) => new VenueError(400, 136002, msg),
+  insufficientBalance: (msg: string) => new VenueError(400, 137001, msg),
+  invalidWallet: (id: string) =>
+    new VenueError(400, 137002, `Wallet ${id} is not a stablecoin wallet of the caller`),
+  walletNotFound: (id: string) => new VenueError(400, 137003, `Wallet ${id} not found`),
+  idempotencyKeyReused: (key: string) =>
+    new VenueError(409, 137004, `Idempotency key ${key} was already used with different parameters`),
+  feeNotMoreCompetitive: (msg: string) => new VenueError(400, 137005, msg),
+  selfMatch: (id: number, side: string) =>
+    new VenueError(409, 137006, `An open ${side} order of the caller already rests in auction ${id}`),
+  invalidFiatAccount: (id: string) =>
+    new VenueError(400, 137007, `Fiat account ${id} is not a fiat account of the caller`),
+  maxOrdersPerAuction: (cap: number, id: number) =>
+    new VenueError(
+      400,
+      137008,
+      `Maximum of ${cap} orders per auction reached in auction ${id}; wait for the next cycle`,
+    ),
+  transactionLimit: (limit: string) =>
+    new VenueError(400, 137009, `Amount exceeds the transaction limit of ${limit} USD`),
+  notEligible: () => new VenueError(400, 137010, 'Entity is not eligible for the match venue'),
+  withdrawalExceedsBalance: (msg: string) => new VenueError(400, 138001, msg),
+  withdrawalInvalid: (msg: string) => new VenueError(400, 138002, msg),
+  accountNotFound: () => new VenueError(404, 138003, 'Cannot find the venue wallet for this entity'),
+  invalidWithdrawalDestination: (id: string) =>
+    new VenueError(400, 138004, `Fiat account ${id} is not a withdrawal destination of the caller`),
+  orderNotFound: (id: string) => new VenueError(404, 156003, `Order ${id} not found or not accessible`),
+} as const;

@@ -1,0 +1,64 @@
+import { currencyTotals, type EngineState } from './state.js';
+
+/**
+ * The books must always balance. Returns every violation found (empty when sound):
+ * money conserved per currency across all accounts (participants, fiat accounts, house, issuer);
+ * reservations equal to what resting/settling orders and in-flight withdrawals hold;
+ * no negative participant or house balance; fills and roll lineage consistent.
+ */
+export function checkInvariants(target: EngineState | { readonly state: EngineState }): string[] {
+  const state = 'state' in target ? target.state : target;
+  const v: string[] = [];
+  const totals = currencyTotals(state);
+  const init = state.initialTotals;
+  if (totals.usdCents !== init.usdCents) v.push(`USD not conserved: ${totals.usdCents} != ${init.usdCents}`);
+  if (totals.stablecoinCents !== init.stablecoinCents)
+    v.push(`stablecoin not conserved: ${totals.stablecoinCents} != ${init.stablecoinCents}`);
+  if (totals.eurCents !== init.eurCents) v.push(`EUR not conserved: ${totals.eurCents} != ${init.eurCents}`);
+
+  const walletHeld = new Map<string, number>();
+  const cashHeld = new Map<string, number>();
+  for (const o of state.orders.values()) {
+    if (o.fill) {
+      if (o.fill.filledCents < 0 || o.fill.filledCents > o.amountCents)
+        v.push(`order ${o.orderId} filled ${o.fill.filledCents} of ${o.amountCents}`);
+      if (o.fill.filledCents + o.fill.unfilledCents !== o.amountCents)
+        v.push(`order ${o.orderId} fill does not add up`);
+    }
+    if (o.childOrderId !== null && state.orders.get(o.childOrderId)?.parentOrderId !== o.orderId)
+      v.push(`order ${o.orderId} lineage: child does not point back`);
+    if (o.parentOrderId !== null && state.orders.get(o.parentOrderId)?.childOrderId !== o.orderId)
+      v.push(`order ${o.orderId} lineage: parent does not point forward`);
+    if (o.status !== 'pending' && o.status !== 'settling') continue;
+    if (o.orderType === 'BURN' && o.sourceWalletId)
+      walletHeld.set(o.sourceWalletId, (walletHeld.get(o.sourceWalletId) ?? 0) + o.amountCents);
+    if (o.orderType === 'MINT') cashHeld.set(o.entityId, (cashHeld.get(o.entityId) ?? 0) + o.amountCents);
+  }
+  for (const w of state.wallets.values()) {
+    if (w.reservedCents !== (walletHeld.get(w.id) ?? 0))
+      v.push(
+        `wallet ${w.id} reserved ${w.reservedCents} != resting BURN orders ${walletHeld.get(w.id) ?? 0}`,
+      );
+    if (w.balanceCents < 0) v.push(`wallet ${w.id} negative`);
+    if (w.reservedCents > w.balanceCents) v.push(`wallet ${w.id} reserved above balance`);
+  }
+  const withdrawalHeld = new Map<string, number>();
+  for (const id of state.activeWithdrawals) {
+    const w = state.withdrawals.get(id);
+    if (w) withdrawalHeld.set(w.entityId, (withdrawalHeld.get(w.entityId) ?? 0) + w.amountCents);
+  }
+  for (const e of state.entities.values()) {
+    if (e.cash.reservedCents !== (cashHeld.get(e.id) ?? 0))
+      v.push(`entity ${e.name} USD reserved ${e.cash.reservedCents} != resting MINT orders`);
+    if (e.cash.balanceCents < 0 || e.cash.reservedCents > e.cash.balanceCents)
+      v.push(`entity ${e.name} USD cash negative or over-reserved`);
+    if (e.withdrawalHeldCents !== (withdrawalHeld.get(e.id) ?? 0))
+      v.push(`entity ${e.name} withdrawal hold != withdrawals in flight`);
+    if (e.venueBalanceCents < 0 || e.withdrawalHeldCents > e.venueBalanceCents)
+      v.push(`entity ${e.name} venue balance negative or over-held`);
+  }
+  for (const f of state.fiatAccounts.values())
+    if (f.balanceCents < 0) v.push(`fiat account ${f.id} negative`);
+  if (state.house.usdCents < 0 || state.house.stablecoinCents < 0) v.push('house account negative');
+  return v;
+}

@@ -1,0 +1,307 @@
+import { VenueError, venueError } from './errors.js';
+import { formatCents, parseCentiBps, parseCents } from './money.js';
+import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
+import type { Entity, Order, OrderStatus, OrderType, PlaceResult, PostFillAction } from './types.js';
+import { toWireOrder, type WireOrder } from './wire.js';
+
+/** A place request as the HTTP layer validated it (shape and field rules already checked). */
+export interface PlaceInput {
+  idempotencyKey: string;
+  orderType: OrderType;
+  amount: { amount: string; currency: string };
+  feeBps?: string | null;
+  postFillAction: PostFillAction;
+  sourceWalletId?: string | null;
+  fiatAccountId?: string | null;
+}
+
+export function requireEligible(entity: Entity): void {
+  if (!entity.eligible) throw venueError.notEligible();
+}
+
+function invalid(message: string): VenueError {
+  return new VenueError(400, 2, message);
+}
+
+/**
+ * Placement. Checks run in a fixed order so that one request always meets the same error:
+ * eligibility, idempotency, amount/limit, per-auction cap, wallet, fiat account, self-match, balance.
+ * Orders placed during the lock window join the current auction.
+ */
+export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInput): PlaceResult {
+  const { state, config } = ctx;
+  const entity = mustEntity(state, entityId);
+  requireEligible(entity);
+  const amountCents = parseCents(input.amount.amount);
+  if (amountCents === undefined || input.amount.currency !== 'USD')
+    throw invalid('amount must be a USD amount with at most 2 decimals');
+  const feeBps = input.feeBps ?? null;
+  const limitCentiBps = feeBps === null ? null : parseCentiBps(feeBps);
+  if (limitCentiBps === undefined) throw invalid('feeBps must be a decimal with at most 2 decimals');
+  const isBurn = input.orderType === 'BURN';
+  const sourceWalletId = isBurn ? (input.sourceWalletId ?? null) : null;
+  const fiatAccountId = isBurn ? (input.fiatAccountId ?? null) : null;
+  const paramsKey = JSON.stringify([
+    entityId,
+    input.orderType,
+    amountCents,
+    limitCentiBps,
+    input.postFillAction,
+    sourceWalletId,
+    fiatAccountId,
+  ]);
+
+  const existing = state.orders.get(input.idempotencyKey);
+  if (existing) {
+    if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
+    return existing.placeResult;
+  }
+  if (amountCents > config.transactionLimitCents)
+    throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
+  const auction = currentAuction(state);
+  const capKey = `${auction.auctionId}:${entityId}`;
+  if ((state.placedPerAuction.get(capKey) ?? 0) >= config.maxOrdersPerAuction)
+    throw venueError.maxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
+
+  if (isBurn) {
+    if (sourceWalletId === null || fiatAccountId === null)
+      throw invalid('BURN orders need sourceWalletId and fiatAccountId');
+    const wallet = state.wallets.get(sourceWalletId);
+    if (!wallet) throw venueError.walletNotFound(sourceWalletId);
+    if (wallet.entityId !== entityId || wallet.currency !== 'USD')
+      throw venueError.invalidWallet(sourceWalletId);
+    const fiat = state.fiatAccounts.get(fiatAccountId);
+    if (!fiat || fiat.entityId !== entityId) throw venueError.invalidFiatAccount(fiatAccountId);
+  }
+  const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
+  for (const id of auction.orderIds) {
+    const o = state.orders.get(id);
+    if (o && o.entityId === entityId && o.orderType === opposite && o.status === 'pending')
+      throw venueError.selfMatch(auction.auctionId, opposite);
+  }
+  if (isBurn) {
+    const wallet = state.wallets.get(sourceWalletId as string);
+    if (!wallet) throw venueError.walletNotFound(String(sourceWalletId));
+    const available = wallet.balanceCents - wallet.reservedCents;
+    if (available < amountCents)
+      throw venueError.insufficientBalance(`Wallet ${wallet.id} has ${formatCents(available)} available`);
+    wallet.reservedCents += amountCents;
+  } else {
+    const available = entity.cash.balanceCents - entity.cash.reservedCents;
+    if (available < amountCents)
+      throw venueError.insufficientBalance(`USD available to mint with is ${formatCents(available)}`);
+    entity.cash.reservedCents += amountCents;
+  }
+  state.placedPerAuction.set(capKey, (state.placedPerAuction.get(capKey) ?? 0) + 1);
+  const order = admitOrder(ctx, {
+    orderId: input.idempotencyKey,
+    entityId,
+    orderType: input.orderType,
+    amountCents,
+    feeBps,
+    limitCentiBps,
+    postFillAction: input.postFillAction,
+    sourceWalletId,
+    fiatAccountId,
+    parentOrderId: null,
+    paramsKey,
+  });
+  return order.placeResult;
+}
+
+type NewOrder = Pick<
+  Order,
+  | 'orderId'
+  | 'entityId'
+  | 'orderType'
+  | 'amountCents'
+  | 'feeBps'
+  | 'limitCentiBps'
+  | 'postFillAction'
+  | 'sourceWalletId'
+  | 'fiatAccountId'
+  | 'parentOrderId'
+  | 'paramsKey'
+>;
+
+/** Puts an order (already reserved for) into the current auction and announces it. */
+export function admitOrder(ctx: EngineContext, fields: NewOrder): Order {
+  const { state } = ctx;
+  const auction = currentAuction(state);
+  const order: Order = {
+    ...fields,
+    auctionId: auction.auctionId,
+    status: 'pending',
+    createdAt: ctx.time,
+    updatedAt: ctx.time,
+    seq: state.orderSeq++,
+    childOrderId: null,
+    fill: null,
+    placeResult: { auctionId: auction.auctionId, orderId: fields.orderId, status: 'pending' },
+  };
+  state.orders.set(order.orderId, order);
+  state.ordersByEntity.get(order.entityId)?.push(order);
+  auction.orderIds.push(order.orderId);
+  ctx.emit({
+    channel: 'account',
+    entityId: order.entityId,
+    event: 'order.accepted',
+    data: toWireOrder(order),
+  });
+  ctx.dirty.add(order.entityId);
+  return order;
+}
+
+export function releaseReservation(state: EngineState, order: Order): void {
+  if (order.orderType === 'BURN') {
+    const wallet = order.sourceWalletId ? state.wallets.get(order.sourceWalletId) : undefined;
+    if (wallet) wallet.reservedCents -= order.amountCents;
+  } else {
+    mustEntity(state, order.entityId).cash.reservedCents -= order.amountCents;
+  }
+}
+
+export function setStatus(ctx: EngineContext, order: Order, status: OrderStatus): void {
+  order.status = status;
+  order.updatedAt = ctx.time;
+  ctx.emit({
+    channel: 'account',
+    entityId: order.entityId,
+    event: 'order.updated',
+    data: toWireOrder(order),
+  });
+}
+
+/** The window rules shared by cancel and cancel-all: 136001 in lock, 136002 while the previous settles. */
+function requireCancelWindow(state: EngineState): void {
+  const auction = currentAuction(state);
+  if (auction.phase === 'lock') throw venueError.auctionLocked(auction.auctionId);
+  if (state.settlingAuctionId !== null)
+    throw venueError.auctionSettling(
+      `Auction ${state.settlingAuctionId} is settling; retry cancellations after settlement`,
+    );
+}
+
+function ownOrder(state: EngineState, entityId: string, orderId: string, auctionId?: number): Order {
+  const order = state.orders.get(orderId);
+  if (!order || order.entityId !== entityId || (auctionId !== undefined && order.auctionId !== auctionId))
+    throw venueError.orderNotFound(orderId);
+  return order;
+}
+
+/** An order that already cleared is refused with 136002: it is settling or settled, never cancellable. */
+function clearedError(order: Order, action: string): VenueError {
+  return venueError.auctionSettling(
+    `Order ${order.orderId} has already cleared in auction ${order.auctionId} (status ${order.status}); it cannot be ${action}`,
+  );
+}
+
+export function cancelOrder(ctx: EngineContext, entityId: string, auctionId: number, orderId: string) {
+  const { state } = ctx;
+  requireEligible(mustEntity(state, entityId));
+  const order = ownOrder(state, entityId, orderId, auctionId);
+  // A retried cancel of an order this call already cancelled answers the same success.
+  if (order.status === 'cancelled' && order.fill === null)
+    return { auctionId: order.auctionId, orderId: order.orderId, status: 'cancelled' as const };
+  if (order.status !== 'pending') throw clearedError(order, 'cancelled');
+  requireCancelWindow(state);
+  cancelPending(ctx, order);
+  return { auctionId: order.auctionId, orderId: order.orderId, status: 'cancelled' as const };
+}
+
+function cancelPending(ctx: EngineContext, order: Order): void {
+  releaseReservation(ctx.state, order);
+  setStatus(ctx, order, 'cancelled');
+  ctx.dirty.add(order.entityId);
+}
+
+export function cancelAllOrders(ctx: EngineContext, entityId: string) {
+  const { state } = ctx;
+  requireEligible(mustEntity(state, entityId));
+  requireCancelWindow(state);
+  const auction = currentAuction(state);
+  const orderIds: string[] = [];
+  for (const id of auction.orderIds) {
+    const o = state.orders.get(id);
+    if (!o || o.entityId !== entityId || o.status !== 'pending') continue;
+    cancelPending(ctx, o);
+    orderIds.push(o.orderId);
+  }
+  return { auctionId: auction.auctionId, orderIds, status: 'cancelled' as const };
+}
+
+/** How competitive a limit is, as a number where larger is better; market orders rank highest. */
+function competitiveness(type: OrderType, limit: number | null): number {
+  if (limit === null) return Number.POSITIVE_INFINITY;
+  return type === 'BURN' ? -limit : limit;
+}
+
+export function modifyOrder(
+  ctx: EngineContext,
+  entityId: string,
+  auctionId: number,
+  orderId: string,
+  feeBps: string | null,
+) {
+  const { state } = ctx;
+  requireEligible(mustEntity(state, entityId));
+  const order = ownOrder(state, entityId, orderId, auctionId);
+  if (order.status !== 'pending') throw clearedError(order, 'modified');
+  const limit = feeBps === null ? null : parseCentiBps(feeBps);
+  if (limit === undefined) throw invalid('feeBps must be a decimal with at most 2 decimals');
+  const auction = currentAuction(state);
+  // An unchanged fee is accepted in the lock window so that a retried modify stays harmless.
+  if (
+    auction.phase === 'lock' &&
+    competitiveness(order.orderType, limit) < competitiveness(order.orderType, order.limitCentiBps)
+  ) {
+    const better = order.orderType === 'BURN' ? 'lower' : 'higher';
+    throw venueError.feeNotMoreCompetitive(
+      `Auction ${auction.auctionId} is locked: a ${order.orderType} fee change must be ${better} (market counts as most competitive)`,
+    );
+  }
+  order.feeBps = feeBps;
+  order.limitCentiBps = limit;
+  setStatus(ctx, order, 'pending');
+  return { auctionId: order.auctionId, orderId: order.orderId, status: 'pending' as const };
+}
+
+export function getOrder(state: EngineState, entityId: string, orderId: string): WireOrder {
+  requireEligible(mustEntity(state, entityId));
+  return toWireOrder(ownOrder(state, entityId, orderId));
+}
+
+export interface ListQuery {
+  page?: number;
+  pageSize?: number;
+  status?: OrderStatus;
+  orderType?: OrderType;
+  orderId?: string;
+  /** Inclusive bounds in ms. */
+  from?: number;
+  to?: number;
+}
+
+/** Results are sorted by createdAt ascending, then orderId ascending. */
+export function listOrders(state: EngineState, entityId: string, q: ListQuery) {
+  requireEligible(mustEntity(state, entityId));
+  if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw invalid('from must not be after to');
+  const page = q.page ?? 1;
+  const pageSize = q.pageSize ?? 20;
+  const matching = (state.ordersByEntity.get(entityId) ?? []).filter(
+    (o) =>
+      (q.status === undefined || o.status === q.status) &&
+      (q.orderType === undefined || o.orderType === q.orderType) &&
+      (q.orderId === undefined || o.orderId === q.orderId) &&
+      (q.from === undefined || o.createdAt >= q.from) &&
+      (q.to === undefined || o.createdAt <= q.to),
+  );
+  matching.sort(
+    (a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0),
+  );
+  const start = (page - 1) * pageSize;
+  return {
+    orders: matching.slice(start, start + pageSize).map(toWireOrder),
+    pagination: { page, pageSize, total: matching.length },
+  };
+}

@@ -1,0 +1,102 @@
+import type { Entity, FiatAccount, Wallet } from './types.js';
+
+/** Ids of the seeded entities; fixed so that tests, docs and curl sessions can name them. */
+export const SEEDED = {
+  burner: {
+    name: 'burner',
+    entityId: '10000000-0000-4000-8000-000000000001',
+    accountId: '10000000-0000-4000-8000-0000000000ac',
+    apiKey: 'TEST_API_KEY:burner:sim',
+    walletId: '10000000-0000-4000-8000-00000000a001',
+    eurWalletId: '10000000-0000-4000-8000-00000000a002',
+    fiatAccountId: '10000000-0000-4000-8000-00000000f001',
+  },
+  minter: {
+    name: 'minter',
+    entityId: '20000000-0000-4000-8000-000000000002',
+    accountId: '20000000-0000-4000-8000-0000000000ac',
+    apiKey: 'TEST_API_KEY:minter:sim',
+    walletId: '20000000-0000-4000-8000-00000000a001',
+    eurWalletId: '20000000-0000-4000-8000-00000000a002',
+    fiatAccountId: '20000000-0000-4000-8000-00000000f001',
+  },
+  ineligible: {
+    name: 'ineligible',
+    entityId: '30000000-0000-4000-8000-000000000003',
+    accountId: '30000000-0000-4000-8000-0000000000ac',
+    apiKey: 'TEST_API_KEY:ineligible:sim',
+    walletId: '30000000-0000-4000-8000-00000000a001',
+    eurWalletId: '30000000-0000-4000-8000-00000000a002',
+    fiatAccountId: '30000000-0000-4000-8000-00000000f001',
+  },
+  noaccount: {
+    name: 'noaccount',
+    entityId: '40000000-0000-4000-8000-000000000004',
+    accountId: '40000000-0000-4000-8000-0000000000ac',
+    apiKey: 'TEST_API_KEY:noaccount:sim',
+    walletId: '40000000-0000-4000-8000-00000000a001',
+    eurWalletId: '40000000-0000-4000-8000-00000000a002',
+    fiatAccountId: '40000000-0000-4000-8000-00000000f001',
+  },
+  /** The platform's master wallet (GET /v1/configuration). */
+  masterWalletId: '50000000-0000-4000-8000-00000000a000',
+} as const;
+
+export type SeededName = 'burner' | 'minter' | 'ineligible' | 'noaccount';
+
+/** Opening balances of every trading entity (cents). */
+export const SEED_BALANCES = {
+  stablecoinCents: 100_000_000_00,
+  eurWalletCents: 1_000_00,
+  usdCashCents: 100_000_000_00,
+  /** The house float lets settlement of one side proceed when its counterparty fails. */
+  houseCents: 1_000_000_000_00,
+} as const;
+
+export interface SeededWorld {
+  entities: Entity[];
+  wallets: Wallet[];
+  fiatAccounts: FiatAccount[];
+}
+
+export function seedWorld(): SeededWorld {
+  const entities: Entity[] = [];
+  const wallets: Wallet[] = [];
+  const fiatAccounts: FiatAccount[] = [];
+  for (const name of ['burner', 'minter', 'ineligible', 'noaccount'] as const) {
+    const s = SEEDED[name];
+    // noaccount has no venue account: no wallets and no USD to mint with, only a bank account.
+    const funded = name !== 'noaccount';
+    entities.push({
+      id: s.entityId,
+      accountId: s.accountId,
+      name,
+      apiKey: s.apiKey,
+      eligible: name !== 'ineligible',
+      hasAccount: funded,
+      walletIds: funded ? [s.walletId, s.eurWalletId] : [],
+      fiatAccountIds: [s.fiatAccountId],
+      cash: { balanceCents: funded ? SEED_BALANCES.usdCashCents : 0, reservedCents: 0 },
+      venueBalanceCents: 0,
+      withdrawalHeldCents: 0,
+    });
+    if (funded) {
+      wallets.push({
+        id: s.walletId,
+        entityId: s.entityId,
+        currency: 'USD',
+        balanceCents: SEED_BALANCES.stablecoinCents,
+        reservedCents: 0,
+      });
+      wallets.push({
+        id: s.eurWalletId,
+        entityId: s.entityId,
+        currency: 'EUR',
+        balanceCents: SEED_BALANCES.eurWalletCents,
+        reservedCents: 0,
+      });
+    }
+    fiatAccounts.push({ id: s.fiatAccountId, entityId: s.entityId, balanceCents: 0 });
+  }
+  return { entities, wallets, fiatAccounts };
+}

@@ -1,0 +1,140 @@
+import { SEED_BALANCES, seedWorld } from './seed.js';
+import type {
+  Auction,
+  EngineConfig,
+  Entity,
+  FallbackRecord,
+  FiatAccount,
+  Ledger,
+  Order,
+  SettlementFaults,
+  Wallet,
+  Withdrawal,
+} from './types.js';
+
+export interface EngineState {
+  entities: Map<string, Entity>;
+  byApiKey: Map<string, Entity>;
+  wallets: Map<string, Wallet>;
+  fiatAccounts: Map<string, FiatAccount>;
+  orders: Map<string, Order>;
+  /** Each entity's orders in creation order. */
+  ordersByEntity: Map<string, Order[]>;
+  orderSeq: number;
+  auctions: Map<number, Auction>;
+  currentAuctionId: number;
+  /** The previous auction while it settles (during the current one's opening seconds). */
+  settlingAuctionId: number | null;
+  withdrawals: Map<string, Withdrawal>;
+  /** Withdrawals the payout processor has not completed yet. */
+  activeWithdrawals: Set<string>;
+  fallbacks: FallbackRecord[];
+  /** The venue's own account: takes fees, pays rebates, absorbs rounding and failed counterparties. */
+  house: Ledger;
+  /** The stablecoin issuer / standard minting product and the banking world beyond it. */
+  issuer: Ledger;
+  initialTotals: { usdCents: number; stablecoinCents: number; eurCents: number };
+  /** `${auctionId}:${entityId}` -> orders the entity placed in that auction (roll children excluded). */
+  placedPerAuction: Map<string, number>;
+}
+
+export interface EngineEventMarket {
+  channel: 'market';
+  event: string;
+  data: unknown;
+}
+export interface EngineEventAccount {
+  channel: 'account';
+  entityId: string;
+  event: string;
+  data: unknown;
+}
+export type EngineEvent = EngineEventMarket | EngineEventAccount;
+
+/** Everything an engine step needs; `time` is the instant the step happens at. */
+export interface EngineContext {
+  state: EngineState;
+  config: EngineConfig;
+  faults: SettlementFaults;
+  random: () => number;
+  time: number;
+  emit: (event: EngineEvent) => void;
+  /** Entities whose balances changed during the step: one balance.updated each at the end. */
+  dirty: Set<string>;
+}
+
+export function createState(config: EngineConfig, startTime: number): EngineState {
+  const world = seedWorld();
+  const state: EngineState = {
+    entities: new Map(world.entities.map((e) => [e.id, e])),
+    byApiKey: new Map(world.entities.map((e) => [e.apiKey, e])),
+    wallets: new Map(world.wallets.map((w) => [w.id, w])),
+    fiatAccounts: new Map(world.fiatAccounts.map((f) => [f.id, f])),
+    orders: new Map(),
+    ordersByEntity: new Map(world.entities.map((e) => [e.id, []])),
+    orderSeq: 0,
+    auctions: new Map(),
+    currentAuctionId: 1,
+    settlingAuctionId: null,
+    withdrawals: new Map(),
+    activeWithdrawals: new Set(),
+    fallbacks: [],
+    house: { usdCents: SEED_BALANCES.houseCents, stablecoinCents: SEED_BALANCES.houseCents },
+    issuer: { usdCents: 0, stablecoinCents: 0 },
+    initialTotals: { usdCents: 0, stablecoinCents: 0, eurCents: 0 },
+    placedPerAuction: new Map(),
+  };
+  state.auctions.set(1, newAuction(1, startTime, config));
+  state.initialTotals = currencyTotals(state);
+  return state;
+}
+
+export function newAuction(auctionId: number, opensAt: number, config: EngineConfig): Auction {
+  const clearsAt = opensAt + config.cycleMs;
+  return {
+    auctionId,
+    phase: 'open',
+    opensAt,
+    locksAt: clearsAt - config.lockMs,
+    clearsAt,
+    clearedAt: null,
+    settleAt: null,
+    settledAt: null,
+    clearingFeeCentiBps: null,
+    matchedCents: 0,
+    fillsCount: 0,
+    orderIds: [],
+  };
+}
+
+export function currencyTotals(state: EngineState): {
+  usdCents: number;
+  stablecoinCents: number;
+  eurCents: number;
+} {
+  let usd = state.house.usdCents + state.issuer.usdCents;
+  let stable = state.house.stablecoinCents + state.issuer.stablecoinCents;
+  let eur = 0;
+  for (const e of state.entities.values()) {
+    usd += e.cash.balanceCents;
+    stable += e.venueBalanceCents;
+  }
+  for (const f of state.fiatAccounts.values()) usd += f.balanceCents;
+  for (const w of state.wallets.values()) {
+    if (w.currency === 'USD') stable += w.balanceCents;
+    else eur += w.balanceCents;
+  }
+  return { usdCents: usd, stablecoinCents: stable, eurCents: eur };
+}
+
+export function currentAuction(state: EngineState): Auction {
+  const a = state.auctions.get(state.currentAuctionId);
+  if (!a) throw new Error(`engine state lost auction ${state.currentAuctionId}`);
+  return a;
+}
+
+export function mustEntity(state: EngineState, entityId: string): Entity {
+  const e = state.entities.get(entityId);
+  if (!e) throw new Error(`unknown entity ${entityId}`);
+  return e;
+}

@@ -1,0 +1,173 @@
+export type OrderType = 'BURN' | 'MINT';
+export type OrderStatus =
+  | 'pending'
+  | 'settling'
+  | 'filled'
+  | 'partial_fill'
+  | 'unfilled'
+  | 'cancelled'
+  | 'failed';
+export type PostFillAction = 'roll' | 'fallback' | 'cancel';
+export type AuctionPhase = 'open' | 'lock' | 'clearing' | 'settling' | 'settled';
+export type WithdrawalStatus = 'pending' | 'processing' | 'completed';
+
+/** USD stablecoin wallets are the venue's; an EUR-denominated wallet exists to exercise 137002. */
+export interface Wallet {
+  id: string;
+  entityId: string;
+  currency: 'USD' | 'EUR';
+  balanceCents: number;
+  reservedCents: number;
+}
+
+/** An external bank account: settlement proceeds and withdrawals arrive here. */
+export interface FiatAccount {
+  id: string;
+  entityId: string;
+  balanceCents: number;
+}
+
+export interface Entity {
+  id: string;
+  accountId: string;
+  name: string;
+  apiKey: string;
+  eligible: boolean;
+  hasAccount: boolean;
+  walletIds: string[];
+  fiatAccountIds: string[];
+  /** USD the entity mints with; MINT orders reserve it. */
+  cash: { balanceCents: number; reservedCents: number };
+  /** Venue-only stablecoin: MINT fills credit it, withdrawals debit it. */
+  venueBalanceCents: number;
+  /** Part of the venue balance promised to withdrawals not yet completed. */
+  withdrawalHeldCents: number;
+}
+
+export interface Fill {
+  filledCents: number;
+  unfilledCents: number;
+  clearingFeeCentiBps: number;
+  matchedAt: number;
+  /** BURN: the fee paid; MINT: the rebate earned (both non-negative for non-negative fees). */
+  feeCents: number;
+}
+
+export interface Order {
+  orderId: string;
+  entityId: string;
+  auctionId: number;
+  orderType: OrderType;
+  amountCents: number;
+  feeBps: string | null;
+  limitCentiBps: number | null;
+  postFillAction: PostFillAction;
+  status: OrderStatus;
+  createdAt: number;
+  updatedAt: number;
+  /** Creation sequence: a total order for listings when timestamps tie. */
+  seq: number;
+  sourceWalletId: string | null;
+  fiatAccountId: string | null;
+  parentOrderId: string | null;
+  childOrderId: string | null;
+  fill: Fill | null;
+  /** Canonical parameters of the placing request, for idempotent replays. */
+  paramsKey: string;
+  /** The exact 202 answer, replayed for the same key and parameters. */
+  placeResult: PlaceResult;
+}
+
+export interface PlaceResult {
+  auctionId: number;
+  orderId: string;
+  status: 'pending';
+}
+
+export interface Auction {
+  auctionId: number;
+  phase: AuctionPhase;
+  opensAt: number;
+  locksAt: number;
+  clearsAt: number;
+  /** When the clearing happened; settlement is due at settleAt (Infinity: only on demand). */
+  clearedAt: number | null;
+  settleAt: number | null;
+  settledAt: number | null;
+  clearingFeeCentiBps: number | null;
+  matchedCents: number;
+  fillsCount: number;
+  orderIds: string[];
+}
+
+export interface Withdrawal {
+  id: string;
+  entityId: string;
+  amountCents: number;
+  fiatAccountId: string;
+  status: WithdrawalStatus;
+  createdAt: number;
+  updatedAt: number;
+  processingAt: number;
+  completesAt: number;
+  paramsKey: string;
+  /** The 201 body's data, replayed byte-for-byte for the same key and parameters. */
+  createResult: WireWithdrawal;
+}
+
+export interface WireWithdrawal {
+  id: string;
+  status: WithdrawalStatus;
+  amount: { amount: string; currency: string };
+  fiatAccountId: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Remainders a `fallback` election sent to the standard minting product (at par, no fee). */
+export interface FallbackRecord {
+  orderId: string;
+  entityId: string;
+  auctionId: number;
+  orderType: OrderType;
+  amount: { amount: string; currency: string };
+  routedAt: string;
+}
+
+/** A counter-account; may go negative (the house by rounding, the issuer by supply changes). */
+export interface Ledger {
+  usdCents: number;
+  stablecoinCents: number;
+}
+
+export interface EngineConfig {
+  cycleMs: number;
+  lockMs: number;
+  settleMs: number;
+  maxOrdersPerAuction: number;
+  transactionLimitCents: number;
+  referenceFeeCentiBps: number;
+  /** Payout processor: pending -> processing after this, -> completed after completeMs. */
+  withdrawalProcessingMs: number;
+  withdrawalCompleteMs: number;
+  activityWindowMs: number;
+}
+
+export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
+  cycleMs: 10_000,
+  lockMs: 2_000,
+  settleMs: 1_000,
+  maxOrdersPerAuction: 50,
+  transactionLimitCents: 1_000_000_000,
+  referenceFeeCentiBps: 500,
+  withdrawalProcessingMs: 1_000,
+  withdrawalCompleteMs: 3_000,
+  activityWindowMs: 24 * 60 * 60 * 1000,
+};
+
+export interface SettlementFaults {
+  /** Orders whose settlement fails (status `failed`, reservations released). */
+  failOrderIds?: readonly string[];
+  /** Fraction in [0, 1] of settling orders that fail, drawn from the seeded generator. */
+  failRate?: number;
+}

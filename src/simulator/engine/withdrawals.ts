@@ -1,0 +1,140 @@
+import { VenueError, venueError } from './errors.js';
+import { formatCents, parseCents } from './money.js';
+import { requireEligible } from './orders.js';
+import { type EngineContext, type EngineState, mustEntity } from './state.js';
+import type { WireWithdrawal, Withdrawal } from './types.js';
+import { iso } from './wire.js';
+
+export interface WithdrawalInput {
+  idempotencyKey: string;
+  amount: { amount: string; currency: string };
+  fiatAccountId: string;
+}
+
+export function toWireWithdrawal(w: Withdrawal): WireWithdrawal {
+  return {
+    id: w.id,
+    status: w.status,
+    amount: { amount: formatCents(w.amountCents), currency: 'USD' },
+    fiatAccountId: w.fiatAccountId,
+    createdAt: iso(w.createdAt),
+    updatedAt: iso(w.updatedAt),
+  };
+}
+
+/**
+ * Withdraws venue-only stablecoin (what MINT fills credited) as USD to a fiat account. The id is
+ * the idempotency key. 138001: above the venue balance; 137001: within the balance but above the
+ * part not already promised to withdrawals still in flight.
+ */
+export function createWithdrawal(
+  ctx: EngineContext,
+  entityId: string,
+  input: WithdrawalInput,
+): WireWithdrawal {
+  const { state, config } = ctx;
+  const entity = mustEntity(state, entityId);
+  requireEligible(entity);
+  if (!entity.hasAccount) throw venueError.accountNotFound();
+  const cents = parseCents(input.amount.amount);
+  const paramsKey = JSON.stringify([
+    entityId,
+    cents ?? input.amount.amount,
+    input.amount.currency,
+    input.fiatAccountId,
+  ]);
+  const existing = state.withdrawals.get(input.idempotencyKey);
+  if (existing) {
+    if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
+    return existing.createResult;
+  }
+  if (cents === undefined || cents <= 0)
+    throw venueError.withdrawalInvalid('amount must be a positive amount with at most 2 decimals');
+  if (input.amount.currency !== 'USD') throw venueError.withdrawalInvalid('amount currency must be USD');
+  if (cents > config.transactionLimitCents)
+    throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
+  const fiat = state.fiatAccounts.get(input.fiatAccountId);
+  if (!fiat || fiat.entityId !== entityId) throw venueError.invalidWithdrawalDestination(input.fiatAccountId);
+  if (cents > entity.venueBalanceCents)
+    throw venueError.withdrawalExceedsBalance(
+      `Withdrawal of ${formatCents(cents)} exceeds the venue balance of ${formatCents(entity.venueBalanceCents)}`,
+    );
+  const free = entity.venueBalanceCents - entity.withdrawalHeldCents;
+  if (cents > free)
+    throw venueError.insufficientBalance(
+      `Only ${formatCents(free)} of the venue balance is not held by withdrawals in progress`,
+    );
+  entity.withdrawalHeldCents += cents;
+  const w: Withdrawal = {
+    id: input.idempotencyKey,
+    entityId,
+    amountCents: cents,
+    fiatAccountId: fiat.id,
+    status: 'pending',
+    createdAt: ctx.time,
+    updatedAt: ctx.time,
+    processingAt: ctx.time + config.withdrawalProcessingMs,
+    completesAt: ctx.time + config.withdrawalCompleteMs,
+    paramsKey,
+    createResult: {
+      id: input.idempotencyKey,
+      status: 'pending',
+      amount: { amount: formatCents(cents), currency: 'USD' },
+      fiatAccountId: fiat.id,
+      createdAt: iso(ctx.time),
+      updatedAt: iso(ctx.time),
+    },
+  };
+  state.withdrawals.set(w.id, w);
+  state.activeWithdrawals.add(w.id);
+  ctx.dirty.add(entityId);
+  ctx.emit({ channel: 'account', entityId, event: 'withdrawal.updated', data: toWireWithdrawal(w) });
+  return w.createResult;
+}
+
+export function nextWithdrawalDeadline(state: EngineState): number | null {
+  let next: number | null = null;
+  for (const id of state.activeWithdrawals) {
+    const w = state.withdrawals.get(id);
+    if (!w) continue;
+    const at = w.status === 'pending' ? w.processingAt : w.completesAt;
+    if (next === null || at < next) next = at;
+  }
+  return next;
+}
+
+/** The simulated payout processor: pending -> processing -> completed, on the clock. */
+export function advanceWithdrawal(ctx: EngineContext, due: number): void {
+  const { state } = ctx;
+  for (const id of [...state.activeWithdrawals]) {
+    const w = state.withdrawals.get(id);
+    if (!w) continue;
+    if (w.status === 'pending' && w.processingAt <= due) {
+      w.status = 'processing';
+    } else if (w.status === 'processing' && w.completesAt <= due) {
+      const entity = mustEntity(state, w.entityId);
+      const fiat = state.fiatAccounts.get(w.fiatAccountId);
+      if (!fiat) throw new VenueError(500, -1, `withdrawal ${w.id} lost its fiat account`);
+      entity.venueBalanceCents -= w.amountCents;
+      entity.withdrawalHeldCents -= w.amountCents;
+      state.issuer.stablecoinCents += w.amountCents;
+      state.issuer.usdCents -= w.amountCents;
+      fiat.balanceCents += w.amountCents;
+      w.status = 'completed';
+      state.activeWithdrawals.delete(id);
+      ctx.dirty.add(w.entityId);
+    } else continue;
+    w.updatedAt = due;
+    ctx.emit({
+      channel: 'account',
+      entityId: w.entityId,
+      event: 'withdrawal.updated',
+      data: toWireWithdrawal(w),
+    });
+  }
+}
+
+export function getWithdrawal(state: EngineState, entityId: string, id: string): WireWithdrawal | undefined {
+  const w = state.withdrawals.get(id);
+  return w && w.entityId === entityId ? toWireWithdrawal(w) : undefined;
+}
