@@ -1,0 +1,93 @@
+/**
+ * `match-venue/webhooks`: receive and verify the platform's webhook deliveries.
+ *
+ * - Notification API v1 (SNS messages): {@link createSnsVerifier}, {@link confirmSnsSubscription}.
+ * - Notification API v2 (ECDSA P-256 signed): {@link createV2Verifier}.
+ * - One receiver for both, usable from node:http, Express and fetch-style servers:
+ *   {@link createWebhookReceiver}.
+ * - Source-address allowlists (v2 only): {@link isAllowedSource}.
+ * - Signers for tests and the simulator: {@link createSnsTestSigner}, {@link createV2TestSigner}.
+ *
+ * @packageDocumentation
+ */
+
+export {
+  isAllowedSource,
+  normalizeSourceAddress,
+  WEBHOOK_SOURCE_ADDRESSES,
+  type WebhookProduct,
+} from './allowlist.js';
+export { isWebhookError, WebhookError, WebhookErrorCode } from './errors.js';
+export type { FetchLike } from './fetch.js';
+export type { HeadersLike } from './headers.js';
+export type { RawBody } from './raw-body.js';
+export {
+  createWebhookReceiver,
+  type NodeRequest,
+  type NodeResponse,
+  type SnsReceiverOptions,
+  type WebhookDelivery,
+  type WebhookEvent,
+  type WebhookReceiver,
+  type WebhookReceiverOptions,
+  type WebhookReply,
+} from './receiver.js';
+export { snsCanonicalString } from './sns-canonical.js';
+export { assertCertificateCurrent, parseSigningCertificate } from './sns-certificate.js';
+export { type ConfirmSnsSubscriptionOptions, confirmSnsSubscription } from './sns-confirm.js';
+export {
+  parseSnsMessage,
+  type SnsMessage,
+  type SnsMessageBase,
+  type SnsMessageType,
+  type SnsNotification,
+  type SnsSignatureVersion,
+  type SnsSubscriptionConfirmation,
+  type SnsUnsubscribeConfirmation,
+} from './sns-message.js';
+export {
+  isSnsUrl,
+  loopbackUrlPolicy,
+  type SnsUrlPolicy,
+  type SnsUrlPurpose,
+  snsUrlPolicy,
+} from './sns-url-policy.js';
+export {
+  createSnsVerifier,
+  type SnsVerifier,
+  type SnsVerifierOptions,
+  type TopicArnMatcher,
+} from './sns-verifier.js';
+export {
+  createSelfSignedCertificate,
+  type SelfSignedCertificateOptions,
+} from './testing/self-signed-certificate.js';
+export {
+  createSnsTestSigner,
+  type SnsTestSigner,
+  type SnsTestSignerOptions,
+  type UnsignedSnsMessage,
+} from './testing/sns-test-signer.js';
+export {
+  createV2TestSigner,
+  type SignedV2Delivery,
+  type V2TestSigner,
+  type V2TestSignerOptions,
+} from './testing/v2-test-signer.js';
+export { parseV2Notification, type V2Notification } from './v2-notification.js';
+export {
+  createPublicKeyFetcher,
+  DEFAULT_PUBLIC_KEY_PATH,
+  importV2PublicKey,
+  type PublicKeyFetcherOptions,
+  type V2PublicKey,
+  type V2PublicKeyData,
+} from './v2-public-key.js';
+export {
+  createV2Verifier,
+  DEFAULT_KEY_ID_HEADER,
+  DEFAULT_SIGNATURE_HEADER,
+  type V2Verifier,
+  type V2VerifierOptions,
+  type VerifiedV2Delivery,
+} from './v2-verifier.js';

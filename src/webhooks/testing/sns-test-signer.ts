@@ -1,0 +1,170 @@
+import { generateKeyPairSync, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
+import type { FetchLike } from '../fetch.js';
+import { snsCanonicalString } from '../sns-canonical.js';
+import type {
+  SnsMessage,
+  SnsNotification,
+  SnsSignatureVersion,
+  SnsSubscriptionConfirmation,
+  SnsUnsubscribeConfirmation,
+} from '../sns-message.js';
+import { createSelfSignedCertificate } from './self-signed-certificate.js';
+
+/** A message before signing: everything but SignatureVersion, Signature and SigningCertURL. */
+export type UnsignedSnsMessage<M extends SnsMessage = SnsMessage> = M extends SnsMessage
+  ? Omit<M, 'SignatureVersion' | 'Signature' | 'SigningCertURL'>
+  : never;
+
+export interface SnsTestSignerOptions {
+  /** Where verifiers will fetch the certificate. Default: an SNS-looking https URL in us-east-1. */
+  certificateUrl?: string;
+  /** Default TopicArn of the messages it builds. */
+  topicArn?: string;
+  /** Certificate validity; defaults: one day ago to one year ahead. */
+  notBefore?: Date;
+  notAfter?: Date;
+  /** Reuse an RSA key pair (generating a 2048-bit one takes a moment). */
+  keyPair?: { privateKey: KeyObject; publicKey: KeyObject };
+  /** SignatureVersion used when a call does not choose one. Default '2'. */
+  signatureVersion?: SnsSignatureVersion;
+}
+
+interface CommonInput {
+  TopicArn?: string;
+  MessageId?: string;
+  Timestamp?: string;
+  signatureVersion?: SnsSignatureVersion;
+}
+
+/** Signs SNS-format messages with its own RSA key and self-signed certificate. */
+export interface SnsTestSigner {
+  /** The PEM a certificate fetcher must serve at {@link certificateUrl}. */
+  readonly certificatePem: string;
+  readonly certificateUrl: string;
+  readonly topicArn: string;
+  /** Signs any message: sets SignatureVersion, SigningCertURL and Signature. */
+  sign<M extends SnsMessage>(message: UnsignedSnsMessage<M>, signatureVersion?: SnsSignatureVersion): M;
+  notification(
+    input: CommonInput & { Message: string; Subject?: string; UnsubscribeURL?: string },
+  ): SnsNotification;
+  subscriptionConfirmation(
+    input?: CommonInput & { SubscribeURL?: string; Token?: string; Message?: string },
+  ): SnsSubscriptionConfirmation;
+  unsubscribeConfirmation(
+    input?: CommonInput & { SubscribeURL?: string; Token?: string; Message?: string },
+  ): SnsUnsubscribeConfirmation;
+  /** A delivery as SNS posts it: the JSON body and SNS's headers. */
+  delivery(message: SnsMessage): { body: string; headers: Record<string, string> };
+  /** A fetch that serves the certificate at {@link certificateUrl} and answers 404 to anything else. */
+  readonly fetch: FetchLike;
+}
+
+const DIGEST = { '1': 'sha1', '2': 'sha256' } as const;
+
+/**
+ * Creates an SNS signer for tests and for the simulator's v1 deliveries. Point a verifier at it with
+ * `{ fetch: signer.fetch }` (default certificate URL), or serve `certificatePem` at a URL of your own
+ * and pass that URL as `certificateUrl` (with a matching `urlPolicy` when it is not an SNS host).
+ */
+export function createSnsTestSigner(options: SnsTestSignerOptions = {}): SnsTestSigner {
+  const keyPair = options.keyPair ?? generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const certificateUrl =
+    options.certificateUrl ??
+    'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-match-venue-test.pem';
+  const topicArn = options.topicArn ?? 'arn:aws:sns:us-east-1:000000000000:match-venue-test';
+  const defaultVersion = options.signatureVersion ?? '2';
+  const certificatePem = createSelfSignedCertificate({
+    ...keyPair,
+    ...(options.notBefore ? { notBefore: options.notBefore } : {}),
+    ...(options.notAfter ? { notAfter: options.notAfter } : {}),
+  });
+  const origin = new URL(certificateUrl).origin;
+
+  function signMessage<M extends SnsMessage>(unsigned: UnsignedSnsMessage<M>, version = defaultVersion): M {
+    const draft = {
+      ...unsigned,
+      SignatureVersion: version,
+      Signature: '',
+      SigningCertURL: certificateUrl,
+    } as unknown as M;
+    const signature = sign(
+      DIGEST[version],
+      Buffer.from(snsCanonicalString(draft), 'utf8'),
+      keyPair.privateKey,
+    );
+    draft.Signature = signature.toString('base64');
+    return draft;
+  }
+
+  function confirmation<T extends 'SubscriptionConfirmation' | 'UnsubscribeConfirmation'>(
+    type: T,
+    input: CommonInput & { SubscribeURL?: string; Token?: string; Message?: string },
+  ) {
+    const arn = input.TopicArn ?? topicArn;
+    const token = input.Token ?? randomBytes(32).toString('hex');
+    return {
+      Type: type,
+      MessageId: input.MessageId ?? randomUUID(),
+      Token: token,
+      TopicArn: arn,
+      Message:
+        input.Message ??
+        `You have chosen to subscribe to the topic ${arn}.\nTo confirm the subscription, visit the SubscribeURL included in this message.`,
+      SubscribeURL:
+        input.SubscribeURL ??
+        `${origin}/?Action=ConfirmSubscription&TopicArn=${encodeURIComponent(arn)}&Token=${token}`,
+      Timestamp: input.Timestamp ?? new Date().toISOString(),
+    };
+  }
+
+  return {
+    certificatePem,
+    certificateUrl,
+    topicArn,
+    sign: signMessage,
+    notification(input) {
+      const arn = input.TopicArn ?? topicArn;
+      const unsigned: UnsignedSnsMessage<SnsNotification> = {
+        Type: 'Notification',
+        MessageId: input.MessageId ?? randomUUID(),
+        TopicArn: arn,
+        ...(input.Subject !== undefined ? { Subject: input.Subject } : {}),
+        Message: input.Message,
+        Timestamp: input.Timestamp ?? new Date().toISOString(),
+        UnsubscribeURL:
+          input.UnsubscribeURL ?? `${origin}/?Action=Unsubscribe&SubscriptionArn=${encodeURIComponent(arn)}`,
+      };
+      return signMessage<SnsNotification>(unsigned, input.signatureVersion);
+    },
+    subscriptionConfirmation(input = {}) {
+      return signMessage<SnsSubscriptionConfirmation>(
+        confirmation('SubscriptionConfirmation', input),
+        input.signatureVersion,
+      );
+    },
+    unsubscribeConfirmation(input = {}) {
+      return signMessage<SnsUnsubscribeConfirmation>(
+        confirmation('UnsubscribeConfirmation', input),
+        input.signatureVersion,
+      );
+    },
+    delivery(message) {
+      return {
+        body: JSON.stringify(message),
+        headers: {
+          'content-type': 'text/plain; charset=UTF-8',
+          'x-amz-sns-message-type': message.Type,
+          'x-amz-sns-message-id': message.MessageId,
+          'x-amz-sns-topic-arn': message.TopicArn,
+        },
+      };
+    },
+    fetch: async (input) =>
+      input === new URL(certificateUrl).href
+        ? new Response(certificatePem, {
+            status: 200,
+            headers: { 'content-type': 'application/x-x509-ca-cert' },
+          })
+        : new Response('Not Found', { status: 404 }),
+  };
+}

@@ -1,0 +1,113 @@
+import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import type { FetchLike } from '../fetch.js';
+import type { V2Notification } from '../v2-notification.js';
+import type { V2PublicKeyData } from '../v2-public-key.js';
+import { DEFAULT_KEY_ID_HEADER, DEFAULT_SIGNATURE_HEADER } from '../v2-verifier.js';
+
+export interface V2TestSignerOptions {
+  /** Key id announced in the key-id header. Default: a random UUID. */
+  keyId?: string;
+  /** Reuse an EC P-256 key pair. */
+  keyPair?: { privateKey: KeyObject; publicKey: KeyObject };
+  signatureHeader?: string;
+  keyIdHeader?: string;
+  /** `createDate` of the served key record. Default: now. */
+  createDate?: string;
+}
+
+/** A signed v2 delivery: post `body` verbatim with `headers`. */
+export interface SignedV2Delivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** Signs v2 deliveries with an ECDSA P-256 key and serves the matching public-key record. */
+export interface V2TestSigner {
+  readonly keyId: string;
+  /** The `data` a `GET /v2/notifications/publicKey/{keyId}` answers with. */
+  readonly publicKeyRecord: V2PublicKeyData;
+  /** The whole response body of that endpoint: `{ data: publicKeyRecord }`. */
+  readonly publicKeyResponse: { data: V2PublicKeyData };
+  /** Signs a body (an object is JSON-serialised first); the signature covers the returned `body`. */
+  sign(body: string | Uint8Array | object): SignedV2Delivery;
+  /** Builds and signs a platform envelope around `notification`. */
+  notification(input: {
+    notificationType: string;
+    notification?: unknown;
+    subscriptionId?: string;
+    notificationId?: string;
+    timestamp?: string;
+  }): SignedV2Delivery & { notification: V2Notification };
+  /**
+   * A fetch standing in for the platform's key endpoint: any GET whose path ends in
+   * `/publicKey/<keyId>` with a Bearer credential gets the record; other key ids 404; no
+   * credential 401. `calls` records every URL and Authorization header it saw.
+   */
+  readonly fetch: FetchLike & { calls: { url: string; authorization: string | null }[] };
+}
+
+/** Creates a v2 signer for tests and for the simulator's v2 deliveries. */
+export function createV2TestSigner(options: V2TestSignerOptions = {}): V2TestSigner {
+  const keyPair = options.keyPair ?? generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const keyId = options.keyId ?? randomUUID();
+  const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
+  const keyIdHeader = options.keyIdHeader ?? DEFAULT_KEY_ID_HEADER;
+  const publicKeyRecord: V2PublicKeyData = {
+    id: keyId,
+    algorithm: 'ECDSA_SHA_256',
+    publicKey: keyPair.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    createDate: options.createDate ?? new Date().toISOString(),
+  };
+
+  function signBody(body: string | Uint8Array | object): SignedV2Delivery {
+    const text =
+      typeof body === 'string'
+        ? body
+        : body instanceof Uint8Array
+          ? new TextDecoder().decode(body)
+          : JSON.stringify(body);
+    const signature = sign('sha256', Buffer.from(text, 'utf8'), {
+      key: keyPair.privateKey,
+      dsaEncoding: 'der',
+    });
+    return {
+      body: text,
+      headers: {
+        'content-type': 'application/json',
+        [signatureHeader]: signature.toString('base64'),
+        [keyIdHeader]: keyId,
+      },
+    };
+  }
+
+  const calls: { url: string; authorization: string | null }[] = [];
+  const fetchKey = async (input: string, init?: RequestInit): Promise<Response> => {
+    const authorization = new Headers(init?.headers).get('authorization');
+    calls.push({ url: input, authorization });
+    if (!authorization?.startsWith('Bearer ')) {
+      return Response.json({ code: 401, message: 'Malformed authorization.' }, { status: 401 });
+    }
+    const path = new URL(input).pathname;
+    if (path.endsWith(`/publicKey/${keyId}`)) return Response.json({ data: publicKeyRecord });
+    return Response.json({ code: -1, message: 'Public key not found.' }, { status: 404 });
+  };
+
+  return {
+    keyId,
+    publicKeyRecord,
+    publicKeyResponse: { data: publicKeyRecord },
+    sign: signBody,
+    notification(input) {
+      const notification: V2Notification = {
+        subscriptionId: input.subscriptionId ?? randomUUID(),
+        notificationId: input.notificationId ?? randomUUID(),
+        notificationType: input.notificationType,
+        notification: input.notification ?? {},
+        timestamp: input.timestamp ?? new Date().toISOString(),
+        version: 2,
+      };
+      return { ...signBody(notification), notification };
+    },
+    fetch: Object.assign(fetchKey, { calls }),
+  };
+}

@@ -1,0 +1,104 @@
+import { verify as cryptoVerify } from 'node:crypto';
+import { AsyncCache } from './async-cache.js';
+import { WebhookError } from './errors.js';
+import { getHeader, type HeadersLike } from './headers.js';
+import { rawBodyBytes } from './raw-body.js';
+import { parseV2Notification, type V2Notification } from './v2-notification.js';
+import {
+  createPublicKeyFetcher,
+  importV2PublicKey,
+  isWellFormedKeyId,
+  type PublicKeyFetcherOptions,
+  type V2PublicKey,
+  type V2PublicKeyData,
+} from './v2-public-key.js';
+
+export const DEFAULT_SIGNATURE_HEADER = 'X-Circle-Signature';
+export const DEFAULT_KEY_ID_HEADER = 'X-Circle-Key-Id';
+
+export interface V2VerifierOptions extends PublicKeyFetcherOptions {
+  /** Header holding the base64 DER ECDSA signature. Default `X-Circle-Signature`. */
+  signatureHeader?: string;
+  /** Header holding the key id. Default `X-Circle-Key-Id`. */
+  keyIdHeader?: string;
+  /**
+   * Supplies a key record (the `data` object or the whole `{data}` body) instead of calling the
+   * endpoint with `baseUrl`/`apiKey`/`fetch`, e.g. through an SDK client. Still cached per key id.
+   */
+  getPublicKey?: (keyId: string) => Promise<V2PublicKeyData | { data: V2PublicKeyData }>;
+}
+
+/** A verified v2 delivery. */
+export interface VerifiedV2Delivery {
+  keyId: string;
+  notification: V2Notification;
+}
+
+/** Verifies v2 deliveries; keep one per process so public keys stay cached. */
+export interface V2Verifier {
+  /** Verifies the signature over the raw body and parses it; rejects with a {@link WebhookError}. */
+  verify(delivery: { headers: HeadersLike; body: unknown }): Promise<VerifiedV2Delivery>;
+  /** The header the verifier reads the signature from (the receiver uses it to recognise v2). */
+  readonly signatureHeader: string;
+}
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/**
+ * Creates a verifier for notification API v2: ECDSA P-256 / SHA-256 over the raw body bytes, the
+ * signature (base64 ASN.1 DER) and key id from headers, the key fetched from the platform once per
+ * key id and cached for the verifier's lifetime (a key id's key never changes), with concurrent
+ * fetches of one key shared and failed fetches retried on the next delivery.
+ */
+export function createV2Verifier(options: V2VerifierOptions = {}): V2Verifier {
+  const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
+  const keyIdHeader = options.keyIdHeader ?? DEFAULT_KEY_ID_HEADER;
+  const custom = options.getPublicKey;
+  const load: (keyId: string) => Promise<V2PublicKey> = custom
+    ? async (keyId) => {
+        const imported = importV2PublicKey(await custom(keyId));
+        if (imported.id !== keyId) {
+          throw new WebhookError(
+            'WEBHOOK_KEY_INVALID',
+            `getPublicKey(${keyId}) returned key ${imported.id}.`,
+          );
+        }
+        return imported;
+      }
+    : createPublicKeyFetcher(options);
+  const keys = new AsyncCache(load);
+
+  return {
+    signatureHeader,
+    async verify({ headers, body }) {
+      const bytes = rawBodyBytes(body);
+      const signatureB64 = getHeader(headers, signatureHeader)?.trim();
+      const keyId = getHeader(headers, keyIdHeader)?.trim();
+      if (!signatureB64 || !BASE64.test(signatureB64)) {
+        throw new WebhookError(
+          'WEBHOOK_HEADER_MISSING',
+          `Header ${signatureHeader} is missing or not base64.`,
+        );
+      }
+      if (!keyId || !isWellFormedKeyId(keyId)) {
+        throw new WebhookError('WEBHOOK_HEADER_MISSING', `Header ${keyIdHeader} is missing or malformed.`);
+      }
+      const { key } = await keys.get(keyId);
+      let valid = false;
+      try {
+        valid = cryptoVerify(
+          'sha256',
+          bytes,
+          { key, dsaEncoding: 'der' },
+          Buffer.from(signatureB64, 'base64'),
+        );
+      } catch {
+        valid = false;
+      }
+      if (!valid)
+        throw new WebhookError('WEBHOOK_SIGNATURE_INVALID', 'v2 notification signature does not verify.');
+      const text = new TextDecoder('utf-8').decode(bytes);
+      return { keyId, notification: parseV2Notification(text) };
+    },
+  };
+}
