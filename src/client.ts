@@ -1,0 +1,110 @@
+import type { Dispatcher } from 'undici';
+import { ClientCore } from './core/api-client.js';
+import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
+import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
+import {
+  type FetchLike,
+  fetchTransport,
+  handlerTransport,
+  lazyTransport,
+  type Transport,
+  undiciTransport,
+  type WebHandler,
+} from './core/transport.js';
+import { type Environment, resolveConfig } from './internal/config.js';
+import { getMockSimulator } from './internal/mock-mode.js';
+import { Account } from './resources/account.js';
+import { Orders } from './resources/orders.js';
+import { Stream } from './resources/stream.js';
+import { Withdrawals } from './resources/withdrawals.js';
+
+export interface MatchVenueOptions {
+  /** Platform API key (`TEST_API_KEY:…` / `LIVE_API_KEY:…`). Default: MATCH_VENUE_API_KEY. */
+  apiKey?: string;
+  /** REST base URL; https unless loopback. Default: MATCH_VENUE_BASE_URL, else the environment's. */
+  baseUrl?: string;
+  /** WebSocket base URL; wss unless loopback. Default: MATCH_VENUE_WS_URL, else derived from baseUrl. */
+  wsUrl?: string;
+  /**
+   * `production`, `sandbox`, or `mock` (an in-process simulator shared by every mock client of the
+   * process; no socket). Default: MATCH_VENUE_ENV, else inferred from the key prefix.
+   */
+  environment?: Environment;
+  /** Per-attempt time limit in ms. Default 30000. */
+  timeout?: number;
+  /** Budget in ms for one call across all its attempts and backoff waits. Default 60000. */
+  totalTimeout?: number;
+  /** Retries after the first attempt (connection errors, 408, 429, 5xx). Default 2. */
+  maxRetries?: number;
+  /** Use this fetch instead of undici.request (e.g. `globalThis.fetch` under msw). */
+  fetch?: FetchLike;
+  /** undici dispatcher (proxy, custom pool, MockAgent) for the default transport. */
+  dispatcher?: Dispatcher;
+  /** Serve requests with an in-process web handler, e.g. a simulator's `handle`. */
+  handler?: WebHandler;
+  /** Where log lines go (console, pino, …). Secrets are redacted before they reach it. */
+  logger?: Logger;
+  /** Minimum level logged. Default `silent`, or `info` when a logger is given. */
+  logLevel?: LogLevelOption;
+  /** Backoff tuning and injectable sleep/random/clock. */
+  retry?: Partial<RetrySettings>;
+  /** Headers added to every request. */
+  defaultHeaders?: Record<string, string>;
+}
+
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** Client of the match venue REST API. */
+export class MatchVenue extends ClientCore {
+  readonly environment: Environment;
+  /** WebSocket base URL (undefined in mock mode until a stream needs the simulator to listen). */
+  readonly wsUrl: string | undefined;
+
+  readonly account: Account;
+  readonly orders: Orders;
+  readonly withdrawals: Withdrawals;
+  readonly stream: Stream;
+
+  constructor(options: MatchVenueOptions = {}) {
+    const config = resolveConfig(options);
+    let transport: Transport;
+    if (options.handler) transport = handlerTransport(options.handler);
+    else if (config.environment === 'mock') {
+      transport = lazyTransport(async () => {
+        const sim = await getMockSimulator();
+        return handlerTransport((req) => sim.handle(req));
+      });
+    } else if (options.fetch) transport = fetchTransport(options.fetch);
+    else transport = undiciTransport(options.dispatcher);
+
+    const apiKey = config.apiKey;
+    const logLevel = options.logLevel ?? (options.logger ? 'info' : 'silent');
+    super({
+      baseUrl: config.baseUrl,
+      apiKey,
+      transport,
+      timeout: options.timeout ?? 30_000,
+      totalTimeout: options.totalTimeout ?? 60_000,
+      maxRetries: options.maxRetries ?? 2,
+      retry: { ...defaultRetrySettings, ...options.retry },
+      logger: createLogger(options.logger, logLevel, () => [apiKey]),
+      defaultHeaders: options.defaultHeaders,
+    });
+    this.environment = config.environment;
+    this.wsUrl = config.wsUrl;
+    this.account = new Account(this);
+    this.orders = new Orders(this);
+    this.withdrawals = new Withdrawals(this);
+    this.stream = new Stream(this);
+  }
+
+  /** What `util.inspect` and `console.log` show: never the API key. */
+  [INSPECT](): string {
+    return `MatchVenue { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
+  }
+
+  /** What JSON.stringify shows: never the API key. */
+  toJSON(): { environment: Environment; baseUrl: string; wsUrl: string | undefined } {
+    return { environment: this.environment, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
+  }
+}

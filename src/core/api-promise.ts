@@ -1,0 +1,86 @@
+import type { ResponseHeaders } from './error.js';
+
+/** What the pipeline hands back for a 2xx response before the body is interpreted. */
+export interface RawResponse {
+  status: number;
+  headers: ResponseHeaders;
+  requestId: string | undefined;
+  bodyText: string;
+}
+
+/** Status, headers and request id of the response a value came from. */
+export interface ResponseInfo {
+  status: number;
+  headers: ResponseHeaders;
+  /** The `x-request-id` header; quote it when reporting a problem. */
+  requestId: string | undefined;
+}
+
+export interface WithResponse<T> {
+  data: T;
+  response: ResponseInfo;
+}
+
+/**
+ * The result of every API call: await it for the parsed data, or ask for the response with
+ * `.withResponse()` / `.asResponse()`. The request starts when the method is called, not when
+ * the promise is awaited. The body is parsed once, on first use.
+ */
+export class APIPromise<T> implements PromiseLike<T> {
+  readonly [Symbol.toStringTag] = 'APIPromise';
+  #raw: Promise<RawResponse>;
+  #parse: (raw: RawResponse) => T;
+  #parsed: Promise<T> | undefined;
+
+  constructor(raw: Promise<RawResponse>, parse: (raw: RawResponse) => T) {
+    this.#raw = raw;
+    this.#parse = parse;
+  }
+
+  /** A promise that rejects with `error` without sending anything (bad input). */
+  static reject<T>(error: unknown): APIPromise<T> {
+    return new APIPromise<T>(Promise.reject(error), () => {
+      throw error;
+    });
+  }
+
+  /** Same request, data transformed (e.g. unwrapping or wrapping into a Page). */
+  map<U>(transform: (data: T, raw: RawResponse) => U): APIPromise<U> {
+    return new APIPromise(this.#raw, (raw) => transform(this.#parse(raw), raw));
+  }
+
+  #parsedPromise(): Promise<T> {
+    this.#parsed ??= this.#raw.then(this.#parse);
+    return this.#parsed;
+  }
+
+  /** The data plus the response's status, headers and request id. */
+  async withResponse(): Promise<WithResponse<T>> {
+    const raw = await this.#raw;
+    const data = await this.#parsedPromise();
+    return { data, response: { status: raw.status, headers: raw.headers, requestId: raw.requestId } };
+  }
+
+  /** A web `Response` holding the unparsed body (errors still reject as APIError). */
+  async asResponse(): Promise<Response> {
+    const raw = await this.#raw;
+    const noBody = raw.status === 204 || raw.status === 205 || raw.status === 304;
+    return new Response(noBody ? null : raw.bodyText, { status: raw.status, headers: { ...raw.headers } });
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: this class is a thenable on purpose.
+  then<R1 = T, R2 = never>(
+    onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
+    onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+  ): Promise<R1 | R2> {
+    return this.#parsedPromise().then(onfulfilled, onrejected);
+  }
+
+  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+    return this.#parsedPromise().catch(onrejected);
+  }
+
+  finally(onfinally?: (() => void) | null): Promise<T> {
+    return this.#parsedPromise().finally(onfinally);
+  }
+}

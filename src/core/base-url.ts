@@ -1,0 +1,34 @@
+import { MatchVenueError } from './error.js';
+
+/** True for localhost, 127.0.0.0/8 and ::1 (the only hosts allowed without TLS). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  if (host === '0:0:0:0:0:0:0:1') return true;
+  const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
+  return v4?.slice(1).every((octet) => Number(octet) <= 255) ?? false;
+}
+
+/**
+ * Checks a base URL: https (or wss for sockets), or plain http/ws only towards a loopback host,
+ * because the API key travels in every request.
+ */
+export function checkBaseUrl(value: string, option: 'baseUrl' | 'wsUrl'): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new MatchVenueError(`${option} is not a valid URL: "${value}"`);
+  }
+  const secure = option === 'baseUrl' ? 'https:' : 'wss:';
+  const plain = option === 'baseUrl' ? 'http:' : 'ws:';
+  if (url.protocol === secure) return value.replace(/\/+$/, '');
+  if (url.protocol === plain) {
+    if (isLoopbackHost(url.hostname)) return value.replace(/\/+$/, '');
+    throw new MatchVenueError(
+      `${option} must use ${secure.slice(0, -1)}:// unless it points at a loopback address ` +
+        `(localhost, 127.0.0.0/8, ::1); refusing to send credentials in clear text to ${url.host}.`,
+    );
+  }
+  throw new MatchVenueError(`${option} must be an ${secure.slice(0, -1)}:// URL, got "${url.protocol}//".`);
+}

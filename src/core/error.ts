@@ -1,0 +1,242 @@
+import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
+
+/** Base class of every error this SDK throws, so one `instanceof` catches them all. */
+export class MatchVenueError extends Error {
+  override name = 'MatchVenueError';
+}
+
+/** One entry of the platform's extended error body (`errors: [...]` on code 2 responses). */
+export interface APIErrorDetail {
+  error?: string;
+  message?: string;
+  location?: string;
+  invalidValue?: unknown;
+  constraints?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** Response headers as a plain object with lower-case names. */
+export type ResponseHeaders = Readonly<Record<string, string>>;
+
+export interface APIErrorInit {
+  status: number;
+  code: number | undefined;
+  serverMessage: string | undefined;
+  requestId: string | undefined;
+  headers: ResponseHeaders;
+  errors: readonly APIErrorDetail[] | undefined;
+  body: unknown;
+}
+
+/** The server answered with a non-2xx status. */
+export class APIError extends MatchVenueError {
+  override name = 'APIError';
+  /** HTTP status of the response. */
+  readonly status: number;
+  /** Service error code from the body (`{ code, message }`), when the body carried one. */
+  readonly code: number | undefined;
+  /** The message exactly as the server sent it. */
+  readonly serverMessage: string | undefined;
+  /** Value of the `x-request-id` response header; quote it when reporting a problem. */
+  readonly requestId: string | undefined;
+  readonly headers: ResponseHeaders;
+  /** The platform's extended error details (code 2 bodies), kept as sent. */
+  readonly errors: readonly APIErrorDetail[];
+  /** Catalog metadata of `code` (name, meaning, retryable), when the code is in the catalog. */
+  readonly info: ErrorCodeInfo | undefined;
+  /** The parsed error body, or the raw text when it was not JSON. */
+  readonly body: unknown;
+
+  constructor(init: APIErrorInit) {
+    const info = init.code === undefined ? undefined : lookupErrorCode(init.code);
+    super(describe(init, info));
+    this.status = init.status;
+    this.code = init.code;
+    this.serverMessage = init.serverMessage;
+    this.requestId = init.requestId;
+    this.headers = init.headers;
+    this.errors = init.errors ?? [];
+    this.info = info;
+    this.body = init.body;
+  }
+
+  /** True when the catalog marks the code retryable (or, without a code, the status is). */
+  get retryable(): boolean {
+    if (this.info) return this.info.retryable;
+    return this.status === 408 || this.status === 429 || this.status >= 500;
+  }
+}
+
+function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {
+  const parts = [String(init.status)];
+  if (init.code !== undefined) parts.push(info ? `${info.name} (code ${init.code})` : `code ${init.code}`);
+  let text = parts.join(' ');
+  if (info) text += `: ${info.meaning}`;
+  if (init.serverMessage && init.serverMessage !== info?.meaning) {
+    text += `${info ? ' —' : ':'} ${init.serverMessage}`;
+  }
+  for (const detail of init.errors ?? []) {
+    const where = detail.location ? `${detail.location}: ` : '';
+    if (detail.message) text += `\n  - ${where}${detail.message}`;
+  }
+  if (init.requestId) text += ` [request ${init.requestId}]`;
+  return text;
+}
+
+export class BadRequestError extends APIError {
+  override name = 'BadRequestError';
+}
+export class AuthenticationError extends APIError {
+  override name = 'AuthenticationError';
+}
+export class PermissionDeniedError extends APIError {
+  override name = 'PermissionDeniedError';
+}
+export class NotFoundError extends APIError {
+  override name = 'NotFoundError';
+}
+export class ConflictError extends APIError {
+  override name = 'ConflictError';
+}
+export class RateLimitError extends APIError {
+  override name = 'RateLimitError';
+}
+export class InternalServerError extends APIError {
+  override name = 'InternalServerError';
+}
+
+/** Builds the APIError subclass that matches the HTTP status. */
+export function makeAPIError(init: APIErrorInit): APIError {
+  switch (init.status) {
+    case 400:
+      return new BadRequestError(init);
+    case 401:
+      return new AuthenticationError(init);
+    case 403:
+      return new PermissionDeniedError(init);
+    case 404:
+      return new NotFoundError(init);
+    case 409:
+      return new ConflictError(init);
+    case 429:
+      return new RateLimitError(init);
+    default:
+      return init.status >= 500 ? new InternalServerError(init) : new APIError(init);
+  }
+}
+
+/** No usable HTTP response arrived (refused, reset, DNS, TLS...). */
+export class APIConnectionError extends MatchVenueError {
+  override name = 'APIConnectionError';
+  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** An attempt exceeded `timeout`, or the call exceeded its `totalTimeout` budget. */
+export class APIConnectionTimeoutError extends APIConnectionError {
+  override name = 'APIConnectionTimeoutError';
+  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The caller's AbortSignal fired. */
+export class APIUserAbortError extends MatchVenueError {
+  override name = 'APIUserAbortError';
+  /** Set on place/withdrawal calls: the key to look the order up or resend with. */
+  readonly idempotencyKey: string | undefined;
+  constructor(
+    message = 'Request was aborted.',
+    options?: { cause?: unknown; idempotencyKey?: string | undefined },
+  ) {
+    super(message, options);
+    this.idempotencyKey = options?.idempotencyKey;
+  }
+}
+
+/** One rejected field of a request, found before anything was sent. */
+export interface ValidationIssue {
+  /** Dotted path of the field, e.g. `amount.amount`; empty for the whole input. */
+  path: string;
+  /** What rule failed, in words (e.g. "must be at least 100 and a multiple of 100"). */
+  rule: string;
+  /** zod's issue code (e.g. `custom`, `too_small`, `invalid_type`). */
+  kind: string;
+}
+
+/** Input rejected by the client before sending; no request was made. */
+export class ValidationError extends MatchVenueError {
+  override name = 'ValidationError';
+  readonly issues: readonly ValidationIssue[];
+  constructor(context: string, issues: readonly ValidationIssue[]) {
+    const lines = issues.map((i) => `  - ${i.path || '(input)'}: ${i.rule}`);
+    super(`Invalid ${context}:\n${lines.join('\n')}`);
+    this.issues = issues;
+  }
+  /** Path of the first rejected field. */
+  get path(): string {
+    return this.issues[0]?.path ?? '';
+  }
+}
+
+/** A success response whose body did not match the documented shape. */
+export class ResponseValidationError extends MatchVenueError {
+  override name = 'ResponseValidationError';
+  readonly requestId: string | undefined;
+  readonly issues: readonly ValidationIssue[];
+  constructor(message: string, requestId: string | undefined, issues: readonly ValidationIssue[]) {
+    super(requestId ? `${message} [request ${requestId}]` : message);
+    this.requestId = requestId;
+    this.issues = issues;
+  }
+}
+
+export type UnknownOutcomeOperation = 'placeOrder' | 'createWithdrawal';
+
+/**
+ * A place or withdrawal call failed after at least one attempt may have reached the server,
+ * so the order or withdrawal may exist. Resolve it with `venue.orders.resolveUnknown(err)` /
+ * `venue.withdrawals.resolveUnknown(err)`; re-sending with the same `idempotencyKey` can never
+ * create a second one.
+ */
+export class OutcomeUnknownError extends MatchVenueError {
+  override name = 'OutcomeUnknownError';
+  readonly operation: UnknownOutcomeOperation;
+  readonly idempotencyKey: string;
+  /** For placed orders the orderId equals the idempotency key. */
+  readonly orderId: string | undefined;
+  /** Number of attempts made. */
+  readonly attempts: number;
+  /** The request body that was sent (no credentials), so the same request can be replayed. */
+  readonly request: unknown;
+  constructor(init: {
+    operation: UnknownOutcomeOperation;
+    idempotencyKey: string;
+    attempts: number;
+    request: unknown;
+    cause: unknown;
+  }) {
+    const last = init.cause instanceof Error ? init.cause.message : String(init.cause);
+    super(
+      `Outcome unknown for ${init.operation} (idempotencyKey ${init.idempotencyKey}) after ${init.attempts} attempt(s); ` +
+        `the request may have reached the server. Last error: ${last}`,
+      { cause: init.cause },
+    );
+    this.operation = init.operation;
+    this.idempotencyKey = init.idempotencyKey;
+    this.orderId = init.operation === 'placeOrder' ? init.idempotencyKey : undefined;
+    this.attempts = init.attempts;
+    this.request = init.request;
+  }
+}
+
+/**
+ * True when `err` is an APIError (optionally with the given service code); narrows the type so
+ * `err.code` is that literal code.
+ */
+export function isApiError(err: unknown): err is APIError;
+export function isApiError<C extends number>(err: unknown, code: C): err is APIError & { readonly code: C };
+export function isApiError(err: unknown, code?: number): boolean {
+  return err instanceof APIError && (code === undefined || err.code === code);
+}

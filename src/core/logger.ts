@@ -1,0 +1,91 @@
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogLevelOption = LogLevel | 'silent';
+
+/** Anything with these four methods (console, pino, winston...) can be the logger. */
+export interface Logger {
+  debug(message: string, meta?: Record<string, unknown>): void;
+  info(message: string, meta?: Record<string, unknown>): void;
+  warn(message: string, meta?: Record<string, unknown>): void;
+  error(message: string, meta?: Record<string, unknown>): void;
+}
+
+const RANK: Record<LogLevelOption, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+const REDACTED = '[redacted]';
+const SECRET_KEYS =
+  /^(authorization|proxy-authorization|ticket|apikey|api_key|x-api-key|secret|password|token)$/i;
+// Platform API keys: TEST_API_KEY:<id>:<secret> / LIVE_API_KEY:<id>:<secret>.
+const API_KEY_TEXT = /\b((?:TEST|LIVE)_API_KEY):[^\s"',;]+/g;
+// WebSocket subprotocol carrying the ticket.
+const TICKET_PROTOCOL = /\bticket\.[A-Za-z0-9\-_.=]+/g;
+// Tickets are JWTs; any compact JWS/JWT in text is treated as a secret.
+const JWT_TEXT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
+const BEARER_TEXT = /\b(Bearer)\s+[^\s"',;]+/gi;
+
+/** Removes API keys, bearer credentials, tickets and JWTs from a string. */
+export function redactText(text: string, secrets: readonly string[] = []): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret.length >= 4) out = out.split(secret).join(REDACTED);
+  }
+  return out
+    .replace(API_KEY_TEXT, `$1:${REDACTED}`)
+    .replace(BEARER_TEXT, `$1 ${REDACTED}`)
+    .replace(TICKET_PROTOCOL, `ticket.${REDACTED}`)
+    .replace(JWT_TEXT, REDACTED);
+}
+
+/** Deep copy of `value` with secret fields and secret-looking text replaced. */
+export function redact(
+  value: unknown,
+  secrets: readonly string[] = [],
+  seen = new WeakSet<object>(),
+): unknown {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (value === null || typeof value !== 'object') return value;
+  if (seen.has(value)) return '[circular]';
+  seen.add(value);
+  if (value instanceof Error) {
+    return { name: value.name, message: redactText(value.message, secrets) };
+  }
+  if (Array.isArray(value)) return value.map((v) => redact(v, secrets, seen));
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = SECRET_KEYS.test(key) ? REDACTED : redact(v, secrets, seen);
+  }
+  return out;
+}
+
+export const silentLogger: Logger = {
+  debug() {},
+  info() {},
+  warn() {},
+  error() {},
+};
+
+/**
+ * Wraps a logger with a level filter and redaction, so no call site can leak a secret by
+ * accident. `secrets` are exact strings (the API key) removed wherever they appear.
+ */
+export function createLogger(
+  target: Logger | undefined,
+  level: LogLevelOption,
+  secrets: () => readonly string[] = () => [],
+): Logger & { enabled(level: LogLevel): boolean } {
+  const min = RANK[level];
+  const sink = target ?? console;
+  const emit = (lvl: LogLevel) => (message: string, meta?: Record<string, unknown>) => {
+    if (RANK[lvl] < min) return;
+    const s = secrets();
+    const text = `[match-venue] ${redactText(message, s)}`;
+    if (meta === undefined) sink[lvl](text);
+    else sink[lvl](text, redact(meta, s) as Record<string, unknown>);
+  };
+  return {
+    debug: emit('debug'),
+    info: emit('info'),
+    warn: emit('warn'),
+    error: emit('error'),
+    enabled: (lvl) => RANK[lvl] >= min,
+  };
+}

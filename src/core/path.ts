@@ -1,0 +1,31 @@
+import { MatchVenueError } from './error.js';
+
+// RFC 3986 pchar: unreserved, sub-delims, ':' and '@' may stay as they are inside a segment.
+const UNSAFE_IN_SEGMENT = /[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g;
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?=\/|$)/i;
+
+/** Percent-encodes a value for use as one path segment ('/' and '?' included). */
+export function encodePathSegment(value: string): string {
+  return value.replace(UNSAFE_IN_SEGMENT, encodeURIComponent);
+}
+
+/**
+ * Tagged template for request paths: each interpolated value is encoded as a single segment,
+ * so an id like `../account` or `a/b?x` cannot change which endpoint is called.
+ *
+ *     path`/v1/match/orders/${orderId}`
+ */
+export function path(statics: TemplateStringsArray, ...values: readonly unknown[]): string {
+  let out = statics[0] ?? '';
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === undefined || value === null || value === '') {
+      throw new MatchVenueError(`Path parameter ${i + 1} is empty in ${statics.join('{}')}`);
+    }
+    out += encodePathSegment(String(value)) + (statics[i + 1] ?? '');
+  }
+  if (DOT_SEGMENT.test(out)) {
+    throw new MatchVenueError(`Path parameters produce a '.' or '..' segment: ${out}`);
+  }
+  return out;
+}

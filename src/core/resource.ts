@@ -1,0 +1,14 @@
+import type { ClientCore } from './api-client.js';
+
+/** Base of every resource: holds the client whose `request` pipeline its methods call. */
+export abstract class APIResource {
+  protected readonly client: ClientCore;
+  constructor(client: ClientCore) {
+    this.client = client;
+  }
+}
+
+/** A fresh UUID v4 for idempotency keys. */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}

@@ -1,0 +1,76 @@
+/** Tunables of the retry loop; tests inject `sleep`, `random` and `now` to observe delays. */
+export interface RetrySettings {
+  /** First backoff ceiling in ms (doubles per attempt). Default 500. */
+  initialDelayMs: number;
+  /** Largest backoff ceiling in ms. Default 8000. */
+  maxDelayMs: number;
+  /** Largest wait a server's Retry-After may impose, in ms. Default 60000. */
+  maxRetryAfterMs: number;
+  /** Waits `ms`; rejects when `signal` aborts. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Uniform [0, 1) for jitter. */
+  random: () => number;
+  /** Wall clock in ms, for deadlines and Retry-After dates. */
+  now: () => number;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export const defaultRetrySettings: RetrySettings = {
+  initialDelayMs: 500,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  sleep,
+  random: Math.random,
+  now: Date.now,
+};
+
+/** Statuses worth another attempt: timeout, rate limit, and server-side failures. */
+export function isRetryableStatus(status: number): boolean {
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(max, initial * 2^retry)). */
+export function backoffDelay(retry: number, settings: RetrySettings): number {
+  const ceiling = Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** retry);
+  return Math.floor(settings.random() * ceiling);
+}
+
+/**
+ * The wait a response asks for: `retry-after-ms`, or `retry-after` as delta-seconds or an
+ * HTTP date; capped at `maxRetryAfterMs`. Undefined when absent or unreadable.
+ */
+export function retryAfterDelay(
+  headers: Readonly<Record<string, string>>,
+  settings: Pick<RetrySettings, 'maxRetryAfterMs' | 'now'>,
+): number | undefined {
+  let ms: number | undefined;
+  const msHeader = headers['retry-after-ms'];
+  if (msHeader !== undefined && /^\d+(\.\d+)?$/.test(msHeader.trim())) ms = Number(msHeader);
+  const header = headers['retry-after']?.trim();
+  if (ms === undefined && header) {
+    if (/^\d+(\.\d+)?$/.test(header)) ms = Number(header) * 1000;
+    else {
+      const at = Date.parse(header);
+      if (!Number.isNaN(at)) ms = Math.max(0, at - settings.now());
+    }
+  }
+  if (ms === undefined || !Number.isFinite(ms)) return undefined;
+  return Math.min(Math.ceil(ms), settings.maxRetryAfterMs);
+}

@@ -1,0 +1,76 @@
+export { MatchVenue, type MatchVenueOptions } from './client.js';
+export type { FinalRequest, HttpMethod, QueryValue, RequestOptions } from './core/api-client.js';
+export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  type APIErrorDetail,
+  APIUserAbortError,
+  AuthenticationError,
+  BadRequestError,
+  ConflictError,
+  InternalServerError,
+  isApiError,
+  MatchVenueError,
+  NotFoundError,
+  OutcomeUnknownError,
+  PermissionDeniedError,
+  RateLimitError,
+  type ResponseHeaders,
+  ResponseValidationError,
+  type UnknownOutcomeOperation,
+  ValidationError,
+  type ValidationIssue,
+} from './core/error.js';
+export { type Logger, type LogLevel, type LogLevelOption, redact, redactText } from './core/logger.js';
+export {
+  type AmountInput,
+  addMoney,
+  compareMoney,
+  type FormatMoneyOptions,
+  formatMoney,
+  fromCents,
+  type Money,
+  money,
+  moneyEquals,
+  parseMoney,
+  subMoney,
+  sumMoney,
+  toCents,
+  usd,
+} from './core/money.js';
+export { Page, PagePromise, type PaginationInfo } from './core/pagination.js';
+export { path } from './core/path.js';
+export type { RetrySettings } from './core/retry.js';
+export type { FetchLike, WebHandler } from './core/transport.js';
+export { ErrorCode, type ErrorCodeInfo, errorCatalog, lookupErrorCode } from './generated/errors.js';
+export type {
+  AccountSummary,
+  BurnOrder,
+  BurnOrderRequest,
+  CancelAllResult,
+  CancelOrderRequest,
+  CancelOrderResult,
+  CreateWithdrawalRequest,
+  ListOrdersQuery,
+  MintOrder,
+  MintOrderRequest,
+  ModifyOrderRequest,
+  ModifyOrderResult,
+  Order,
+  OrderFill,
+  OrderLineage,
+  OrderStatus,
+  OrderType,
+  Pagination,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  PostFillAction,
+  Withdrawal,
+  WsTicket,
+} from './generated/schemas.js';
+export type { Environment } from './internal/config.js';
+export { getMockSimulator } from './internal/mock-mode.js';
+export type { ListOrdersParams, PlaceOrderParams } from './resources/orders.js';
+export type { CreateWithdrawalParams } from './resources/withdrawals.js';

@@ -1,0 +1,83 @@
+import { checkBaseUrl } from '../core/base-url.js';
+import { MatchVenueError } from '../core/error.js';
+
+export type Environment = 'production' | 'sandbox' | 'mock';
+
+const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox', 'mock'];
+
+// The venue's public hosts. Override with `baseUrl` / `wsUrl` (or the env vars) when they differ.
+export const ENVIRONMENT_URLS: Record<Exclude<Environment, 'mock'>, { baseUrl: string; wsUrl: string }> = {
+  production: { baseUrl: 'https://api.circle.com', wsUrl: 'wss://api.circle.com' },
+  sandbox: { baseUrl: 'https://api-sandbox.circle.com', wsUrl: 'wss://api-sandbox.circle.com' },
+};
+
+/** Base URL of mock mode; never dialled (requests go to the in-process simulator). */
+export const MOCK_BASE_URL = 'http://mock.match-venue.localhost';
+
+/** The seeded simulator key mock mode uses when none is given. */
+export const MOCK_DEFAULT_API_KEY = 'TEST_API_KEY:burner:sim';
+
+export interface ConfigInput {
+  apiKey?: string | undefined;
+  baseUrl?: string | undefined;
+  wsUrl?: string | undefined;
+  environment?: Environment | undefined;
+}
+
+export interface ResolvedConfig {
+  apiKey: string;
+  environment: Environment;
+  baseUrl: string;
+  /** Undefined in mock mode until the shared simulator listens for sockets. */
+  wsUrl: string | undefined;
+}
+
+function env(name: string): string | undefined {
+  const value = typeof process === 'undefined' ? undefined : process.env[name];
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
+}
+
+function parseEnvironment(value: string, source: string): Environment {
+  if ((ENVIRONMENTS as readonly string[]).includes(value)) return value as Environment;
+  throw new MatchVenueError(`${source} must be one of ${ENVIRONMENTS.join(', ')}; got "${value}".`);
+}
+
+function wsFromBase(baseUrl: string): string {
+  return baseUrl.replace(/^http(s?):/, 'ws$1:');
+}
+
+/**
+ * Options win over environment variables. A resolved environment of `mock` ignores base URLs:
+ * flipping MATCH_VENUE_ENV=mock must work without touching code that passes a baseUrl.
+ */
+export function resolveConfig(input: ConfigInput): ResolvedConfig {
+  const envName = env('MATCH_VENUE_ENV');
+  const apiKey = input.apiKey ?? env('MATCH_VENUE_API_KEY');
+  let environment: Environment;
+  if (input.environment !== undefined) environment = parseEnvironment(input.environment, 'environment');
+  else if (envName !== undefined) environment = parseEnvironment(envName, 'MATCH_VENUE_ENV');
+  else
+    environment = apiKey?.startsWith('LIVE_')
+      ? 'production'
+      : apiKey?.startsWith('TEST_')
+        ? 'sandbox'
+        : 'production';
+
+  if (environment === 'mock') {
+    return { apiKey: apiKey ?? MOCK_DEFAULT_API_KEY, environment, baseUrl: MOCK_BASE_URL, wsUrl: undefined };
+  }
+  if (apiKey === undefined) {
+    throw new MatchVenueError(
+      'No API key: pass `apiKey` to new MatchVenue({ apiKey }) or set the MATCH_VENUE_API_KEY environment variable ' +
+        "(or use environment: 'mock' / MATCH_VENUE_ENV=mock to run against the in-process simulator).",
+    );
+  }
+  const explicitBase = input.baseUrl ?? env('MATCH_VENUE_BASE_URL');
+  const baseUrl = checkBaseUrl(explicitBase ?? ENVIRONMENT_URLS[environment].baseUrl, 'baseUrl');
+  const explicitWs = input.wsUrl ?? env('MATCH_VENUE_WS_URL');
+  const wsUrl = checkBaseUrl(
+    explicitWs ?? (explicitBase ? wsFromBase(baseUrl) : ENVIRONMENT_URLS[environment].wsUrl),
+    'wsUrl',
+  );
+  return { apiKey, environment, baseUrl, wsUrl };
+}

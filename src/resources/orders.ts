@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import type { RequestOptions } from '../core/api-client.js';
+import type { APIPromise } from '../core/api-promise.js';
+import { MatchVenueError, NotFoundError, type OutcomeUnknownError } from '../core/error.js';
+import type { PagePromise } from '../core/pagination.js';
+import { path } from '../core/path.js';
+import { APIResource, newIdempotencyKey } from '../core/resource.js';
+import { validate } from '../core/validation.js';
+import {
+  CancelAllResult,
+  CancelOrderRequest,
+  CancelOrderResult,
+  ListOrdersQuery,
+  ModifyOrderRequest,
+  ModifyOrderResult,
+  Order,
+  OrderList,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+} from '../generated/schemas.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** Body of a new order (BURN or MINT); `idempotencyKey` is generated when omitted. */
+export type PlaceOrderParams = DistributiveOmit<PlaceOrderRequest, 'idempotencyKey'> & {
+  idempotencyKey?: string;
+};
+
+export type ListOrdersParams = ListOrdersQuery;
+
+const OrderId = z.string().min(1, 'must be a non-empty order id');
+
+export class Orders extends APIResource {
+  /**
+   * Places a BURN or MINT order in the current auction. The idempotency key (which becomes the
+   * orderId) is made once per call and reused on every retry, so a retry never makes two orders.
+   * When every attempt failed after the request may have reached the venue the call rejects with
+   * OutcomeUnknownError; settle it with `resolveUnknown`.
+   */
+  place(params: PlaceOrderParams, options?: RequestOptions): APIPromise<PlaceOrderResult> {
+    return this.client.call(() => {
+      const idempotencyKey = params.idempotencyKey ?? newIdempotencyKey();
+      const body = validate(PlaceOrderRequest, { ...params, idempotencyKey }, 'orders.place params');
+      return {
+        ...options,
+        method: 'POST',
+        path: '/v1/match/orders',
+        body,
+        idempotencyKey,
+        outcome: 'placeOrder',
+        responseSchema: PlaceOrderResult,
+      };
+    });
+  }
+
+  /** One order, with its lineage and fill. */
+  retrieve(orderId: string, options?: RequestOptions): APIPromise<Order> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'GET',
+      path: path`/v1/match/orders/${validate(OrderId, orderId, 'orders.retrieve orderId')}`,
+      responseSchema: Order,
+    }));
+  }
+
+  /**
+   * Await for one page (`items`, `pagination`, `hasNextPage()`, `getNextPage()`), or
+   * `for await (const order of venue.orders.list(...))` for every order across pages.
+   */
+  list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
+    return this.client.callPage(
+      () => ({
+        ...options,
+        method: 'GET',
+        path: '/v1/match/orders',
+        query: validate(ListOrdersQuery, params, 'orders.list params'),
+        responseSchema: OrderList,
+      }),
+      (body) => body.orders,
+    );
+  }
+
+  /** Cancels one resting order (rejected in the lock window, 136001, or while settling, 136002). */
+  cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'POST',
+      path: '/v1/match/orders/cancel',
+      body: validate(CancelOrderRequest, params, 'orders.cancel params'),
+      responseSchema: CancelOrderResult,
+    }));
+  }
+
+  /** Cancels every resting order of the caller in the current auction. */
+  cancelAll(options?: RequestOptions): APIPromise<CancelAllResult> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'POST',
+      path: '/v1/match/orders/cancel-all',
+      responseSchema: CancelAllResult,
+    }));
+  }
+
+  /** Changes the fee limit of a resting order; `feeBps: null` makes it a market order. */
+  modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'POST',
+      path: '/v1/match/orders/modify',
+      body: validate(ModifyOrderRequest, params, 'orders.modify params'),
+      responseSchema: ModifyOrderResult,
+    }));
+  }
+
+  /**
+   * Settles an OutcomeUnknownError of `place`: looks the order up by its id (the idempotency key).
+   * Resolves to the Order when it exists, or null when the venue has no such order — then placing
+   * again with `idempotencyKey: error.idempotencyKey` is safe (the key cannot make two orders).
+   */
+  async resolveUnknown(error: OutcomeUnknownError, options?: RequestOptions): Promise<Order | null> {
+    if (error.operation !== 'placeOrder' || error.orderId === undefined) {
+      throw new MatchVenueError(`resolveUnknown expects a placeOrder outcome, got ${error.operation}`);
+    }
+    try {
+      return await this.retrieve(error.orderId, options);
+    } catch (err) {
+      if (err instanceof NotFoundError) return null;
+      throw err;
+    }
+  }
+}
