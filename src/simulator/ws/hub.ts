@@ -1,0 +1,234 @@
+import type { WebSocket } from 'ws';
+import { encodeSocketData } from '../../stream/codec.js';
+import type {
+  Channel,
+  ErrorCode,
+  ErrorFrame,
+  FrameId,
+  PongFrame,
+  SubscribedFrame,
+  UnsubscribedFrame,
+} from '../../stream/protocol.js';
+import { SequenceLog } from './replay-buffer.js';
+
+/** What the simulator emits (`sim.onEvent`). */
+export type SimEvent =
+  | { channel: 'market'; event: string; data: unknown }
+  | { channel: 'account'; entityId: string; event: string; data: unknown };
+
+export interface HubOptions {
+  /** Frames kept per sequence for `since` replay. */
+  replayBufferSize: number;
+  /** A socket whose unsent data passes this is dropped as a slow consumer (it resumes with `since`). */
+  maxBufferedBytes: number;
+  now: () => number;
+  marketSnapshot: () => unknown;
+  /** Observes every well-formed client frame (tests and diagnostics). */
+  onClientFrame?: (entityId: string, frame: { op: string; channel?: Channel }) => void;
+}
+
+interface Connection {
+  ws: WebSocket;
+  entityId: string;
+  market: boolean;
+  account: boolean;
+  alive: boolean;
+}
+
+const MAX_ID_LENGTH = 64;
+
+function isFrameId(value: unknown): value is FrameId {
+  return (
+    (typeof value === 'number' && Number.isFinite(value)) ||
+    (typeof value === 'string' && value.length <= MAX_ID_LENGTH)
+  );
+}
+
+/** Assigns seq per channel, keeps the replay buffers and fans events out to subscribed sockets. */
+export class Hub {
+  private readonly market: SequenceLog;
+  private readonly accounts = new Map<string, SequenceLog>();
+  private readonly connections = new Set<Connection>();
+
+  constructor(private readonly opts: HubOptions) {
+    this.market = new SequenceLog(opts.replayBufferSize);
+  }
+
+  stats(): { connections: number; market: number; account: number } {
+    let market = 0;
+    let account = 0;
+    for (const c of this.connections) {
+      if (c.market) market += 1;
+      if (c.account) account += 1;
+    }
+    return { connections: this.connections.size, market, account };
+  }
+
+  publish(ev: SimEvent): void {
+    const ts = new Date(this.opts.now()).toISOString();
+    const data = encodeSocketData(ev.data);
+    if (ev.channel === 'market') {
+      // Serialized once per event, however many sockets receive it.
+      const frame = this.market.append((seq) =>
+        JSON.stringify({ type: 'event', channel: 'market', seq, event: ev.event, data, ts }),
+      );
+      for (const c of this.connections) if (c.market) this.send(c, frame);
+      return;
+    }
+    const frame = this.accountLog(ev.entityId).append((seq) =>
+      JSON.stringify({ type: 'event', channel: 'account', seq, event: ev.event, data, ts }),
+    );
+    for (const c of this.connections) if (c.account && c.entityId === ev.entityId) this.send(c, frame);
+  }
+
+  add(ws: WebSocket, entityId: string): void {
+    const c: Connection = { ws, entityId, market: false, account: false, alive: true };
+    this.connections.add(c);
+    ws.on('pong', () => {
+      c.alive = true;
+    });
+    ws.on('message', (data, isBinary) => {
+      c.alive = true;
+      this.onMessage(c, isBinary ? undefined : data.toString());
+    });
+    ws.on('close', () => this.connections.delete(c));
+    ws.on('error', () => ws.terminate());
+  }
+
+  /** Server heartbeat: a socket that did not answer the previous ping is dead. */
+  heartbeat(): void {
+    for (const c of this.connections) {
+      if (!c.alive) {
+        c.ws.terminate();
+        continue;
+      }
+      c.alive = false;
+      c.ws.ping();
+    }
+  }
+
+  terminateAll(): void {
+    for (const c of this.connections) c.ws.terminate();
+    this.connections.clear();
+  }
+
+  private accountLog(entityId: string): SequenceLog {
+    let log = this.accounts.get(entityId);
+    if (!log) {
+      log = new SequenceLog(this.opts.replayBufferSize);
+      this.accounts.set(entityId, log);
+    }
+    return log;
+  }
+
+  private send(c: Connection, frame: string): void {
+    if (c.ws.readyState !== c.ws.OPEN) return;
+    if (c.ws.bufferedAmount > this.opts.maxBufferedBytes) {
+      // Bounded server memory: the client resumes with `since` (or resyncs) on its next socket.
+      c.ws.terminate();
+      this.connections.delete(c);
+      return;
+    }
+    c.ws.send(frame);
+  }
+
+  private sendJson(
+    c: Connection,
+    frame: SubscribedFrame | UnsubscribedFrame | PongFrame | ErrorFrame | Record<string, unknown>,
+  ): void {
+    this.send(c, JSON.stringify(frame));
+  }
+
+  private error(c: Connection, code: ErrorCode, message: string, id?: FrameId): void {
+    const frame: ErrorFrame = { type: 'error', code, message };
+    if (id !== undefined) frame.id = id;
+    this.sendJson(c, frame);
+  }
+
+  private onMessage(c: Connection, text: string | undefined): void {
+    if (text === undefined) {
+      this.error(c, 'invalid_frame', 'frames must be JSON text');
+      return;
+    }
+    let msg: unknown;
+    try {
+      msg = JSON.parse(text);
+    } catch {
+      this.error(c, 'invalid_json', 'frame is not valid JSON');
+      return;
+    }
+    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
+      this.error(c, 'invalid_frame', 'frame must be a JSON object');
+      return;
+    }
+    const frame = msg as Record<string, unknown>;
+    const id = isFrameId(frame.id) ? frame.id : undefined;
+    if (frame.id !== undefined && id === undefined) {
+      this.error(c, 'invalid_frame', 'id must be a number or a string of at most 64 characters');
+      return;
+    }
+    const op = frame.op;
+    if (op === 'ping') {
+      this.opts.onClientFrame?.(c.entityId, { op });
+      const pong: PongFrame = { type: 'pong', ts: new Date(this.opts.now()).toISOString() };
+      if (id !== undefined) pong.id = id;
+      this.sendJson(c, pong);
+      return;
+    }
+    if (op !== 'subscribe' && op !== 'unsubscribe') {
+      this.error(c, 'unknown_op', 'op must be one of subscribe, unsubscribe, ping', id);
+      return;
+    }
+    const channel = frame.channel;
+    if (channel !== 'market' && channel !== 'account') {
+      this.error(c, 'invalid_channel', 'channel must be market or account', id);
+      return;
+    }
+    if (op === 'unsubscribe') {
+      this.opts.onClientFrame?.(c.entityId, { op, channel });
+      c[channel] = false;
+      const done: UnsubscribedFrame = { type: 'unsubscribed', channel };
+      if (id !== undefined) done.id = id;
+      this.sendJson(c, done);
+      return;
+    }
+    const since = frame.since;
+    if (since !== undefined && !(Number.isSafeInteger(since) && (since as number) >= 0)) {
+      this.error(c, 'invalid_since', 'since must be a non-negative integer', id);
+      return;
+    }
+    this.opts.onClientFrame?.(c.entityId, { op, channel });
+    this.subscribe(c, channel, id, since as number | undefined);
+  }
+
+  private subscribe(
+    c: Connection,
+    channel: Channel,
+    id: FrameId | undefined,
+    since: number | undefined,
+  ): void {
+    const log = channel === 'market' ? this.market : this.accountLog(c.entityId);
+    const ts = new Date(this.opts.now()).toISOString();
+    const replay = since === undefined ? undefined : log.after(since);
+    const subscribed: SubscribedFrame = { type: 'subscribed', channel, seq: log.seq, ts };
+    if (id !== undefined) subscribed.id = id;
+    if (since !== undefined) {
+      subscribed.since = since;
+      subscribed.replay = replay === undefined ? 'unavailable' : 'ok';
+    }
+    // Everything below runs in one tick: no live event can slip between the replay and the live feed.
+    this.sendJson(c, subscribed);
+    if (replay) for (const frame of replay) this.send(c, frame);
+    if (channel === 'market') {
+      this.sendJson(c, {
+        type: 'event',
+        channel: 'market',
+        seq: log.seq,
+        event: 'auction.snapshot',
+        data: encodeSocketData(this.opts.marketSnapshot()),
+        ts,
+      });
+    }
+    c[channel] = true;
+  }
+}

@@ -1,0 +1,133 @@
+import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer } from 'ws';
+import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../stream/protocol.js';
+import { Hub, type SimEvent } from './hub.js';
+import { TicketError } from './tickets.js';
+
+/** The part of the simulator the WebSocket layer uses. */
+export interface WsSimulator {
+  tickets: { verify(ticket: string | undefined): Promise<{ entityId: string }> };
+  onEvent(listener: (event: SimEvent) => void): () => void;
+  marketSnapshot(): unknown;
+  /** Control-plane notifications; `{ type: 'killSockets' }` drops every socket. */
+  onControl?(listener: (control: { type: string }) => void): () => void;
+  now?(): number;
+}
+
+export interface AttachWebSocketOptions {
+  path?: string;
+  /** Frames kept per sequence (market, each account) for `since` replay. Default 1024. */
+  replayBufferSize?: number;
+  /** Server ping interval; a socket that misses one pong is terminated. 0 disables. Default 30 s. */
+  heartbeatIntervalMs?: number;
+  /** Unsent bytes after which a socket is dropped as a slow consumer. Default 16 MiB. */
+  maxBufferedBytes?: number;
+  onClientFrame?: (entityId: string, frame: { op: string; channel?: 'market' | 'account' }) => void;
+}
+
+export interface WebSocketHandle {
+  close(): Promise<void>;
+  /** Terminates every socket (the `killSockets` fault). */
+  killSockets(): void;
+  stats(): { connections: number; market: number; account: number };
+}
+
+function parseProtocols(req: IncomingMessage): string[] {
+  const header = req.headers['sec-websocket-protocol'];
+  if (typeof header !== 'string') return [];
+  return header
+    .split(',')
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
+
+function refuse(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify({ code: status, message });
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+export function attachWebSocket(
+  sim: WsSimulator,
+  server: Server,
+  options: AttachWebSocketOptions = {},
+): WebSocketHandle {
+  const path = options.path ?? WS_PATH;
+  const now = () => (sim.now ? sim.now() : Date.now());
+  const hub = new Hub({
+    replayBufferSize: options.replayBufferSize ?? 1024,
+    maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
+    now,
+    marketSnapshot: () => sim.marketSnapshot(),
+    onClientFrame: options.onClientFrame,
+  });
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: 64 * 1024,
+    // Select the protocol version; the ticket value is never echoed back.
+    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+  });
+  const pending = new Set<Duplex>();
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== path) {
+      refuse(socket, 404, 'no WebSocket endpoint at this path');
+      return;
+    }
+    socket.on('error', () => socket.destroy());
+    const protocols = parseProtocols(req);
+    // 400, not 401: the credentials may be fine, the client speaks the wrong protocol version.
+    if (!protocols.includes(SUBPROTOCOL)) {
+      refuse(socket, 400, `Sec-WebSocket-Protocol must include ${SUBPROTOCOL}`);
+      return;
+    }
+    const ticketProtocol = protocols.find((p) => p.startsWith(TICKET_PROTOCOL_PREFIX));
+    const ticket = ticketProtocol?.slice(TICKET_PROTOCOL_PREFIX.length);
+    pending.add(socket);
+    sim.tickets.verify(ticket).then(
+      ({ entityId }) => {
+        pending.delete(socket);
+        if (socket.destroyed) return;
+        wss.handleUpgrade(req, socket, head, (ws) => hub.add(ws, entityId));
+      },
+      (err: unknown) => {
+        pending.delete(socket);
+        const message = err instanceof TicketError ? `ticket ${err.reason}` : 'ticket invalid';
+        refuse(socket, 401, message);
+      },
+    );
+  };
+  server.on('upgrade', onUpgrade);
+
+  const offEvent = sim.onEvent((ev) => hub.publish(ev));
+  const offControl = sim.onControl?.((control) => {
+    if (control.type === 'killSockets') hub.terminateAll();
+  });
+  const heartbeatMs = options.heartbeatIntervalMs ?? 30_000;
+  const heartbeat = heartbeatMs > 0 ? setInterval(() => hub.heartbeat(), heartbeatMs) : undefined;
+  heartbeat?.unref();
+
+  let closed: Promise<void> | undefined;
+  return {
+    killSockets: () => hub.terminateAll(),
+    stats: () => hub.stats(),
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        server.off('upgrade', onUpgrade);
+        offEvent();
+        offControl?.();
+        if (heartbeat) clearInterval(heartbeat);
+        for (const socket of pending) socket.destroy();
+        hub.terminateAll();
+        wss.close(() => resolve());
+      });
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,588 @@
+import { type RawData, WebSocket } from 'ws';
+import type { Logger } from '../core/logger.js';
+import { type BackoffOptions, backoffDelay } from './backoff.js';
+import { decodeSocketData } from './codec.js';
+import type { AccountEvent, MarketEvent, StreamEvent, StreamOrder, StreamResyncEvent } from './events.js';
+import { OrderTracker } from './order-tracker.js';
+import {
+  type Channel,
+  type ClientFrame,
+  type EventFrame,
+  type ServerFrame,
+  SUBPROTOCOL,
+  type SubscribedFrame,
+  TICKET_PROTOCOL_PREFIX,
+  WS_PATH,
+} from './protocol.js';
+import { EventQueue, type OverflowPolicy } from './queue.js';
+
+/** The minimum of an Order the reconciliation reads; REST's Order has it. */
+export interface ReconcilableOrder {
+  orderId: string;
+  status: string;
+  updatedAt: string;
+}
+
+/** What the stream needs from its owner (the REST client, or anything else). */
+export interface StreamHost {
+  /** `{ws_url}` or the full `{ws_url}/v1/match/ws`. */
+  wsUrl: string;
+  /** POST /v1/match/ws/ticket; called right before every (re)connect. */
+  ticket(): Promise<{ ticket: string; expiresAt: string }>;
+  /** GET /v1/match/orders, every page; used to reconcile when the server cannot replay. */
+  listOrders(query: { status?: string; from?: string }): AsyncIterable<ReconcilableOrder>;
+  logger?: Logger;
+}
+
+export interface StreamOptions {
+  /** Events buffered per iterator. Default 1000. */
+  bufferSize?: number;
+  /**
+   * 'pause' (default): when an iterator's buffer is full, stop reading the socket until it
+   * drains to half; nothing is lost. 'drop-oldest': never stop reading; the oldest buffered
+   * event is discarded and counted in `dropped`.
+   */
+  overflow?: OverflowPolicy;
+  /** Client ping interval. Default 15 s. */
+  heartbeatIntervalMs?: number;
+  /** A socket silent this long after a ping is replaced. Default 10 s. */
+  heartbeatTimeoutMs?: number;
+  /** Opening handshake limit. Default 10 s. */
+  connectTimeoutMs?: number;
+  /** Reconnect backoff; `maxAttempts` consecutive failures end the stream (default: never). */
+  reconnect?: BackoffOptions & { maxAttempts?: number };
+  /** Orders updated this long before the last seen account event are re-checked on resync. Default 0. */
+  reconcileLookbackMs?: number;
+  /** Jitter source, for tests. */
+  random?: () => number;
+}
+
+export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface StateChange {
+  state: StreamState;
+  /** Consecutive failed attempts so far (0 once open). */
+  attempt: number;
+  reason?: string;
+}
+
+export interface StreamSubscription<T> extends AsyncIterableIterator<T> {
+  readonly channel: Channel;
+  /** Events waiting in this iterator's buffer. */
+  readonly buffered: number;
+  /** Highest `buffered` ever reached. */
+  readonly maxBuffered: number;
+  /** Events discarded by the 'drop-oldest' policy. */
+  readonly dropped: number;
+}
+
+export interface StreamStats {
+  state: StreamState;
+  reconnects: number;
+  duplicatesDropped: number;
+  resyncs: number;
+  /** Frames read from the socket but not yet decoded, while paused. */
+  backlog: number;
+}
+
+export interface VenueStream {
+  market(): StreamSubscription<MarketEvent>;
+  account(): StreamSubscription<AccountEvent>;
+  readonly state: StreamState;
+  on(event: 'state', listener: (change: StateChange) => void): () => void;
+  stats(): StreamStats;
+  /** Closes the socket and ends every iterator. */
+  close(): Promise<void>;
+}
+
+interface ChannelState {
+  name: Channel;
+  subs: Set<EventQueue<StreamEvent>>;
+  /** Last seq received; resubscribing sends it as `since`. */
+  lastSeq: number | undefined;
+  /** Server time of the last account event (or of the first subscribe): the resync watermark. */
+  lastTs: string | undefined;
+}
+
+const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+
+function isOrderLike(data: unknown): data is ReconcilableOrder {
+  if (typeof data !== 'object' || data === null) return false;
+  const o = data as Record<string, unknown>;
+  return typeof o.orderId === 'string' && typeof o.updatedAt === 'string' && typeof o.status === 'string';
+}
+
+function endpoint(wsUrl: string): string {
+  const url = new URL(wsUrl);
+  if (!url.pathname.endsWith(WS_PATH)) url.pathname = `${url.pathname.replace(/\/$/, '')}${WS_PATH}`;
+  return url.toString();
+}
+
+class StreamConnection implements VenueStream {
+  private readonly url: string;
+  private readonly log: Logger;
+  private readonly bufferSize: number;
+  private readonly policy: OverflowPolicy;
+  private readonly random: () => number;
+  private readonly channels: Record<Channel, ChannelState> = {
+    market: { name: 'market', subs: new Set(), lastSeq: undefined, lastTs: undefined },
+    account: { name: 'account', subs: new Set(), lastSeq: undefined, lastTs: undefined },
+  };
+  private readonly tracker = new OrderTracker();
+  private readonly listeners = new Set<(change: StateChange) => void>();
+  private ws: WebSocket | undefined;
+  private current: StreamState = 'connecting';
+  private closed = false;
+  private attempt = 0;
+  private frameId = 0;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private silenceTimer: NodeJS.Timeout | undefined;
+  // Flow control: `blocked` while some iterator is full ('pause' policy); `reconciling` while a
+  // REST resync runs. Meanwhile raw frames wait in `backlog`, decoded ones in `overflow`.
+  private blocked = false;
+  private reconciling = 0;
+  private readonly backlog: string[] = [];
+  private readonly overflow: { ch: ChannelState; ev: StreamEvent }[] = [];
+  private roomWaiters: (() => void)[] = [];
+  private closeWaiters: (() => void)[] = [];
+  private counters = { reconnects: 0, duplicatesDropped: 0, resyncs: 0 };
+
+  constructor(
+    private readonly host: StreamHost,
+    private readonly opts: StreamOptions,
+  ) {
+    this.url = endpoint(host.wsUrl);
+    this.log = host.logger ?? noopLogger;
+    this.bufferSize = opts.bufferSize ?? 1000;
+    this.policy = opts.overflow ?? 'pause';
+    this.random = opts.random ?? Math.random;
+    if (!Number.isSafeInteger(this.bufferSize) || this.bufferSize < 1) {
+      throw new RangeError('bufferSize must be an integer >= 1');
+    }
+    void this.open();
+  }
+
+  get state(): StreamState {
+    return this.current;
+  }
+
+  on(_event: 'state', listener: (change: StateChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  stats(): StreamStats {
+    return { state: this.current, ...this.counters, backlog: this.backlog.length };
+  }
+
+  market(): StreamSubscription<MarketEvent> {
+    return this.subscribe('market') as StreamSubscription<MarketEvent>;
+  }
+
+  account(): StreamSubscription<AccountEvent> {
+    return this.subscribe('account') as StreamSubscription<AccountEvent>;
+  }
+
+  close(): Promise<void> {
+    if (!this.closed) this.shutdown(undefined);
+    const ws = this.ws;
+    if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    return new Promise((resolve) => this.closeWaiters.push(resolve));
+  }
+
+  // ---- connection lifecycle ----
+
+  private setState(state: StreamState, reason?: string): void {
+    this.current = state;
+    const change: StateChange = { state, attempt: this.attempt };
+    if (reason !== undefined) change.reason = reason;
+    for (const l of this.listeners) l(change);
+  }
+
+  private async open(): Promise<void> {
+    if (this.closed) return;
+    this.setState(this.attempt === 0 && this.counters.reconnects === 0 ? 'connecting' : 'reconnecting');
+    let ticket: string;
+    try {
+      // Never reuse a ticket: they are single-use and short-lived.
+      ticket = (await this.host.ticket()).ticket;
+    } catch (err) {
+      this.log.warn('stream: ticket request failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      this.retry('ticket request failed');
+      return;
+    }
+    if (this.closed) return;
+    const ws = new WebSocket(this.url, [SUBPROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
+      perMessageDeflate: false,
+      handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000,
+    });
+    this.ws = ws;
+    ws.on('open', () => this.onOpen(ws));
+    ws.on('message', (data: RawData) => this.onRaw(ws, data));
+    // The ws error text never contains the subprotocols, so the ticket cannot leak through it.
+    ws.on('error', (err) => this.log.warn('stream: socket error', { error: err.message }));
+    ws.on('close', (code) => this.onClose(ws, code));
+  }
+
+  private onOpen(ws: WebSocket): void {
+    if (ws !== this.ws || this.closed) return;
+    if (ws.protocol !== SUBPROTOCOL) {
+      ws.terminate();
+      return;
+    }
+    this.attempt = 0;
+    this.setState('open');
+    if (this.isHeld()) ws.pause();
+    for (const ch of Object.values(this.channels)) if (ch.subs.size > 0) this.sendSubscribe(ch);
+    this.startHeartbeat(ws);
+  }
+
+  private onClose(ws: WebSocket, code: number): void {
+    if (ws === this.ws) {
+      this.stopHeartbeat();
+      this.ws = undefined;
+      if (!this.closed) {
+        this.counters.reconnects += 1;
+        this.retry(`socket closed (${code})`);
+      }
+    }
+    if (this.closed && !this.ws) {
+      const waiters = this.closeWaiters;
+      this.closeWaiters = [];
+      for (const w of waiters) w();
+    }
+  }
+
+  private retry(reason: string): void {
+    if (this.closed) return;
+    this.attempt += 1;
+    const max = this.opts.reconnect?.maxAttempts ?? Number.POSITIVE_INFINITY;
+    if (this.attempt > max) {
+      this.shutdown(new Error(`stream: gave up after ${max} failed connection attempts (${reason})`));
+      return;
+    }
+    this.setState('reconnecting', reason);
+    const delay = backoffDelay(this.attempt - 1, this.opts.reconnect ?? {}, this.random);
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      void this.open();
+    }, delay);
+  }
+
+  private shutdown(error: Error | undefined): void {
+    this.closed = true;
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.stopHeartbeat();
+    this.ws?.terminate();
+    for (const ch of Object.values(this.channels)) {
+      for (const q of ch.subs) {
+        q.clear();
+        q.end(error);
+      }
+      ch.subs.clear();
+    }
+    this.backlog.length = 0;
+    this.overflow.length = 0;
+    this.releaseRoomWaiters();
+    this.setState('closed', error?.message);
+  }
+
+  private startHeartbeat(ws: WebSocket): void {
+    const interval = this.opts.heartbeatIntervalMs ?? 15_000;
+    const timeout = this.opts.heartbeatTimeoutMs ?? 10_000;
+    this.stopHeartbeat();
+    this.heartbeatTimer = setInterval(() => {
+      // While the client itself is not reading, silence proves nothing.
+      if (ws !== this.ws || this.isHeld() || this.silenceTimer) return;
+      this.send({ op: 'ping', id: ++this.frameId });
+      this.silenceTimer = setTimeout(() => {
+        this.silenceTimer = undefined;
+        if (ws !== this.ws || this.isHeld()) return;
+        this.log.warn('stream: no answer to ping, replacing the connection');
+        ws.terminate();
+      }, timeout);
+    }, interval);
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    if (this.silenceTimer) clearTimeout(this.silenceTimer);
+    this.heartbeatTimer = undefined;
+    this.silenceTimer = undefined;
+  }
+
+  private send(frame: ClientFrame): void {
+    const ws = this.ws;
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
+  }
+
+  private sendSubscribe(ch: ChannelState): void {
+    const frame: ClientFrame = { op: 'subscribe', channel: ch.name, id: ++this.frameId };
+    if (ch.lastSeq !== undefined) frame.since = ch.lastSeq;
+    this.send(frame);
+  }
+
+  // ---- iterators ----
+
+  private subscribe(channel: Channel): StreamSubscription<StreamEvent> {
+    const ch = this.channels[channel];
+    const queue = new EventQueue<StreamEvent>(this.bufferSize, this.policy, () => this.onTake());
+    if (this.closed) queue.end();
+    else {
+      ch.subs.add(queue);
+      if (ch.subs.size === 1) this.sendSubscribe(ch);
+    }
+    const leave = (): void => {
+      if (!ch.subs.delete(queue)) return;
+      queue.clear();
+      queue.end();
+      if (ch.subs.size === 0) {
+        this.send({ op: 'unsubscribe', channel, id: ++this.frameId });
+        // A later iterator starts from "now", not from where this one left.
+        ch.lastSeq = undefined;
+        ch.lastTs = undefined;
+      }
+      this.onTake();
+    };
+    const sub: StreamSubscription<StreamEvent> = {
+      channel,
+      get buffered() {
+        return queue.length;
+      },
+      get maxBuffered() {
+        return queue.maxBuffered;
+      },
+      get dropped() {
+        return queue.dropped;
+      },
+      next: () => queue.next(),
+      return: (): Promise<IteratorResult<StreamEvent>> => {
+        leave();
+        return Promise.resolve({ value: undefined, done: true });
+      },
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+    };
+    return sub;
+  }
+
+  // ---- flow control ----
+
+  private isHeld(): boolean {
+    return this.blocked || this.reconciling > 0 || this.backlog.length > 0 || this.overflow.length > 0;
+  }
+
+  private onTake(): void {
+    if (!this.blocked) return;
+    const low = Math.floor(this.bufferSize / 2);
+    for (const ch of Object.values(this.channels)) {
+      for (const q of ch.subs) if (q.length > low) return;
+    }
+    this.blocked = false;
+    this.drain();
+  }
+
+  private drain(): void {
+    while (!this.blocked && this.overflow.length > 0) {
+      const next = this.overflow.shift();
+      if (next) this.pushToQueues(next.ch, next.ev);
+    }
+    while (!this.blocked && this.reconciling === 0 && this.backlog.length > 0) {
+      this.handle(this.backlog.shift() as string);
+    }
+    if (!this.blocked) this.releaseRoomWaiters();
+    if (!this.isHeld()) this.ws?.resume();
+  }
+
+  private releaseRoomWaiters(): void {
+    const waiters = this.roomWaiters;
+    this.roomWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private room(): Promise<void> {
+    if (!this.blocked || this.closed) return Promise.resolve();
+    return new Promise((resolve) => this.roomWaiters.push(resolve));
+  }
+
+  private deliver(ch: ChannelState, ev: StreamEvent): void {
+    if (this.blocked || this.overflow.length > 0) this.overflow.push({ ch, ev });
+    else this.pushToQueues(ch, ev);
+  }
+
+  private pushToQueues(ch: ChannelState, ev: StreamEvent): void {
+    for (const q of ch.subs) {
+      q.push(ev);
+      if (this.policy === 'pause' && q.full && !this.blocked) {
+        this.blocked = true;
+        this.ws?.pause();
+      }
+    }
+  }
+
+  // ---- frames ----
+
+  private onRaw(ws: WebSocket, data: RawData): void {
+    if (ws !== this.ws) return;
+    if (this.silenceTimer) {
+      clearTimeout(this.silenceTimer);
+      this.silenceTimer = undefined;
+    }
+    const text = data.toString();
+    if (this.isHeld()) {
+      this.backlog.push(text);
+      return;
+    }
+    this.handle(text);
+  }
+
+  private handle(text: string): void {
+    let frame: ServerFrame;
+    try {
+      frame = JSON.parse(text) as ServerFrame;
+    } catch {
+      this.log.warn('stream: ignoring a frame that is not JSON');
+      return;
+    }
+    if (typeof frame !== 'object' || frame === null) return;
+    switch (frame.type) {
+      case 'event':
+        this.onEvent(frame, text);
+        return;
+      case 'subscribed':
+        this.onSubscribed(frame);
+        return;
+      case 'error':
+        this.log.warn('stream: server error frame', {
+          code: frame.code,
+          message: frame.message,
+          id: frame.id,
+        });
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onEvent(frame: EventFrame, text: string): void {
+    const ch = this.channels[frame.channel];
+    if (!ch || ch.subs.size === 0) return;
+    const ev = { ...frame, data: decodeSocketData(frame.data) } as StreamEvent;
+    if (frame.event === 'auction.snapshot' || typeof frame.seq !== 'number') {
+      this.deliver(ch, ev);
+      return;
+    }
+    if (ch.lastSeq !== undefined) {
+      if (frame.seq <= ch.lastSeq) {
+        this.counters.duplicatesDropped += 1;
+        return;
+      }
+      if (frame.seq > ch.lastSeq + 1) {
+        const resumedAt = frame.seq - 1;
+        this.resync(ch, 'gap', resumedAt, frame.ts);
+        if (this.reconciling > 0) {
+          // Handle this frame after the REST reconciliation, in order.
+          this.backlog.unshift(text);
+          return;
+        }
+      }
+    }
+    ch.lastSeq = frame.seq;
+    if (ch.name === 'account') {
+      ch.lastTs = frame.ts;
+      if (
+        isOrderLike(ev.data) &&
+        !this.tracker.acceptLive(ev.data.orderId, ev.data.updatedAt, ev.data.status)
+      ) {
+        this.counters.duplicatesDropped += 1;
+        return;
+      }
+    }
+    this.deliver(ch, ev);
+  }
+
+  private onSubscribed(frame: SubscribedFrame): void {
+    const ch = this.channels[frame.channel];
+    if (!ch || ch.subs.size === 0) return;
+    if (frame.replay === 'unavailable') {
+      this.resync(ch, 'replay-unavailable', frame.seq, frame.ts);
+    } else if (frame.replay === undefined) {
+      ch.lastSeq = frame.seq;
+      ch.lastTs = frame.ts;
+    }
+  }
+
+  /** Tells the consumer, then (account) reads every order change since the watermark over REST. */
+  private resync(
+    ch: ChannelState,
+    reason: 'replay-unavailable' | 'gap',
+    resumedAt: number,
+    ts: string,
+  ): void {
+    this.counters.resyncs += 1;
+    const marker: StreamResyncEvent = {
+      type: 'event',
+      channel: ch.name,
+      seq: resumedAt,
+      event: 'stream.resync',
+      data: { reason, lastSeq: ch.lastSeq ?? null, resumedAtSeq: resumedAt },
+      ts,
+    };
+    const watermark = ch.lastTs ?? ts;
+    ch.lastSeq = resumedAt;
+    this.deliver(ch, marker);
+    if (ch.name === 'account') void this.reconcile(ch, watermark, resumedAt);
+  }
+
+  private async reconcile(ch: ChannelState, watermark: string, seq: number): Promise<void> {
+    // Synchronous up to the first await: later frames queue behind the reconciliation.
+    this.reconciling += 1;
+    this.ws?.pause();
+    const from = Date.parse(watermark) - (this.opts.reconcileLookbackMs ?? 0);
+    try {
+      for (let attempt = 0; !this.closed; attempt++) {
+        try {
+          const changed: ReconcilableOrder[] = [];
+          for await (const order of this.host.listOrders({})) {
+            if (this.closed) return;
+            if (Date.parse(order.updatedAt) >= from) changed.push(order);
+          }
+          changed.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
+          for (const order of changed) {
+            if (!this.tracker.acceptRest(order.orderId, order.updatedAt, order.status)) continue;
+            await this.room();
+            if (this.closed) return;
+            this.deliver(ch, {
+              type: 'event',
+              channel: 'account',
+              seq,
+              event: 'order.updated',
+              data: order as StreamOrder,
+              ts: order.updatedAt,
+              source: 'rest',
+            });
+          }
+          return;
+        } catch (err) {
+          this.log.warn('stream: order reconciliation failed, retrying', {
+            error: err instanceof Error ? err.message : String(err),
+          });
+          const delay = backoffDelay(attempt, this.opts.reconnect ?? {}, this.random);
+          await new Promise((resolve) => setTimeout(resolve, delay));
+        }
+      }
+    } finally {
+      this.reconciling -= 1;
+      if (!this.closed) this.drain();
+    }
+  }
+}
+
+/** Opens the stream now; iterators created with `market()` / `account()` subscribe their channel. */
+export function connectStream(host: StreamHost, options: StreamOptions = {}): VenueStream {
+  return new StreamConnection(host, options);
+}

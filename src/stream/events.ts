@@ -1,0 +1,129 @@
+import type { Channel } from './protocol.js';
+
+export interface Money {
+  amount: string;
+  currency: string;
+}
+
+/** Public auction state, the data of every `auction.*` event. */
+export interface AuctionState {
+  auctionId: number;
+  phase: string;
+  opensAt: string;
+  locksAt: string;
+  clearsAt: string;
+  clearedAt: string | null;
+  settledAt: string | null;
+  /** Clearing fee in bps once the auction cleared. */
+  clearingFeeBps: string | null;
+  /** Volume matched per side. */
+  matchedVolume: Money;
+  fillsCount: number;
+  orderCount: number;
+}
+
+export interface MarketSnapshot {
+  auction: AuctionState;
+  settling: AuctionState | null;
+  lastCleared: AuctionState | null;
+}
+
+/** An Order as REST returns it. */
+export interface StreamOrder {
+  orderId: string;
+  auctionId: number | null;
+  lineage: { parentOrderId: string | null; childOrderId: string | null };
+  orderType: 'BURN' | 'MINT';
+  amount: Money;
+  feeBps: string | null;
+  postFillAction: 'roll' | 'fallback' | 'cancel';
+  status: 'pending' | 'settling' | 'filled' | 'partial_fill' | 'unfilled' | 'cancelled' | 'failed';
+  createdAt: string;
+  updatedAt: string;
+  fill: { filledAmount: Money; unfilledAmount: Money; clearingFeeBps: string; matchedAt: string } | null;
+  sourceWalletId: string | null;
+  fiatAccountId: string | null;
+}
+
+export interface StreamWithdrawal {
+  id: string;
+  status: string;
+  [field: string]: unknown;
+}
+
+/** The account summary REST's GET /v1/match/account returns. */
+export interface StreamAccountSummary {
+  accountId: string;
+  stablecoin: { available: Money; reserved: Money; total: Money };
+  exposure: { activeOrderCount: number; mintOrderCount: number; burnOrderCount: number };
+  activity: { from: string; to: string; totalMatched: Money; rebatesEarned: Money; feesPaid: Money };
+}
+
+interface Envelope<C extends Channel, E extends string, D> {
+  type: 'event';
+  channel: C;
+  /** Position in the channel's sequence (per entity for `account`). */
+  seq: number;
+  event: E;
+  data: D;
+  /** Server time the event was published. */
+  ts: string;
+}
+
+/** Sent on subscribe; carries the `seq` it is consistent with and is not itself part of the sequence. */
+export type AuctionSnapshotEvent = Envelope<'market', 'auction.snapshot', MarketSnapshot>;
+export type AuctionOpenedEvent = Envelope<'market', 'auction.opened', AuctionState>;
+export type AuctionLockedEvent = Envelope<'market', 'auction.locked', AuctionState>;
+export type AuctionClearedEvent = Envelope<'market', 'auction.cleared', AuctionState>;
+export type AuctionSettledEvent = Envelope<'market', 'auction.settled', AuctionState>;
+export type KnownMarketEvent =
+  | AuctionSnapshotEvent
+  | AuctionOpenedEvent
+  | AuctionLockedEvent
+  | AuctionClearedEvent
+  | AuctionSettledEvent;
+
+export type OrderAcceptedEvent = Envelope<'account', 'order.accepted', StreamOrder>;
+export interface OrderUpdatedEvent extends Envelope<'account', 'order.updated', StreamOrder> {
+  /** 'rest' when the client synthesized it from GET /v1/match/orders during a resync. */
+  source?: 'rest';
+}
+export type WithdrawalUpdatedEvent = Envelope<'account', 'withdrawal.updated', StreamWithdrawal>;
+export type BalanceUpdatedEvent = Envelope<'account', 'balance.updated', StreamAccountSummary>;
+export type KnownAccountEvent =
+  | OrderAcceptedEvent
+  | OrderUpdatedEvent
+  | WithdrawalUpdatedEvent
+  | BalanceUpdatedEvent;
+
+/**
+ * The client could not resume the channel exactly (the server's replay buffer no longer held the
+ * missed events, or a seq gap appeared). For `account`, the `order.updated` events that follow
+ * with `source: 'rest'` are every order change since the last event seen; other kinds of missed
+ * account events (balance, withdrawal) are not replayed: re-read them over REST if needed.
+ */
+export type StreamResyncEvent<C extends Channel = Channel> = Envelope<
+  C,
+  'stream.resync',
+  { reason: 'replay-unavailable' | 'gap'; lastSeq: number | null; resumedAtSeq: number }
+>;
+
+/** An event kind this client version does not know, passed through untouched. */
+export type UnknownStreamEvent<C extends Channel = Channel> = Envelope<C, string, unknown>;
+
+export type MarketEvent = KnownMarketEvent | StreamResyncEvent<'market'> | UnknownStreamEvent<'market'>;
+export type AccountEvent = KnownAccountEvent | StreamResyncEvent<'account'> | UnknownStreamEvent<'account'>;
+export type StreamEvent = MarketEvent | AccountEvent;
+
+export type KnownEventName = KnownMarketEvent['event'] | KnownAccountEvent['event'] | 'stream.resync';
+
+/**
+ * Narrows an event by name. (A plain `ev.event === 'x'` check cannot narrow `data`, because the
+ * pass-through type for unknown kinds has `event: string`.)
+ */
+export function isEvent<E extends StreamEvent, N extends KnownEventName>(
+  ev: E,
+  name: N,
+): ev is Extract<E, { event: N }> {
+  return ev.event === name;
+}
