@@ -38,8 +38,6 @@ export const SEEDED = {
     eurWalletId: '40000000-0000-4000-8000-00000000a002',
     fiatAccountId: '40000000-0000-4000-8000-00000000f001',
   },
-  /** The platform's master wallet (GET /v1/configuration). */
-  masterWalletId: '50000000-0000-4000-8000-00000000a000',
 } as const;
 
 export type SeededName = 'burner' | 'minter' | 'ineligible' | 'noaccount';

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { SimulatorCore } from '../simulator.js';
+import { dataResponse } from './responses.js';
+import { notObject, readJson, validate } from './validation.js';
+
+/** Control bodies are optional where every field is; an empty body means `{}`. */
+async function optionalBody(req: Request): Promise<unknown> {
+  const text = await req.clone().text();
+  if (text.trim() === '') return {};
+  const b = await readJson(req);
+  const bad = notObject(b);
+  if (bad) throw bad;
+  return b;
+}
+
+const ClearBody = z.object({ settle: z.boolean().optional() });
+const AdvanceBody = z.object({ ms: z.number().int('must be an integer').min(0, 'must not be negative') });
+const PhaseBody = z.object({ phase: z.enum(['open', 'lock']) });
+export const FaultsBody = z
+  .object({
+    latencyMs: z.number().int().min(0).max(60_000).optional(),
+    errorRate: z.number().min(0).max(1).optional(),
+    dropResponse: z.union([z.boolean(), z.number().int().min(0)]).optional(),
+    killSockets: z.boolean().optional(),
+    failSettlement: z.union([z.array(z.string()), z.number().min(0).max(1)]).optional(),
+  })
+  .strict();
+
+type ControlHandler = (sim: SimulatorCore, req: Request) => Promise<Response> | Response;
+
+export const controlRoutes: Record<string, Partial<Record<string, ControlHandler>>> = {
+  '/_sim/auctions/clear': {
+    POST: async (sim, req) => {
+      const b = validate(ClearBody, await optionalBody(req));
+      return dataResponse(200, sim.clearAuction(b));
+    },
+  },
+  '/_sim/auctions/settle': {
+    POST: (sim) => dataResponse(200, sim.settleAuction()),
+  },
+  '/_sim/clock/advance': {
+    POST: async (sim, req) => {
+      const b = validate(AdvanceBody, await optionalBody(req));
+      sim.advance(b.ms);
+      return dataResponse(200, { now: new Date(sim.now()).toISOString() });
+    },
+  },
+  '/_sim/phase': {
+    POST: async (sim, req) => {
+      const b = validate(PhaseBody, await optionalBody(req));
+      return dataResponse(200, sim.setPhase(b.phase));
+    },
+  },
+  '/_sim/state': {
+    GET: (sim) => dataResponse(200, sim.getState()),
+  },
+  '/_sim/reset': {
+    POST: (sim) => {
+      sim.reset();
+      return dataResponse(200, sim.getState());
+    },
+  },
+  '/_sim/faults': {
+    POST: async (sim, req) => {
+      const b = validate(FaultsBody, await optionalBody(req));
+      sim.setFaults(b);
+      return dataResponse(200, sim.faults);
+    },
+    GET: (sim) => dataResponse(200, sim.faults),
+  },
+};

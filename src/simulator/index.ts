@@ -1,0 +1,25 @@
+export type { WireAccountSummary } from './engine/account.js';
+export { type EngineOptions, VenueEngine } from './engine/engine.js';
+export { checkInvariants } from './engine/invariants.js';
+export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
+export type { EngineEvent, EngineState } from './engine/state.js';
+export type {
+  EngineConfig,
+  OrderStatus,
+  OrderType,
+  PostFillAction,
+  SettlementFaults,
+} from './engine/types.js';
+export type { WireAuction, WireOrder } from './engine/wire.js';
+export { DroppedResponseError } from './http/handler.js';
+export type { ListenOptions, RunningSimulator } from './listen.js';
+export {
+  type ControlSignal,
+  createSimulator,
+  type Faults,
+  type Logger,
+  Simulator,
+  type SimulatorEvent,
+  type SimulatorOptions,
+  type TicketIssuer,
+} from './simulator.js';
