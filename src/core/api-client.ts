@@ -13,7 +13,7 @@ import {
   ResponseValidationError,
   type UnknownOutcomeOperation,
 } from './error.js';
-import type { Logger, LogLevel } from './logger.js';
+import { type Logger, type LogLevel, redact, redactText } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
 import { backoffDelay, isRetryableStatus, type RetrySettings, retryAfterDelay } from './retry.js';
 import { neverSent, type Transport, type TransportResponse } from './transport.js';
@@ -345,7 +345,8 @@ export class ClientCore {
     if (response.status >= 200 && response.status < 300) {
       return { raw: { status: response.status, headers: response.headers, requestId, bodyText: text } };
     }
-    const parsed = parseJson(text);
+    // A server that echoes the credential back must not put it into an error message or log line.
+    const parsed = redact(parseJson(text), this.secrets());
     const obj =
       parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
     const code = typeof obj?.code === 'number' ? obj.code : undefined;
@@ -359,7 +360,7 @@ export class ClientCore {
       requestId,
       headers: response.headers,
       errors,
-      body: parsed ?? text,
+      body: parsed ?? redactText(text, this.secrets()),
     });
     const retryable = isRetryableStatus(response.status);
     return {

@@ -26,7 +26,11 @@ export type PlaceOrderParams = DistributiveOmit<PlaceOrderRequest, 'idempotencyK
   idempotencyKey?: string;
 };
 
-export type ListOrdersParams = ListOrdersQuery;
+/** Filters of a list call; `page` defaults to 1 and `pageSize` (1..100) to 20. */
+export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
+  page?: number;
+  pageSize?: number;
+};
 
 const OrderId = z.string().min(1, 'must be a non-empty order id');
 

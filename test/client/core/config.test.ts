@@ -1,0 +1,83 @@
+import { MatchVenue, MatchVenueError } from 'match-venue';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const VARS = [
+  'MATCH_VENUE_API_KEY',
+  'MATCH_VENUE_BASE_URL',
+  'MATCH_VENUE_WS_URL',
+  'MATCH_VENUE_ENV',
+] as const;
+let saved: Record<string, string | undefined> = {};
+beforeEach(() => {
+  saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
+  for (const v of VARS) delete process.env[v];
+});
+afterEach(() => {
+  for (const v of VARS) {
+    if (saved[v] === undefined) delete process.env[v];
+    else process.env[v] = saved[v];
+  }
+});
+
+describe('client options', () => {
+  it('names the env var when no key is given', () => {
+    expect(() => new MatchVenue()).toThrow(MatchVenueError);
+    expect(() => new MatchVenue()).toThrow(/MATCH_VENUE_API_KEY/);
+  });
+
+  it('reads key, URLs and environment from env vars', () => {
+    process.env.MATCH_VENUE_API_KEY = 'TEST_API_KEY:a:b';
+    process.env.MATCH_VENUE_BASE_URL = 'http://127.0.0.1:4010/';
+    const venue = new MatchVenue();
+    expect(venue.baseUrl).toBe('http://127.0.0.1:4010');
+    expect(venue.wsUrl).toBe('ws://127.0.0.1:4010');
+    expect(venue.environment).toBe('sandbox');
+    process.env.MATCH_VENUE_WS_URL = 'ws://localhost:9';
+    expect(new MatchVenue().wsUrl).toBe('ws://localhost:9');
+  });
+
+  it('picks the environment from the key prefix, options win', () => {
+    expect(new MatchVenue({ apiKey: 'LIVE_API_KEY:a:b' }).environment).toBe('production');
+    expect(new MatchVenue({ apiKey: 'TEST_API_KEY:a:b' }).baseUrl).toMatch(/^https:\/\//);
+    expect(new MatchVenue({ apiKey: 'TEST_API_KEY:a:b', environment: 'production' }).environment).toBe(
+      'production',
+    );
+    expect(() => new MatchVenue({ apiKey: 'k', environment: 'staging' as 'sandbox' })).toThrow(
+      /one of production/,
+    );
+  });
+
+  it('accepts https anywhere and http only on loopback', () => {
+    const ok = [
+      'https://venue.example.com',
+      'http://127.0.0.1:1',
+      'http://127.9.9.9',
+      'http://localhost:3000',
+      'http://[::1]:80',
+    ];
+    for (const baseUrl of ok)
+      expect(new MatchVenue({ apiKey: 'k', baseUrl }).baseUrl).toBe(baseUrl.replace(/\/$/, ''));
+    for (const baseUrl of [
+      'http://venue.example.com',
+      'http://127.0.0.1.evil.com',
+      'http://10.0.0.1',
+      'ftp://x',
+    ]) {
+      expect(() => new MatchVenue({ apiKey: 'k', baseUrl })).toThrow(MatchVenueError);
+    }
+    expect(() => new MatchVenue({ apiKey: 'k', baseUrl: 'http://venue.example.com' })).toThrow(
+      /baseUrl must use https:\/\/ unless it points at a loopback address/,
+    );
+    expect(
+      () => new MatchVenue({ apiKey: 'k', baseUrl: 'https://a.example', wsUrl: 'ws://a.example' }),
+    ).toThrow(/wsUrl must use wss:\/\//);
+  });
+
+  it('mock mode needs no key and ignores base URLs', () => {
+    process.env.MATCH_VENUE_ENV = 'mock';
+    process.env.MATCH_VENUE_BASE_URL = 'https://venue.example.com';
+    const venue = new MatchVenue();
+    expect(venue.environment).toBe('mock');
+    expect(venue.baseUrl).not.toContain('venue.example.com');
+  });
+});

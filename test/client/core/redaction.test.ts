@@ -1,0 +1,103 @@
+import { inspect } from 'node:util';
+import { type Logger, MatchVenue, redact, redactText } from 'match-venue';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
+
+const KEY = 'TEST_API_KEY:redact:verysecretpart';
+const TICKET = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJidXJuZXIifQ.c2lnbmF0dXJl';
+
+function capture(): { lines: string[]; logger: Logger } {
+  const lines: string[] = [];
+  const push = (message: string, meta?: Record<string, unknown>) => {
+    lines.push(`${message} ${meta ? JSON.stringify(meta) : ''}`);
+  };
+  return { lines, logger: { debug: push, info: push, warn: push, error: push } };
+}
+
+let server: ScriptedServer;
+beforeEach(async () => {
+  server = await startScriptedServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+describe('secrets never leak', () => {
+  it('util.inspect and JSON.stringify of the client show no key', () => {
+    const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url });
+    expect(inspect(venue, { depth: 10, showHidden: true })).not.toContain('verysecretpart');
+    expect(inspect(venue.orders, { depth: 10 })).not.toContain('verysecretpart');
+    expect(JSON.stringify(venue)).not.toContain('verysecretpart');
+    expect(JSON.stringify({ nested: venue.orders })).not.toContain('verysecretpart');
+    expect(String(venue)).not.toContain('verysecretpart');
+  });
+
+  it('is silent by default', async () => {
+    const writes: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => writes.push(args);
+    try {
+      server.script(json(500, {}), json(500, {}), json(500, {}));
+      const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
+      await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() }).catch(() => undefined);
+    } finally {
+      console.error = original;
+    }
+    expect(writes).toEqual([]);
+  });
+
+  it('debug logs of requests, retries, errors and tickets contain no key or ticket', async () => {
+    const { lines, logger } = capture();
+    server.script(
+      json(503, { code: -1, message: `echo ${KEY}` }),
+      json(200, { data: { ticket: TICKET, expiresAt: '2030-01-01T00:00:00Z' } }),
+      json(401, { code: 156007, message: `unknown key ${KEY}` }),
+    );
+    const venue = new MatchVenue({
+      apiKey: KEY,
+      baseUrl: server.url,
+      logger,
+      logLevel: 'debug',
+      retry: { sleep: async () => {} },
+    });
+    const ticket = await venue.stream.ticket();
+    expect(ticket.ticket).toBe(TICKET);
+    const err = await venue.account.retrieve().catch((e: unknown) => e);
+    venue.logger.info(`connecting with protocols service-match.v1, ticket.${TICKET}`, {
+      ticket: TICKET,
+      headers: { Authorization: `Bearer ${KEY}` },
+    });
+    expect(lines.length).toBeGreaterThanOrEqual(4);
+    const all = lines.join('\n');
+    expect(all).not.toContain('verysecretpart');
+    expect(all).not.toContain(TICKET);
+    expect(all).toContain('ticket.[redacted]');
+    expect(inspect(err, { depth: 10 })).not.toContain(TICKET);
+    expect(inspect(err, { depth: 10 })).not.toContain('verysecretpart');
+    expect((err as Error).message).toContain('unknown key [redacted]');
+  });
+
+  it('the debug level filter works', async () => {
+    const { lines, logger } = capture();
+    server.script(json(200, { data: {} }));
+    const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, logger, logLevel: 'warn' });
+    await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
+    expect(lines).toEqual([]);
+  });
+
+  it('redact() scrubs keys, bearer values, ticket fields, ticket subprotocols and JWTs', () => {
+    const out = JSON.stringify(
+      redact({
+        authorization: `Bearer ${KEY}`,
+        nested: { ticket: TICKET, note: `key ${KEY} and ${TICKET}` },
+        protocols: ['service-match.v1', `ticket.${TICKET}`],
+      }),
+    );
+    expect(out).not.toContain('verysecretpart');
+    expect(out).not.toContain(TICKET);
+    expect(out).toContain('service-match.v1');
+    expect(redactText(`Authorization: Bearer abc.def`)).toBe('Authorization: Bearer [redacted]');
+    expect(redactText('LIVE_API_KEY:id:secret')).toBe('LIVE_API_KEY:[redacted]');
+  });
+});
