@@ -77,7 +77,8 @@ export function attachWebSocket(
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname !== path) {
-      refuse(socket, 404, 'no WebSocket endpoint at this path');
+      // Another upgrade handler on this server may own that path.
+      if (server.listenerCount('upgrade') === 1) refuse(socket, 404, 'no WebSocket endpoint at this path');
       return;
     }
     socket.on('error', () => socket.destroy());
