@@ -11,6 +11,8 @@ import { describe, expect, it } from 'vitest';
 
 // One RSA key for the file: generating 2048-bit keys is the slow part.
 const signer = createSnsTestSigner();
+const otherSigner = createSnsTestSigner({ signatureVersion: '1' });
+const keyPair = otherSigner.keyPair;
 
 async function codeOf(promise: Promise<unknown>): Promise<string> {
   const error = await promise.then(
@@ -77,13 +79,13 @@ describe('createSnsTestSigner', () => {
   });
 
   it('a message signed by another key fails', async () => {
-    const other = createSnsTestSigner({ signatureVersion: '1' });
-    const message = other.notification({ Message: 'forged' });
+    const message = otherSigner.notification({ Message: 'forged' });
     expect(await codeOf(verifier().verify(JSON.stringify(message)))).toBe('WEBHOOK_SIGNATURE_INVALID');
   });
 
   it('an expired test certificate is rejected unless expiry is ignored', async () => {
     const expired = createSnsTestSigner({
+      keyPair,
       notBefore: new Date('2020-01-01T00:00:00Z'),
       notAfter: new Date('2021-01-01T00:00:00Z'),
     });
@@ -145,7 +147,7 @@ describe('SubscribeURL host rule', () => {
   });
 
   it('loopbackUrlPolicy (simulator testing) admits a local certificate and SubscribeURL', async () => {
-    const local = createSnsTestSigner({ certificateUrl: 'http://127.0.0.1:4010/_sim/sns/cert.pem' });
+    const local = createSnsTestSigner({ keyPair, certificateUrl: 'http://127.0.0.1:4010/_sim/sns/cert.pem' });
     const message = local.subscriptionConfirmation({
       SubscribeURL: 'http://127.0.0.1:4010/_sim/sns/confirm?t=1',
     });
@@ -158,7 +160,7 @@ describe('SubscribeURL host rule', () => {
   });
 
   it('trustedCertificate pins the key without fetching', async () => {
-    const local = createSnsTestSigner({ certificateUrl: 'http://127.0.0.1:1/never-fetched.pem' });
+    const local = createSnsTestSigner({ keyPair, certificateUrl: 'http://127.0.0.1:1/never-fetched.pem' });
     const fetch = async () => {
       throw new Error('must not fetch');
     };

@@ -42,6 +42,8 @@ export interface SnsTestSigner {
   readonly certificatePem: string;
   readonly certificateUrl: string;
   readonly topicArn: string;
+  /** The RSA key pair; pass it to another signer to skip generating a new one. */
+  readonly keyPair: { privateKey: KeyObject; publicKey: KeyObject };
   /** Signs any message: sets SignatureVersion, SigningCertURL and Signature. */
   sign<M extends SnsMessage>(message: UnsignedSnsMessage<M>, signatureVersion?: SnsSignatureVersion): M;
   notification(
@@ -121,6 +123,7 @@ export function createSnsTestSigner(options: SnsTestSignerOptions = {}): SnsTest
     certificatePem,
     certificateUrl,
     topicArn,
+    keyPair,
     sign: signMessage,
     notification(input) {
       const arn = input.TopicArn ?? topicArn;

@@ -24,6 +24,8 @@ export interface SignedV2Delivery {
 /** Signs v2 deliveries with an ECDSA P-256 key and serves the matching public-key record. */
 export interface V2TestSigner {
   readonly keyId: string;
+  /** The EC P-256 key pair. */
+  readonly keyPair: { privateKey: KeyObject; publicKey: KeyObject };
   /** The `data` a `GET /v2/notifications/publicKey/{keyId}` answers with. */
   readonly publicKeyRecord: V2PublicKeyData;
   /** The whole response body of that endpoint: `{ data: publicKeyRecord }`. */
@@ -94,6 +96,7 @@ export function createV2TestSigner(options: V2TestSignerOptions = {}): V2TestSig
 
   return {
     keyId,
+    keyPair,
     publicKeyRecord,
     publicKeyResponse: { data: publicKeyRecord },
     sign: signBody,
