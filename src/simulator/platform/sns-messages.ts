@@ -3,41 +3,26 @@
  * canonical-string signature real SNS uses, so a production verifier (pointed at the simulator's
  * certificate) accepts them unchanged.
  */
-import { snsCanonicalString } from '../../webhooks/sns-canonical.js';
 import type {
   SnsMessage,
   SnsNotification,
   SnsSignatureVersion,
   SnsSubscriptionConfirmation,
 } from '../../webhooks/sns-message.js';
-
-/** Signs an SNS canonical string: RSA-SHA1 for version 1, RSA-SHA256 for version 2; base64 out. */
-export type SnsSign = (canonical: string, version: SnsSignatureVersion) => string;
+import type { SnsSigner } from './signers.js';
 
 export interface SnsSigning {
-  sign: SnsSign;
+  signer: SnsSigner;
   version: SnsSignatureVersion;
+  /** Where this simulator serves its certificate; SigningCertURL is not part of the signed string. */
   certUrl: string;
-}
-
-type Unsigned<T extends SnsMessage> = Omit<T, 'Signature' | 'SignatureVersion' | 'SigningCertURL'>;
-
-function signed<T extends SnsMessage>(message: Unsigned<T>, signing: SnsSigning): T {
-  const withMeta = {
-    ...message,
-    SignatureVersion: signing.version,
-    SigningCertURL: signing.certUrl,
-    Signature: '',
-  } as unknown as T;
-  withMeta.Signature = signing.sign(snsCanonicalString(withMeta), signing.version);
-  return withMeta;
 }
 
 export function confirmationMessage(
   input: { messageId: string; token: string; topicArn: string; subscribeUrl: string; timestamp: string },
   signing: SnsSigning,
 ): SnsSubscriptionConfirmation {
-  return signed<SnsSubscriptionConfirmation>(
+  const message = signing.signer.sign<SnsSubscriptionConfirmation>(
     {
       Type: 'SubscriptionConfirmation',
       MessageId: input.messageId,
@@ -49,8 +34,9 @@ export function confirmationMessage(
       SubscribeURL: input.subscribeUrl,
       Timestamp: input.timestamp,
     },
-    signing,
+    signing.version,
   );
+  return { ...message, SigningCertURL: signing.certUrl };
 }
 
 export function notificationMessage(
@@ -64,7 +50,7 @@ export function notificationMessage(
   },
   signing: SnsSigning,
 ): SnsNotification {
-  return signed<SnsNotification>(
+  const message = signing.signer.sign<SnsNotification>(
     {
       Type: 'Notification',
       MessageId: input.messageId,
@@ -74,8 +60,9 @@ export function notificationMessage(
       Timestamp: input.timestamp,
       UnsubscribeURL: input.unsubscribeUrl,
     },
-    signing,
+    signing.version,
   );
+  return { ...message, SigningCertURL: signing.certUrl };
 }
 
 /** The headers SNS sends with every HTTP(S) delivery. */

@@ -1,0 +1,33 @@
+import type { RequestOptions } from '../core/api-client.js';
+import type { APIPromise } from '../core/api-promise.js';
+import { AuthenticationError } from '../core/error.js';
+import { APIResource } from '../core/resource.js';
+import { Configuration } from '../generated/schemas.js';
+
+/** `GET /v1/configuration`: the platform configuration, also the cheapest way to test a key. */
+export class ConfigurationResource extends APIResource {
+  /** The entity's platform configuration (`payments.masterWalletId`). */
+  retrieve(options?: RequestOptions): APIPromise<Configuration> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'GET',
+      path: '/v1/configuration',
+      responseSchema: Configuration,
+    }));
+  }
+
+  /**
+   * Resolves true when the key is accepted and false when the platform answers 401 (a malformed
+   * credential, code 401, or an unknown key, code 156007). Any other failure (network, 403, 5xx)
+   * is thrown: it says nothing about the key.
+   */
+  async verifyApiKey(options?: RequestOptions): Promise<boolean> {
+    try {
+      await this.retrieve(options);
+      return true;
+    } catch (error) {
+      if (error instanceof AuthenticationError) return false;
+      throw error;
+    }
+  }
+}

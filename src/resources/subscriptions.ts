@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import type { RequestOptions } from '../core/api-client.js';
+import type { APIPromise } from '../core/api-promise.js';
+import { MatchVenueError } from '../core/error.js';
+import { path } from '../core/path.js';
+import { APIResource } from '../core/resource.js';
+import { validate } from '../core/validation.js';
+import { V1Subscription, V1SubscriptionRequest } from '../generated/schemas.js';
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
+
+/**
+ * True for an https URL, or an http URL on a loopback host. The platform requires HTTPS; plain
+ * http is let through for loopback only, so a local receiver can subscribe to the simulator.
+ */
+export function isWebhookEndpoint(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '') return false;
+  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
+}
+
+/** The `endpoint` rule of every subscription request (see {@link isWebhookEndpoint}). */
+export const WebhookEndpoint = z
+  .string()
+  .refine(isWebhookEndpoint, 'must be an HTTPS URL (plain http only on a loopback host, for local testing)');
+
+const CreateV1Params = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+
+/** Parameters of `subscriptions.create`. */
+export type V1SubscriptionCreateParams = z.input<typeof CreateV1Params>;
+
+/** A v1 subscription cannot be deleted while one of its region entries is still `pending`. */
+export class SubscriptionPendingError extends MatchVenueError {
+  override name = 'SubscriptionPendingError';
+  readonly subscriptionId: string;
+  /** The `subscriptionDetails` entries still pending (their topic `url` and `arn`). */
+  readonly pendingDetails: readonly { url: string; arn: string }[];
+
+  constructor(subscriptionId: string, pendingDetails: readonly { url: string; arn: string }[]) {
+    super(
+      `v1 subscription ${subscriptionId} cannot be deleted while ${pendingDetails.length} of its ` +
+        'subscriptionDetails entries are pending; confirm them (open the SubscribeURL of each confirmation ' +
+        'message) or wait for the platform to remove them. No DELETE request was sent.',
+    );
+    this.subscriptionId = subscriptionId;
+    this.pendingDetails = pendingDetails;
+  }
+}
+
+/** Notification API v1 subscriptions (SNS-style, one detail entry per region). */
+export class Subscriptions extends APIResource {
+  /**
+   * Subscribes `endpoint`. Each region's entry starts `pending` and the platform posts a signed
+   * SubscriptionConfirmation to the endpoint; a receiver from `match-venue/webhooks` confirms it.
+   */
+  create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'POST',
+      path: '/v1/notifications/subscriptions',
+      body: validate(CreateV1Params, params, 'subscriptions.create params'),
+      responseSchema: V1Subscription,
+    }));
+  }
+
+  /** The active v1 subscriptions of the key's entity. */
+  list(options?: RequestOptions): APIPromise<V1Subscription[]> {
+    return this.client.call(() => ({
+      ...options,
+      method: 'GET',
+      path: '/v1/notifications/subscriptions',
+      responseSchema: z.array(V1Subscription),
+    }));
+  }
+
+  /**
+   * Deletes a v1 subscription. Makes one extra call first: it lists the subscriptions and, when
+   * the one to delete has a `pending` detail, throws {@link SubscriptionPendingError} without
+   * sending the DELETE (the platform would refuse it). A subscription missing from the list is
+   * still deleted by id, so the platform gives the authoritative answer.
+   */
+  async delete(id: string, options?: RequestOptions): Promise<void> {
+    const current = (await this.list(options)).find((s) => s.id === id);
+    const pending = current?.subscriptionDetails.filter((d) => d.status === 'pending') ?? [];
+    if (current && pending.length > 0) {
+      throw new SubscriptionPendingError(
+        id,
+        pending.map((d) => ({ url: d.url, arn: d.arn })),
+      );
+    }
+    await this.client.call(() => ({
+      ...options,
+      method: 'DELETE',
+      path: path`/v1/notifications/subscriptions/${id}`,
+      // 204 without a body in this contract; a body, if a server sends one, is ignored.
+      responseSchema: z.unknown(),
+    }));
+  }
+}
