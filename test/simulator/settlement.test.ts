@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import { BURNER, dataOf, key, MINTER, newDriver } from './helpers.js';
+
+describe('clearing and settlement', () => {
+  it('pending -> settling at clear -> filled / partial_fill at settle; money moves to the cent', async () => {
+    const d = newDriver();
+    const burn = await d.placed(d.burn('1000.00', { feeBps: '5', postFillAction: 'cancel' }));
+    const mint = await d.placed(d.mint('600.00', { feeBps: '3' }));
+    const cleared = await d.clear(false);
+    // [3, 5] is the interval of maximal volume: its midpoint clears.
+    expect(cleared).toMatchObject({ auctionId: 1, clearingFeeBps: '4.00', matchedVolume: { amount: '600.00' } });
+    const settling = await d.order(burn, BURNER.apiKey);
+    expect(settling.status).toBe('settling');
+    expect(settling.fill).toEqual({
+      filledAmount: { amount: '600.00', currency: 'USD' },
+      unfilledAmount: { amount: '400.00', currency: 'USD' },
+      clearingFeeBps: '4.00',
+      matchedAt: '2026-01-01T00:00:00.000Z',
+    });
+    // Reservations hold until settlement.
+    expect(d.balances('burner')).toMatchObject({ wallet: '100000000.00', walletReserved: '1000.00', fiat: '0.00' });
+    await d.call('POST', '/_sim/auctions/settle', null);
+    expect((await d.order(burn, BURNER.apiKey)).status).toBe('partial_fill');
+    expect((await d.order(mint, MINTER.apiKey)).status).toBe('filled');
+    // BURN: 600.00 delivered, fee 4 bps = 0.24, 599.76 paid to the fiat account.
+    expect(d.balances('burner')).toEqual({
+      wallet: '99999400.00',
+      walletReserved: '0.00',
+      fiat: '599.76',
+      cash: '100000000.00',
+      cashReserved: '0.00',
+      venue: '0.00',
+    });
+    // MINT: pays 600.00 - 0.24 rebate, 600.00 stablecoin credited to the venue-only balance.
+    expect(d.balances('minter')).toMatchObject({ cash: '99999400.24', cashReserved: '0.00', venue: '600.00' });
+    const acct = await d.account(MINTER.apiKey);
+    expect(acct.activity).toMatchObject({
+      totalMatched: { amount: '600.00', currency: 'USD' },
+      rebatesEarned: { amount: '0.24', currency: 'USD' },
+      feesPaid: { amount: '0.00', currency: 'USD' },
+    });
+    expect((await d.account(BURNER.apiKey)).activity.feesPaid.amount).toBe('0.24');
+  });
+
+  it('roll: a chain of children across auctions, lineage both ways, deterministic child ids', async () => {
+    const d = newDriver();
+    const root = await d.placed(d.burn('1000.00', { feeBps: '5', postFillAction: 'roll' }));
+    await d.placed(d.mint('300.00'));
+    await d.clear();
+    const a = await d.order(root, BURNER.apiKey);
+    expect(a.status).toBe('partial_fill');
+    const c1 = a.lineage.childOrderId;
+    expect(c1).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    const child = await d.order(String(c1), BURNER.apiKey);
+    expect(child).toMatchObject({
+      auctionId: 2,
+      status: 'pending',
+      amount: { amount: '700.00' },
+      feeBps: '5',
+      postFillAction: 'roll',
+      lineage: { parentOrderId: root, childOrderId: null },
+    });
+    expect(d.balances('burner').walletReserved).toBe('700.00');
+    await d.clear(); // nothing to match: unfilled, rolls again
+    const c1After = await d.order(String(c1), BURNER.apiKey);
+    expect(c1After.status).toBe('unfilled');
+    const c2 = String(c1After.lineage.childOrderId);
+    await d.placed(d.mint('700.00'));
+    await d.clear();
+    const last = await d.order(c2, BURNER.apiKey);
+    expect(last).toMatchObject({ auctionId: 3, status: 'filled', lineage: { parentOrderId: c1, childOrderId: null } });
+    expect(d.balances('burner')).toMatchObject({ wallet: '99999000.00', walletReserved: '0.00', fiat: '999.50' });
+    // The same scenario in a new simulator yields the same ids.
+    const d2 = newDriver();
+    const r = await d2.call('POST', '/v1/match/orders', BURNER.apiKey, {
+      idempotencyKey: root,
+      orderType: 'BURN',
+      amount: { amount: '1000.00', currency: 'USD' },
+      feeBps: '5',
+      postFillAction: 'roll',
+      sourceWalletId: BURNER.walletId,
+      fiatAccountId: BURNER.fiatAccountId,
+    });
+    expect(r.status).toBe(202);
+    await d2.clear();
+    expect((await d2.order(root, BURNER.apiKey)).lineage.childOrderId).toBe(c1);
+  });
+
+  it('fallback: the remainder goes to the standard minting product at par, recorded in /_sim/state', async () => {
+    const d = newDriver();
+    const burn = await d.placed(d.burn('500.00', { feeBps: '2', postFillAction: 'fallback' }));
+    const mint = await d.placed(d.mint('800.00', { feeBps: '2', postFillAction: 'fallback' }));
+    await d.clear();
+    expect((await d.order(burn, BURNER.apiKey)).status).toBe('filled');
+    expect((await d.order(mint, MINTER.apiKey)).status).toBe('partial_fill');
+    // 500 matched at 2 bps (rebate 0.10); 300 minted by the standard product.
+    expect(d.balances('minter')).toMatchObject({ cash: '99999200.10', venue: '800.00', cashReserved: '0.00' });
+    const state = await d.call('GET', '/_sim/state', null);
+    expect((dataOf(state) as { fallbacks: unknown[] }).fallbacks).toEqual([
+      {
+        orderId: mint,
+        entityId: MINTER.entityId,
+        auctionId: 1,
+        orderType: 'MINT',
+        amount: { amount: '300.00', currency: 'USD' },
+        routedAt: '2026-01-01T00:00:00.000Z',
+      },
+    ]);
+  });
+
+  it('cancel election: an unfilled order ends cancelled, a partial one partial_fill; reservations released', async () => {
+    const d = newDriver();
+    const lone = await d.placed(d.burn('100.00', { feeBps: '1' }));
+    await d.clear();
+    const o = await d.order(lone, BURNER.apiKey);
+    expect(o.status).toBe('cancelled');
+    expect(o.fill?.unfilledAmount.amount).toBe('100.00');
+    expect(d.balances('burner').walletReserved).toBe('0.00');
+  });
+
+  it('failed: an injected settlement fault fails the order, moves nothing, releases the reservation', async () => {
+    const d = newDriver();
+    const burn = await d.placed(d.burn('400.00', { postFillAction: 'roll' }));
+    const mint = await d.placed(d.mint('400.00'));
+    await d.call('POST', '/_sim/faults', null, { failSettlement: [burn] });
+    await d.clear();
+    expect((await d.order(burn, BURNER.apiKey)).status).toBe('failed');
+    expect((await d.order(burn, BURNER.apiKey)).lineage.childOrderId).toBeNull();
+    expect((await d.order(mint, MINTER.apiKey)).status).toBe('filled');
+    expect(d.balances('burner')).toMatchObject({ wallet: '100000000.00', walletReserved: '0.00', fiat: '0.00' });
+    expect(d.balances('minter').venue).toBe('400.00');
+  });
+
+  it('account summary: available/reserved/total and exposure counts', async () => {
+    const d = newDriver();
+    await d.placed(d.burn('1000.00'));
+    await d.placed(d.burn('500.00'));
+    const a = await d.account(BURNER.apiKey);
+    expect(a).toMatchObject({
+      accountId: BURNER.accountId,
+      stablecoin: {
+        available: { amount: '99998500.00', currency: 'USD' },
+        reserved: { amount: '1500.00', currency: 'USD' },
+        total: { amount: '100000000.00', currency: 'USD' },
+      },
+      exposure: { activeOrderCount: 2, mintOrderCount: 0, burnOrderCount: 2 },
+      activity: { from: '2025-12-31T00:00:00.000Z', to: '2026-01-01T00:00:00.000Z' },
+    });
+  });
+
+  it('the clock drives the cycle: lock at cycle - lock, clear at cycle end, settle settleMs later', async () => {
+    const d = newDriver({ cycleMs: 10_000, lockMs: 2_000, settleMs: 1_000 });
+    const events: string[] = [];
+    d.sim.onEvent((e) => {
+      if (e.channel === 'market') events.push(`${e.event}:${(e.data as { auctionId: number }).auctionId}`);
+    });
+    const burn = await d.placed(d.burn('100.00'));
+    await d.call('POST', '/_sim/clock/advance', null, { ms: 7_999 });
+    expect(d.sim.getState().auction).toMatchObject({ auctionId: 1, phase: 'open' });
+    await d.call('POST', '/_sim/clock/advance', null, { ms: 1 });
+    expect(d.sim.getState().auction).toMatchObject({ auctionId: 1, phase: 'lock' });
+    await d.call('POST', '/_sim/clock/advance', null, { ms: 2_000 });
+    expect(d.sim.getState().auction).toMatchObject({ auctionId: 2, phase: 'open' });
+    expect((await d.order(burn, BURNER.apiKey)).status).toBe('settling');
+    await d.call('POST', '/_sim/clock/advance', null, { ms: 1_000 });
+    expect((await d.order(burn, BURNER.apiKey)).status).toBe('cancelled');
+    expect(events).toEqual(['auction.locked:1', 'auction.cleared:1', 'auction.opened:2', 'auction.settled:1']);
+  });
+
+  it('account events carry the Order as REST shows it', async () => {
+    const d = newDriver();
+    const seen: { event: string; data: unknown }[] = [];
+    d.sim.onEvent((e) => {
+      if (e.channel === 'account' && e.entityId === BURNER.entityId) seen.push({ event: e.event, data: e.data });
+    });
+    const id = await d.placed(d.burn('100.00'));
+    const accepted = seen.find((e) => e.event === 'order.accepted');
+    expect(accepted?.data).toEqual(await d.order(id, BURNER.apiKey));
+    expect(seen.some((e) => e.event === 'balance.updated')).toBe(true);
+    await d.clear();
+    const updates = seen.filter((e) => e.event === 'order.updated').map((e) => (e.data as { status: string }).status);
+    expect(updates).toEqual(['settling', 'cancelled']);
+    expect(key()).not.toBe(id);
+  });
+});
