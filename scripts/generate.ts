@@ -207,14 +207,14 @@ function emitString(schema: SchemaObject): string {
   if (schema.pattern !== undefined) {
     // The pattern is the stricter rule (e.g. UUID v4); the format stays documentation.
     const message = schema['x-pattern-message'] ?? `must match the pattern ${schema.pattern}`;
-    out = `z.string().regex(${regexLiteral(schema.pattern)}, { error: ${str(message)} })`;
+    out = `z.string(messages()).regex(${regexLiteral(schema.pattern)}, { error: ${str(message)} })`;
   } else if (schema.format === 'uuid') {
     // guid: any 8-4-4-4-12 hex id, so the client accepts ids the service mints outside RFC 9562.
-    out = `z.guid({ error: 'must be a UUID' })`;
+    out = `z.guid(messages('must be a UUID'))`;
   } else if (schema.format === 'date-time') {
-    out = `z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time' })`;
+    out = `z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') })`;
   } else {
-    out = 'z.string()';
+    out = 'z.string(messages())';
   }
   if (schema.minLength !== undefined) {
     out += `.min(${schema.minLength}, { error: ${str(`must be at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'} long`)} })`;
@@ -243,7 +243,7 @@ function emitString(schema: SchemaObject): string {
 
 function emitInteger(schema: SchemaObject, ctx: EmitContext): string {
   // <number>: callers pass numbers; the coercion serves servers reading the query string.
-  let out = ctx.coerce ? 'z.coerce.number<number>().int()' : 'z.int()';
+  let out = ctx.coerce ? 'z.coerce.number<number>(messages()).int()' : 'z.int(messages())';
   if (schema.minimum !== undefined) out += `.min(${schema.minimum})`;
   if (schema.maximum !== undefined) out += `.max(${schema.maximum})`;
   return out;
@@ -257,7 +257,7 @@ function emitObject(schema: SchemaObject, ctx: EmitContext): string {
   const properties = schema.properties;
   if (!properties) {
     if (schema.additionalProperties === false) fail('object without properties that allows none');
-    return 'z.record(z.string(), z.unknown())';
+    return 'z.record(z.string(), z.unknown(), messages())';
   }
   const required = new Set(schema.required ?? []);
   for (const name of required) if (!(name in properties)) fail(`required ${name} is not a property`);
@@ -279,7 +279,7 @@ function emitObject(schema: SchemaObject, ctx: EmitContext): string {
       : schema.additionalProperties === true || ctx.tolerant
         ? 'z.looseObject'
         : 'z.object';
-  let out = `${factory}({\n${lines.join('\n')}\n})`;
+  let out = `${factory}(\n  {\n  ${indent(lines.join('\n'), '  ')}\n  },\n  messages(),\n)`;
   const order = schema['x-date-order'];
   if (order) {
     for (const key of [order.from, order.to]) if (!(key in properties)) fail(`x-date-order names ${key}`);
@@ -321,22 +321,34 @@ function emitSchema(schema: Schema, ctx: EmitContext): string {
   let out: string;
   if (schema.enum) {
     const values = schema.enum.map((value) => (typeof value === 'string' ? str(value) : String(value)));
-    out = values.length === 1 ? `z.literal(${values[0]})` : `z.enum([${values.join(', ')}])`;
+    out =
+      values.length === 1
+        ? `z.literal(${values[0]}, messages())`
+        : `z.enum([${values.join(', ')}], messages())`;
   } else if (type === undefined) {
     if (!nullable) fail(`schema without a type: ${JSON.stringify(schema)}`);
-    return 'z.null()';
+    return 'z.null(messages())';
   } else if (type === 'string') out = emitString(schema);
   else if (type === 'integer') out = emitInteger(schema, ctx);
-  else if (type === 'number') out = 'z.number()';
-  else if (type === 'boolean') out = 'z.boolean()';
-  else if (type === 'array') out = `z.array(${emitSchema(schema.items ?? fail('array without items'), ctx)})`;
-  else if (type === 'object') out = emitObject(schema, ctx);
+  else if (type === 'number') out = 'z.number(messages())';
+  else if (type === 'boolean') out = 'z.boolean(messages())';
+  else if (type === 'array') {
+    out = `z.array(${emitSchema(schema.items ?? fail('array without items'), ctx)}, messages())`;
+  } else if (type === 'object') out = emitObject(schema, ctx);
   else fail(`unsupported type ${type}`);
   if (schema.default !== undefined) out += `.default(${JSON.stringify(schema.default)})`;
   return nullable ? `${out}.nullable()` : out;
 }
 
-const DECIMAL_HELPER = `/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
+const HELPERS = `/**
+ * Issue messages: 'is required' when the value is missing, else the given rule, else zod's default
+ * message (which already names the rule, e.g. "Too small: expected number to be >=1").
+ */
+function messages(rule?: string): { error: (issue: { input?: unknown }) => string | undefined } {
+  return { error: (issue) => (issue.input === undefined ? 'is required' : rule) };
+}
+
+/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
 function decimalUnits(value: string, scale: number): bigint | undefined {
   const match = /^(\\d+)(?:\\.(\\d+))?$/.exec(value);
   const whole = match?.[1];
@@ -353,12 +365,15 @@ function generateSchemas(doc: OpenApiDocument): string {
     const isResponse = tolerant.has(name);
     const expr = emitSchema(schema, { tolerant: isResponse, coerce: schema['x-query'] === true });
     // A request type is what a caller writes, so fields with defaults stay optional there.
+    const hasDefaults = JSON.stringify(schema).includes('"default":');
     const type = isResponse
       ? `export type ${name} = z.infer<typeof ${name}>;`
-      : `/** What a caller sends; \`z.output<typeof ${name}>\` is the parsed form (defaults applied). */\nexport type ${name} = z.input<typeof ${name}>;`;
+      : hasDefaults
+        ? `/** What a caller sends (defaulted fields optional); \`z.output<typeof ${name}>\` is the parsed form. */\nexport type ${name} = z.input<typeof ${name}>;`
+        : `export type ${name} = z.input<typeof ${name}>;`;
     return `export const ${name} = ${expr};\n${type}\n`;
   });
-  return `${header(apiFile)}import { z } from 'zod';\n\n${DECIMAL_HELPER}\n${blocks.join('\n')}`;
+  return `${header(apiFile)}import { z } from 'zod';\n\n${HELPERS}\n${blocks.join('\n')}`;
 }
 
 // ---- endpoint table -----------------------------------------------------------------------------------
@@ -420,6 +435,15 @@ function hasIdempotencyKey(doc: OpenApiDocument, name: string): boolean {
   return schema.properties?.idempotencyKey !== undefined;
 }
 
+/** The success body's `data`: a component, or an array of one. */
+function dataSchema(data: SchemaObject, operationId: string): string {
+  if (data.$ref) return componentName(data.$ref);
+  const items = data.items;
+  if (data.type === 'array' && typeof items === 'object' && items.$ref)
+    return `z.array(${componentName(items.$ref)})`;
+  fail(`${operationId}: data must be a component or an array of one`);
+}
+
 function collectEndpoints(doc: OpenApiDocument): EndpointInfo[] {
   const endpoints: EndpointInfo[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
@@ -452,7 +476,7 @@ function collectEndpoints(doc: OpenApiDocument): EndpointInfo[] {
           params.filter((param) => param.in === 'query'),
         ),
         body,
-        responseData: typeof data === 'object' ? emitSchema(data, { tolerant: true, coerce: false }) : null,
+        responseData: typeof data === 'object' ? dataSchema(data, operationId) : null,
         errorCodes: statuses
           .filter((status) => /^[45]\d\d$/.test(status))
           .map((status): [number, number[]] => {
