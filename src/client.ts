@@ -40,7 +40,10 @@ export interface MatchVenueOptions {
   fetch?: FetchLike;
   /** undici dispatcher (proxy, custom pool, MockAgent) for the default transport. */
   dispatcher?: Dispatcher;
-  /** Serve requests with an in-process web handler, e.g. a simulator's `handle`. */
+  /**
+   * Serve requests with an in-process web handler, e.g. a simulator's `handle` (no socket). The
+   * client then reports environment `mock` and ignores the URL environment variables.
+   */
   handler?: WebHandler;
   /** Where log lines go (console, pino, …). Secrets are redacted before they reach it. */
   logger?: Logger;
@@ -66,7 +69,7 @@ export class MatchVenue extends ClientCore {
   readonly stream: Stream;
 
   constructor(options: MatchVenueOptions = {}) {
-    const config = resolveConfig(options);
+    const config = resolveConfig({ ...options, inProcess: options.handler !== undefined });
     let transport: Transport;
     if (options.handler) transport = handlerTransport(options.handler);
     else if (config.environment === 'mock') {

@@ -22,6 +22,8 @@ export interface ConfigInput {
   baseUrl?: string | undefined;
   wsUrl?: string | undefined;
   environment?: Environment | undefined;
+  /** Requests are served in-process by a handler: the URLs only name the target, env vars do not apply. */
+  inProcess?: boolean | undefined;
 }
 
 export interface ResolvedConfig {
@@ -51,6 +53,14 @@ function wsFromBase(baseUrl: string): string {
  * flipping MATCH_VENUE_ENV=mock must work without touching code that passes a baseUrl.
  */
 export function resolveConfig(input: ConfigInput): ResolvedConfig {
+  if (input.inProcess) {
+    return {
+      apiKey: input.apiKey ?? env('MATCH_VENUE_API_KEY') ?? MOCK_DEFAULT_API_KEY,
+      environment: 'mock',
+      baseUrl: checkBaseUrl(input.baseUrl ?? MOCK_BASE_URL, 'baseUrl'),
+      wsUrl: input.wsUrl === undefined ? undefined : checkBaseUrl(input.wsUrl, 'wsUrl'),
+    };
+  }
   const envName = env('MATCH_VENUE_ENV');
   const apiKey = input.apiKey ?? env('MATCH_VENUE_API_KEY');
   let environment: Environment;

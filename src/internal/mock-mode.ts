@@ -13,6 +13,9 @@ type SharedSlot = { [SHARED]?: Promise<Simulator> };
  */
 export function getMockSimulator(): Promise<Simulator> {
   const slot = globalThis as SharedSlot;
-  slot[SHARED] ??= import('match-venue/simulator').then((mod) => mod.createSimulator());
+  // Manual clock by default, like the simulator itself: a test suite flipped to mock mode stays
+  // deterministic. MATCH_VENUE_MOCK_CLOCK=real lets auctions cycle on their own.
+  const clock = process.env.MATCH_VENUE_MOCK_CLOCK === 'real' ? 'real' : 'manual';
+  slot[SHARED] ??= import('match-venue/simulator').then((mod) => mod.createSimulator({ clock }));
   return slot[SHARED];
 }

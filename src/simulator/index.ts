@@ -23,3 +23,4 @@ export {
   type SimulatorOptions,
   type TicketIssuer,
 } from './simulator.js';
+export { createMockVenue, type MockVenue } from './mock-venue.js';

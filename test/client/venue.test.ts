@@ -1,0 +1,387 @@
+import {
+  APIConnectionTimeoutError,
+  APIUserAbortError,
+  BadRequestError,
+  ConflictError,
+  ErrorCode,
+  isApiError,
+  MatchVenue,
+  type MatchVenueOptions,
+  NotFoundError,
+  OutcomeUnknownError,
+  RateLimitError,
+  subMoney,
+  usd,
+  ValidationError,
+} from 'match-venue';
+import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+
+let sim: Simulator;
+let running: RunningSimulator;
+beforeAll(async () => {
+  sim = createSimulator();
+  running = await sim.listen();
+});
+afterAll(async () => {
+  await sim.close();
+});
+beforeEach(() => {
+  sim.reset();
+});
+
+const noWait = { sleep: async () => {} };
+function venue(who: 'burner' | 'minter' | 'ineligible' | 'noaccount', extra: MatchVenueOptions = {}) {
+  return new MatchVenue({ apiKey: SEEDED[who].apiKey, baseUrl: running.url, retry: noWait, ...extra });
+}
+
+/** A client whose requests are counted (global fetch to the same server). */
+function counted(who: 'burner' | 'minter') {
+  const calls: string[] = [];
+  const client = venue(who, {
+    fetch: (input, init) => {
+      calls.push(`${init.method} ${input}`);
+      return fetch(input, init);
+    },
+  });
+  return { client, calls };
+}
+
+const burnParams = (amount = '1000', feeBps: string | null = '5') => ({
+  orderType: 'BURN' as const,
+  amount: usd(amount),
+  feeBps,
+  postFillAction: 'cancel' as const,
+  sourceWalletId: SEEDED.burner.walletId,
+  fiatAccountId: SEEDED.burner.fiatAccountId,
+});
+const mintParams = (amount = '1000', feeBps: string | null = '1') => ({
+  orderType: 'MINT' as const,
+  amount: usd(amount),
+  feeBps,
+  postFillAction: 'cancel' as const,
+});
+
+describe('MatchVenue against the simulator over HTTP', () => {
+  it('account.retrieve', async () => {
+    const { data, response } = await venue('burner').account.retrieve().withResponse();
+    expect(data.accountId).toBe(SEEDED.burner.accountId);
+    expect(data.exposure).toEqual({ activeOrderCount: 0, mintOrderCount: 0, burnOrderCount: 0 });
+    expect(data.stablecoin.available.currency).toBe('USD');
+    expect(response.status).toBe(200);
+    expect(response.requestId).toMatch(/^req_/);
+  });
+
+  it('account errors: 138003 for no account, 137010 for an ineligible entity', async () => {
+    const missing = await venue('noaccount')
+      .account.retrieve()
+      .catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(isApiError(missing, ErrorCode.AccountNotFound)).toBe(true);
+    const ineligible = await venue('ineligible')
+      .orders.place(burnParams())
+      .catch((e: unknown) => e);
+    expect(ineligible).toBeInstanceOf(BadRequestError);
+    expect(isApiError(ineligible, ErrorCode.EntityNotEligible)).toBe(true);
+    expect((ineligible as BadRequestError).info?.retryable).toBe(false);
+  });
+
+  it('orders.place (BURN and MINT) and orders.retrieve narrow on orderType', async () => {
+    const key = crypto.randomUUID();
+    const placed = await venue('burner').orders.place({ ...burnParams(), idempotencyKey: key });
+    expect(placed).toEqual({ auctionId: expect.any(Number), orderId: key, status: 'pending' });
+    const order = await venue('burner').orders.retrieve(key);
+    expect(order.orderType).toBe('BURN');
+    if (order.orderType !== 'BURN') throw new Error('expected BURN');
+    expect(order.sourceWalletId).toBe(SEEDED.burner.walletId);
+    expect(order.amount).toEqual(usd('1000'));
+    expect(order.feeBps).toBe('5');
+
+    const mint = await venue('minter').orders.place(mintParams('2000', null));
+    const mintOrder = await venue('minter').orders.retrieve(mint.orderId);
+    expect(mintOrder.orderType).toBe('MINT');
+    expect(mintOrder.sourceWalletId).toBeNull();
+    expect(mintOrder.feeBps).toBeNull();
+  });
+
+  it('orders.retrieve of an unknown order is a NotFoundError', async () => {
+    const err = await venue('burner')
+      .orders.retrieve(crypto.randomUUID())
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotFoundError);
+  });
+
+  it('place replays with the same key; a different body with that key is 409 137004', async () => {
+    const burner = venue('burner');
+    const key = crypto.randomUUID();
+    const first = await burner.orders.place({ ...burnParams(), idempotencyKey: key });
+    const again = await burner.orders.place({ ...burnParams(), idempotencyKey: key });
+    expect(again).toEqual(first);
+    const err = await burner.orders
+      .place({ ...burnParams('2000'), idempotencyKey: key })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(isApiError(err, ErrorCode.IdempotencyKeyReused)).toBe(true);
+  });
+
+  it('orders.list: one page awaited, every order iterated, filters', async () => {
+    const burner = venue('burner');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push((await burner.orders.place(burnParams(String(100 * (i + 1))))).orderId);
+    const page = await burner.orders.list({ pageSize: 2 });
+    expect(page.items).toHaveLength(2);
+    expect(page.pagination).toEqual({ page: 1, pageSize: 2, total: 5 });
+    expect(page.hasNextPage()).toBe(true);
+    const second = await page.getNextPage();
+    expect(second.pagination.page).toBe(2);
+    const all: string[] = [];
+    for await (const order of burner.orders.list({ pageSize: 2 })) all.push(order.orderId);
+    expect(all.sort()).toEqual([...ids].sort());
+    const pages: number[] = [];
+    for await (const p of page.iterPages()) pages.push(p.items.length);
+    expect(pages).toEqual([2, 2, 1]);
+    const last = await await second.getNextPage();
+    expect(last.hasNextPage()).toBe(false);
+    await expect(last.getNextPage()).rejects.toThrow(/No next page/);
+
+    const mints = await burner.orders.list({ orderType: 'MINT' });
+    expect(mints.items).toEqual([]);
+    const one = await burner.orders.list({ orderId: ids[2] });
+    expect(one.items.map((o) => o.orderId)).toEqual([ids[2]]);
+  });
+
+  it('orders.list rejects from after to before sending', async () => {
+    const { client, calls } = counted('burner');
+    const err = await client.orders
+      .list({ from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    expect((err as ValidationError).issues[0]).toMatchObject({
+      path: 'to',
+      rule: 'must not be earlier than from',
+    });
+    let iterated = 0;
+    await expect(async () => {
+      for await (const _ of client.orders.list({ pageSize: 500 })) iterated++;
+    }).rejects.toBeInstanceOf(ValidationError);
+    expect(iterated).toBe(0);
+    expect(calls).toEqual([]);
+  });
+
+  it('orders.cancel, orders.modify and orders.cancelAll', async () => {
+    const burner = venue('burner');
+    const a = await burner.orders.place(burnParams());
+    const b = await burner.orders.place(burnParams('200'));
+    const c = await burner.orders.place(burnParams('300'));
+
+    const modified = await burner.orders.modify({ auctionId: a.auctionId, orderId: a.orderId, feeBps: '4' });
+    expect(modified).toEqual({ auctionId: a.auctionId, orderId: a.orderId, status: 'pending' });
+    expect((await burner.orders.retrieve(a.orderId)).feeBps).toBe('4');
+
+    const cancelled = await burner.orders.cancel({ auctionId: b.auctionId, orderId: b.orderId });
+    expect(cancelled).toEqual({ auctionId: b.auctionId, orderId: b.orderId, status: 'cancelled' });
+    expect((await burner.orders.retrieve(b.orderId)).status).toBe('cancelled');
+
+    const all = await burner.orders.cancelAll();
+    expect(all.status).toBe('cancelled');
+    expect([...all.orderIds].sort()).toEqual([a.orderId, c.orderId].sort());
+    expect((await burner.orders.cancelAll()).orderIds).toEqual([]);
+  });
+
+  it('cancel in the lock window is 136001; a less competitive modify is 137005', async () => {
+    const burner = venue('burner');
+    const a = await burner.orders.place(burnParams('1000', '5'));
+    sim.setPhase('lock');
+    const err = await burner.orders
+      .cancel({ auctionId: a.auctionId, orderId: a.orderId })
+      .catch((e: unknown) => e);
+    expect(isApiError(err, ErrorCode.AuctionLocked)).toBe(true);
+    if (isApiError(err, ErrorCode.AuctionLocked)) {
+      expect(err.status).toBe(400);
+      expect(err.message).toContain('AuctionLocked (code 136001)');
+    }
+    const worse = await burner.orders
+      .modify({ auctionId: a.auctionId, orderId: a.orderId, feeBps: '6' })
+      .catch((e: unknown) => e);
+    expect(isApiError(worse, ErrorCode.FeeChangeNotMoreCompetitive)).toBe(true);
+    await expect(
+      burner.orders.modify({ auctionId: a.auctionId, orderId: a.orderId, feeBps: '3' }),
+    ).resolves.toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  it('self-match is 409 137006', async () => {
+    const burner = venue('burner');
+    await burner.orders.place(burnParams());
+    const err = await burner.orders.place(mintParams()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConflictError);
+    expect(isApiError(err, ErrorCode.SelfMatch)).toBe(true);
+  });
+
+  it('a cleared auction fills both sides; the minter withdraws', async () => {
+    const burner = venue('burner');
+    const minter = venue('minter');
+    const burn = await burner.orders.place(burnParams('1000', null));
+    const mint = await minter.orders.place(mintParams('1000', null));
+    sim.clearAuction();
+    const filled = await burner.orders.retrieve(burn.orderId);
+    expect(filled.status).toBe('filled');
+    expect(filled.fill?.filledAmount).toEqual(usd('1000'));
+    expect((await minter.orders.retrieve(mint.orderId)).status).toBe('filled');
+
+    const withdrawal = await minter.withdrawals.create({
+      amount: usd('250'),
+      fiatAccountId: SEEDED.minter.fiatAccountId,
+    });
+    expect(withdrawal.status).toBe('pending');
+    expect(withdrawal.id).toMatch(/^[0-9a-f-]{36}$/);
+    const tooMuch = await minter.withdrawals
+      .create({ amount: usd('5000'), fiatAccountId: SEEDED.minter.fiatAccountId })
+      .catch((e: unknown) => e);
+    expect(isApiError(tooMuch, ErrorCode.WithdrawalExceedsBalance)).toBe(true);
+  });
+
+  it('stream.ticket returns a ticket and its expiry', async () => {
+    const ticket = await venue('burner').stream.ticket();
+    expect(ticket.ticket.split('.')).toHaveLength(3);
+    expect(Date.parse(ticket.expiresAt)).toBeGreaterThan(0);
+  });
+
+  it('validation: amount 150.00 names amount and the multiple-of-100 rule; nothing is sent', async () => {
+    const { client, calls } = counted('burner');
+    const err = await client.orders.place(burnParams('150')).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ValidationError);
+    const issue = (err as ValidationError).issues[0];
+    expect(issue?.path).toBe('amount.amount');
+    expect(issue?.rule).toBe('must be at least 100 and a multiple of 100');
+    expect((err as Error).message).toContain('amount.amount: must be at least 100 and a multiple of 100');
+    const mint = await client.orders
+      .place({ ...mintParams(), sourceWalletId: 'x' } as unknown as Parameters<
+        MatchVenue['orders']['place']
+      >[0])
+      .catch((e: unknown) => e);
+    expect((mint as ValidationError).issues.map((i) => i.path)).toContain('sourceWalletId');
+    await expect(client.orders.cancel({ auctionId: 1, orderId: 'nope' })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
+    await expect(
+      client.withdrawals.create({ amount: usd('0'), fiatAccountId: SEEDED.minter.fiatAccountId }),
+    ).rejects.toThrow(/amount\.amount: must be greater than 0/);
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('retries and unknown outcomes against the simulator', () => {
+  it('a dropped response after the order was placed is retried with the same key: exactly one order', async () => {
+    const burner = venue('burner');
+    sim.setFaults({ dropResponse: true });
+    const placed = await burner.orders.place(burnParams());
+    const page = await burner.orders.list();
+    expect(page.pagination.total).toBe(1);
+    expect(page.items.map((o) => o.orderId)).toEqual([placed.orderId]);
+  });
+
+  it('503 then success', async () => {
+    sim.setFaults({ errorRate: 1 });
+    const delays: number[] = [];
+    const burner = venue('burner', {
+      retry: {
+        sleep: async (ms) => {
+          delays.push(ms);
+          sim.setFaults({});
+        },
+      },
+    });
+    const placed = await burner.orders.place(burnParams());
+    expect(placed.status).toBe('pending');
+    expect(delays).toHaveLength(1);
+    expect((await burner.orders.list()).pagination.total).toBe(1);
+  });
+
+  it('429 from the rate limiter: waits what Retry-After says', async () => {
+    const limited = createSimulator({ rateLimit: { requests: 1, windowMs: 5_000 } });
+    const server = await limited.listen();
+    try {
+      const delays: number[] = [];
+      const client = new MatchVenue({
+        apiKey: SEEDED.burner.apiKey,
+        baseUrl: server.url,
+        maxRetries: 1,
+        retry: { sleep: async (ms) => void delays.push(ms) },
+      });
+      await client.account.retrieve();
+      const err = await client.account.retrieve().catch((e: unknown) => e);
+      // The window is still closed after the (skipped) wait, so the retry is limited as well.
+      expect(err).toBeInstanceOf(RateLimitError);
+      expect((err as RateLimitError).headers['retry-after']).toBe('5');
+      expect(delays).toEqual([5_000]);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('every attempt dropped: OutcomeUnknownError carries the key and resolveUnknown finds the order', async () => {
+    const burner = venue('burner');
+    sim.setFaults({ dropResponse: 3 });
+    const err = await burner.orders.place(burnParams()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    const unknown = err as OutcomeUnknownError;
+    expect(unknown.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    expect(unknown.orderId).toBe(unknown.idempotencyKey);
+    expect(unknown.attempts).toBe(3);
+    const order = await burner.orders.resolveUnknown(unknown);
+    expect(order?.orderId).toBe(unknown.idempotencyKey);
+    expect((await burner.orders.list()).pagination.total).toBe(1);
+  });
+
+  it('every attempt 503: OutcomeUnknownError, and resolveUnknown reports no order', async () => {
+    const burner = venue('burner');
+    sim.setFaults({ errorRate: 1 });
+    const err = await burner.orders.place(burnParams()).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    sim.setFaults({});
+    await expect(burner.orders.resolveUnknown(err as OutcomeUnknownError)).resolves.toBeNull();
+    // Placing again with the same key is safe and creates it once.
+    const again = await burner.orders.place({
+      ...burnParams(),
+      idempotencyKey: (err as OutcomeUnknownError).idempotencyKey,
+    });
+    expect(again.orderId).toBe((err as OutcomeUnknownError).idempotencyKey);
+  });
+
+  it('withdrawal outcome unknown: resolveUnknown replays the same key and gets one withdrawal', async () => {
+    const minter = venue('minter');
+    await venue('burner').orders.place(burnParams('1000', null));
+    await minter.orders.place(mintParams('1000', null));
+    sim.clearAuction();
+    const before = await minter.account.retrieve();
+    sim.setFaults({ dropResponse: 3 });
+    const err = await minter.withdrawals
+      .create({ amount: usd('100'), fiatAccountId: SEEDED.minter.fiatAccountId })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    const first = await minter.withdrawals.resolveUnknown(err as OutcomeUnknownError);
+    const second = await minter.withdrawals.resolveUnknown(err as OutcomeUnknownError);
+    expect(second.id).toBe(first.id);
+    const after = await minter.account.retrieve();
+    expect(subMoney(before.stablecoin.available, after.stablecoin.available)).toEqual(usd('100'));
+  });
+
+  it('abort: the caller signal ends the call', async () => {
+    sim.setFaults({ latencyMs: 300 });
+    const controller = new AbortController();
+    const pending = venue('burner').account.retrieve({ signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
+  });
+
+  it('total timeout: the budget ends the call across retries', async () => {
+    sim.setFaults({ latencyMs: 300 });
+    const err = await venue('burner', { totalTimeout: 100 })
+      .account.retrieve()
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionTimeoutError);
+  });
+});
