@@ -39,6 +39,8 @@ export const WebhookErrorCode = {
   KeyAlgorithmUnsupported: 'WEBHOOK_KEY_ALGORITHM_UNSUPPORTED',
   /** The user's notification handler threw; the receiver answers 500 so the platform retries. */
   HandlerFailed: 'WEBHOOK_HANDLER_FAILED',
+  /** Something other than the delivery failed inside the receiver (a bug or an unexpected throw). */
+  Internal: 'WEBHOOK_INTERNAL_ERROR',
   /** The receiver or verifier was configured inconsistently (caught at creation time). */
   ConfigInvalid: 'WEBHOOK_CONFIG_INVALID',
 } as const;

@@ -98,6 +98,7 @@ const STATUS_BY_CODE: Partial<Record<WebhookErrorCode, number>> = {
   WEBHOOK_BODY_NOT_RAW: 500,
   WEBHOOK_HANDLER_FAILED: 500,
   WEBHOOK_CONFIG_INVALID: 500,
+  WEBHOOK_INTERNAL_ERROR: 500,
 };
 
 function reply(status: number, body = '', headers: Record<string, string> = {}): WebhookReply {
@@ -131,6 +132,14 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const sns = snsOptions ? createSnsVerifier(snsOptions) : undefined;
   const v2 = options.v2 ? createV2Verifier(options.v2) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+
+  function report(error: WebhookError, status: number): void {
+    try {
+      options.onError?.(error, { status });
+    } catch {
+      // A failing logger must not change the answer the platform gets.
+    }
+  }
 
   async function dispatch(delivery: WebhookDelivery): Promise<void> {
     if (v2 && (getHeader(delivery.headers, v2.signatureHeader) !== undefined || !sns)) {
@@ -169,18 +178,18 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       const error =
         caught instanceof WebhookError
           ? caught
-          : new WebhookError('WEBHOOK_CONFIG_INVALID', 'The webhook receiver failed unexpectedly.', {
+          : new WebhookError('WEBHOOK_INTERNAL_ERROR', 'The webhook receiver failed unexpectedly.', {
               cause: caught,
             });
       const status = STATUS_BY_CODE[error.code] ?? 400;
-      options.onError?.(error, { status });
+      report(error, status);
       return errorReply(error, status);
     }
   }
 
   function tooLarge(): WebhookReply {
     const error = new WebhookError('WEBHOOK_BODY_TOO_LARGE', `Webhook body exceeds ${maxBodyBytes} bytes.`);
-    options.onError?.(error, { status: 413 });
+    report(error, 413);
     return errorReply(error, 413);
   }
 
