@@ -160,7 +160,8 @@ class StreamConnection implements VenueStream {
     if (!Number.isSafeInteger(this.bufferSize) || this.bufferSize < 1) {
       throw new RangeError('bufferSize must be an integer >= 1');
     }
-    void this.open();
+    // Deferred so that listeners attached right after connectStream() see 'connecting'.
+    queueMicrotask(() => void this.open());
   }
 
   get state(): StreamState {

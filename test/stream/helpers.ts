@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import {
   type AttachWebSocketOptions,
@@ -8,6 +6,8 @@ import {
   type WebSocketHandle,
 } from '../../src/simulator/ws/server.js';
 import type { ReconcilableOrder, StreamHost } from '../../src/stream/index.js';
+
+export { extraSocketServer, take, until } from './socket-server.js';
 
 export type SeededName = 'burner' | 'minter';
 
@@ -29,32 +29,6 @@ export async function startVenue(options: Parameters<typeof createSimulator>[0] 
     close: async () => {
       await running.close();
       await sim.close();
-    },
-  };
-}
-
-/** A second socket endpoint for the same simulator, with test-chosen options (tiny replay buffer...). */
-export async function extraSocketServer(
-  sim: Parameters<typeof attachWebSocket>[0],
-  options: AttachWebSocketOptions = {},
-): Promise<{ wsUrl: string; handle: WebSocketHandle; server: Server; close(): Promise<void> }> {
-  const server = createServer((_req, res) => {
-    res.writeHead(404);
-    res.end();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const handle = attachWebSocket(sim, server, options);
-  const { port } = server.address() as AddressInfo;
-  return {
-    wsUrl: `ws://127.0.0.1:${port}`,
-    handle,
-    server,
-    close: async () => {
-      await handle.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
     },
   };
 }
@@ -139,24 +113,4 @@ export function hostFor(url: string, wsUrl: string, name: SeededName): TestHost 
     },
   };
   return host;
-}
-
-/** Reads exactly n values (the test timeout bounds the wait). */
-export async function take<T>(iter: AsyncIterator<T>, n: number): Promise<T[]> {
-  const out: T[] = [];
-  while (out.length < n) {
-    const r = await iter.next();
-    if (r.done) throw new Error(`iterator ended after ${out.length} of ${n} values`);
-    out.push(r.value);
-  }
-  return out;
-}
-
-/** Polls (by event-loop turns, not by wall clock) until the condition holds. */
-export async function until(condition: () => boolean, what: string, turns = 200_000): Promise<void> {
-  for (let i = 0; i < turns; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, i < 100 ? 0 : 5));
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }

@@ -1,0 +1,253 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
+import type { SimEvent } from '../../src/simulator/ws/hub.js';
+import type { WsSimulator } from '../../src/simulator/ws/server.js';
+import { TicketAuthority } from '../../src/simulator/ws/tickets.js';
+import { connectStream, type StreamOptions, type VenueStream } from '../../src/stream/index.js';
+import { SUBPROTOCOL } from '../../src/stream/protocol.js';
+import { extraSocketServer, take, until } from './socket-server.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** The simulator surface the socket layer uses, with events the test emits itself. */
+class FakeSim implements WsSimulator {
+  private readonly listeners = new Set<(e: SimEvent) => void>();
+  constructor(readonly tickets: TicketAuthority) {}
+  onEvent(l: (e: SimEvent) => void): () => void {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  }
+  emit(e: SimEvent): void {
+    for (const l of this.listeners) l(e);
+  }
+  marketSnapshot(): unknown {
+    return { auction: { auctionId: 1, phase: 'open' }, settling: null, lastCleared: null };
+  }
+}
+
+async function fakeVenue(serverOptions: Parameters<typeof extraSocketServer>[1] = {}) {
+  const tickets = await TicketAuthority.create({ now: Date.now });
+  const sim = new FakeSim(tickets);
+  const frames: { op: string; channel?: string }[] = [];
+  const server = await extraSocketServer(sim, { ...serverOptions, onClientFrame: (_e, f) => frames.push(f) });
+  cleanups.push(() => server.close());
+  const connect = (options: StreamOptions = {}): VenueStream => {
+    const stream = connectStream(
+      {
+        wsUrl: server.wsUrl,
+        ticket: () => tickets.issue('entity-a'),
+        async *listOrders() {},
+      },
+      { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options },
+    );
+    cleanups.push(() => stream.close());
+    return stream;
+  };
+  return { sim, server, frames, connect };
+}
+
+function burst(sim: FakeSim, n: number): void {
+  for (let i = 0; i < n; i++)
+    sim.emit({ channel: 'market', event: 'auction.opened', data: { auctionId: i } });
+}
+
+describe('backpressure', () => {
+  it("'pause' keeps every event of a burst while the buffer never exceeds its bound", async () => {
+    const { sim, connect } = await fakeVenue();
+    const stream = connect({ bufferSize: 20 });
+    const market = stream.market();
+    await take(market, 1);
+    burst(sim, 3000);
+    let maxSeen = 0;
+    const ids: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      maxSeen = Math.max(maxSeen, market.buffered);
+      const [ev] = await take(market, 1);
+      ids.push((ev?.data as { auctionId: number }).auctionId);
+      // A slow consumer: one event per event-loop turn.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => i));
+    expect(maxSeen).toBeLessThanOrEqual(20);
+    expect(market.maxBuffered).toBe(20);
+    expect(market.dropped).toBe(0);
+  });
+
+  it("'drop-oldest' keeps the newest events up to the bound and counts the dropped ones", async () => {
+    const { sim, connect } = await fakeVenue();
+    const stream = connect({ bufferSize: 20, overflow: 'drop-oldest' });
+    const market = stream.market();
+    await take(market, 1);
+    burst(sim, 3000);
+    await until(() => market.dropped + market.buffered === 3000, 'the burst to arrive');
+    expect(market.buffered).toBe(20);
+    expect(market.maxBuffered).toBe(20);
+    expect(market.dropped).toBe(2980);
+    const kept = await take(market, 20);
+    expect(kept.map((e) => (e.data as { auctionId: number }).auctionId)).toEqual(
+      Array.from({ length: 20 }, (_, i) => 2980 + i),
+    );
+  });
+});
+
+describe('iterators', () => {
+  it('leaving a for-await early unsubscribes the channel on the server', async () => {
+    const { server, frames, connect } = await fakeVenue();
+    const stream = connect();
+    for await (const ev of stream.market()) {
+      expect(ev.event).toBe('auction.snapshot');
+      break;
+    }
+    await until(() => frames.some((f) => f.op === 'unsubscribe' && f.channel === 'market'), 'unsubscribe');
+    expect(server.handle.stats()).toMatchObject({ connections: 1, market: 0 });
+  });
+
+  it('passes unknown event kinds through untouched', async () => {
+    const { sim, connect } = await fakeVenue();
+    const stream = connect();
+    const market = stream.market();
+    await take(market, 1);
+    sim.emit({ channel: 'market', event: 'auction.mystery', data: { x: [1, { y: 'z' }] } });
+    const [ev] = await take(market, 1);
+    expect(ev).toEqual({
+      type: 'event',
+      channel: 'market',
+      seq: 1,
+      event: 'auction.mystery',
+      data: { x: [1, { y: 'z' }] },
+      ts: expect.any(String),
+    });
+  });
+
+  it('resubscribes after a kill and delivers what happened meanwhile, once', async () => {
+    const { sim, server, connect } = await fakeVenue();
+    const stream = connect();
+    const market = stream.market();
+    await take(market, 1);
+    burst(sim, 5);
+    await take(market, 5);
+    server.handle.killSockets();
+    burst(sim, 5);
+    const after = await take(market, 6);
+    // A fresh snapshot follows the resubscribe; the five events come from the replay buffer, once.
+    const events = after.filter((e) => e.event !== 'auction.snapshot');
+    expect(events.map((e) => e.seq)).toEqual([6, 7, 8, 9, 10]);
+  });
+});
+
+/** A bare server speaking just enough of the protocol to misbehave on purpose. */
+async function scriptedServer(
+  onFrame: (send: (frame: unknown) => void, frame: Record<string, unknown>) => void,
+) {
+  const wss = new WebSocketServer({ port: 0, host: '127.0.0.1', handleProtocols: () => SUBPROTOCOL });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  let connections = 0;
+  wss.on('connection', (ws) => {
+    connections += 1;
+    ws.on('message', (d) => onFrame((f) => ws.send(JSON.stringify(f)), JSON.parse(d.toString())));
+  });
+  cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const c of wss.clients) c.terminate();
+        wss.close(() => resolve());
+      }),
+  );
+  const { port } = wss.address() as AddressInfo;
+  return { wsUrl: `ws://127.0.0.1:${port}`, connections: () => connections };
+}
+
+function scriptedStream(
+  wsUrl: string,
+  options: StreamOptions,
+  orders: { orderId: string; status: string; updatedAt: string }[] = [],
+) {
+  let n = 0;
+  const tickets: string[] = [];
+  const stream = connectStream(
+    {
+      wsUrl,
+      ticket: async () => {
+        const ticket = `t${++n}`;
+        tickets.push(ticket);
+        return { ticket, expiresAt: new Date().toISOString() };
+      },
+      async *listOrders() {
+        yield* orders;
+      },
+    },
+    { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options },
+  );
+  cleanups.push(() => stream.close());
+  return { stream, tickets };
+}
+
+const T = '2026-01-01T00:00:00.000Z';
+const ev = (channel: string, seq: number, event: string, data: unknown, ts = T) => ({
+  type: 'event',
+  channel,
+  seq,
+  event,
+  data,
+  ts,
+});
+
+describe('liveness and gaps', () => {
+  it('replaces a connection that stops answering pings', async () => {
+    const server = await scriptedServer(() => {});
+    const { stream, tickets } = scriptedStream(server.wsUrl, {
+      heartbeatIntervalMs: 5,
+      heartbeatTimeoutMs: 5,
+    });
+    const states: string[] = [];
+    stream.on('state', (s) => states.push(s.state));
+    await until(() => server.connections() >= 3, 'two replacements');
+    expect(states).toContain('reconnecting');
+    expect(new Set(tickets).size).toBe(tickets.length);
+  });
+
+  it('a seq gap on the market channel yields an explicit resync event, then continues', async () => {
+    const server = await scriptedServer((send, f) => {
+      if (f.op !== 'subscribe') return;
+      send({ type: 'subscribed', channel: 'market', id: f.id, seq: 0, ts: T });
+      send(ev('market', 1, 'auction.opened', { auctionId: 1 }));
+      send(ev('market', 2, 'auction.locked', { auctionId: 1 }));
+      send(ev('market', 5, 'auction.opened', { auctionId: 2 }));
+    });
+    const { stream } = scriptedStream(server.wsUrl, {});
+    const got = await take(stream.market(), 4);
+    expect(got.map((e) => [e.event, e.seq])).toEqual([
+      ['auction.opened', 1],
+      ['auction.locked', 2],
+      ['stream.resync', 4],
+      ['auction.opened', 5],
+    ]);
+    expect(got[2]?.data).toEqual({ reason: 'gap', lastSeq: 2, resumedAtSeq: 4 });
+  });
+
+  it('a seq gap on the account channel reconciles over REST: only changes not yet seen, before the next live event', async () => {
+    const o1 = { orderId: 'o1', status: 'pending', updatedAt: T };
+    const o2 = { orderId: 'o2', status: 'filled', updatedAt: '2026-01-01T00:00:01.000Z' };
+    const old = { orderId: 'o0', status: 'filled', updatedAt: '2025-12-31T00:00:00.000Z' };
+    const server = await scriptedServer((send, f) => {
+      if (f.op !== 'subscribe') return;
+      send({ type: 'subscribed', channel: 'account', id: f.id, seq: 0, ts: T });
+      send(ev('account', 1, 'order.accepted', o1));
+      send(ev('account', 3, 'balance.updated', { accountId: 'a' }, '2026-01-01T00:00:02.000Z'));
+    });
+    const { stream } = scriptedStream(server.wsUrl, {}, [o2, o1, old]);
+    const got = await take(stream.account(), 4);
+    expect(got.map((e) => e.event)).toEqual([
+      'order.accepted',
+      'stream.resync',
+      'order.updated',
+      'balance.updated',
+    ]);
+    expect(got[2]).toMatchObject({ source: 'rest', data: o2 });
+    expect(got[3]?.seq).toBe(3);
+  });
+});
