@@ -67,7 +67,7 @@ describe('backpressure', () => {
     for (let i = 0; i < 3000; i++) {
       maxSeen = Math.max(maxSeen, market.buffered);
       const [ev] = await take(market, 1);
-      ids.push((ev?.data as { auctionId: number }).auctionId);
+      ids.push((ev as { data: { auctionId: number } }).data.auctionId);
       // A slow consumer: one event per event-loop turn.
       await new Promise((resolve) => setImmediate(resolve));
     }

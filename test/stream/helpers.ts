@@ -1,10 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
-import {
-  type AttachWebSocketOptions,
-  attachWebSocket,
-  type WebSocketHandle,
-} from '../../src/simulator/ws/server.js';
 import type { ReconcilableOrder, StreamHost } from '../../src/stream/index.js';
 
 export { extraSocketServer, take, until } from './socket-server.js';
