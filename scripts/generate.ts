@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const apiFile = 'openapi/match-venue.yaml';
 const errorsFile = 'openapi/errors.yaml';
 const outDir = 'src/generated';
@@ -643,7 +643,7 @@ export function lookupErrorCode(code: number): ErrorCodeInfo | undefined {
 
 // ---- driver -----------------------------------------------------------------------------------------------
 
-async function generateTypes(): Promise<string> {
+async function generateTypes(root: string): Promise<string> {
   const ast = await openapiTS(pathToFileURL(join(root, apiFile)));
   return `${header(apiFile)}\n${astToString(ast)}`;
 }
@@ -654,7 +654,8 @@ export * from './schemas.js';
 export type { components, operations, paths } from './types.js';
 `;
 
-export async function generate(): Promise<Map<string, string>> {
+/** Every generated file (path relative to `root`) with its content. */
+export async function generate(root = repoRoot): Promise<Map<string, string>> {
   const doc: OpenApiDocument = parse(await readFile(join(root, apiFile), 'utf8'));
   const errors: { codes: ErrorEntry[] } = parse(await readFile(join(root, errorsFile), 'utf8'));
   const unused = unusedComponents(doc);
@@ -662,7 +663,7 @@ export async function generate(): Promise<Map<string, string>> {
   const endpoints = collectEndpoints(doc);
   checkErrors(errors.codes, endpoints);
   return new Map([
-    [join(outDir, 'types.ts'), await generateTypes()],
+    [join(outDir, 'types.ts'), await generateTypes(root)],
     [join(outDir, 'schemas.ts'), generateSchemas(doc)],
     [join(outDir, 'endpoints.ts'), generateEndpoints(endpoints)],
     [join(outDir, 'errors.ts'), generateErrors(errors.codes)],
@@ -671,9 +672,9 @@ export async function generate(): Promise<Map<string, string>> {
 }
 
 /** Files whose content on disk differs from what the generator produces now. */
-export async function staleFiles(): Promise<string[]> {
+export async function staleFiles(root = repoRoot): Promise<string[]> {
   const stale: string[] = [];
-  for (const [file, content] of await generate()) {
+  for (const [file, content] of await generate(root)) {
     const current = await readFile(join(root, file), 'utf8').catch(() => undefined);
     if (current !== content) stale.push(file);
   }
@@ -682,16 +683,16 @@ export async function staleFiles(): Promise<string[]> {
 
 async function main(): Promise<void> {
   if (process.argv.includes('--check')) {
-    const stale = await staleFiles();
+    const stale = await staleFiles(repoRoot);
     for (const file of stale) console.error(`stale: ${file} (run \`npm run generate\`)`);
     process.exitCode = stale.length > 0 ? 1 : 0;
     return;
   }
-  for (const [file, content] of await generate()) {
-    const target = join(root, file);
+  for (const [file, content] of await generate(repoRoot)) {
+    const target = join(repoRoot, file);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
-    console.log(`wrote ${relative(root, target)}`);
+    console.log(`wrote ${relative(repoRoot, target)}`);
   }
 }
 
