@@ -1,0 +1,92 @@
+import { getMockSimulator, MatchVenue, usd } from 'match-venue';
+import { createMockVenue, SEEDED } from 'match-venue/simulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+const burn = {
+  orderType: 'BURN' as const,
+  amount: usd('1000'),
+  feeBps: null,
+  postFillAction: 'cancel' as const,
+  sourceWalletId: SEEDED.burner.walletId,
+  fiatAccountId: SEEDED.burner.fiatAccountId,
+};
+const mint = {
+  orderType: 'MINT' as const,
+  amount: usd('1000'),
+  feeBps: null,
+  postFillAction: 'cancel' as const,
+};
+
+let savedEnv: string | undefined;
+beforeEach(async () => {
+  savedEnv = process.env.MATCH_VENUE_ENV;
+  (await getMockSimulator()).reset();
+});
+afterEach(() => {
+  if (savedEnv === undefined) delete process.env.MATCH_VENUE_ENV;
+  else process.env.MATCH_VENUE_ENV = savedEnv;
+});
+
+describe('mock mode', () => {
+  it("environment: 'mock' clients share one in-process simulator and trade with each other", async () => {
+    const burner = new MatchVenue({ environment: 'mock' });
+    const minter = new MatchVenue({ environment: 'mock', apiKey: SEEDED.minter.apiKey });
+    expect(burner.environment).toBe('mock');
+    const b = await burner.orders.place(burn);
+    const m = await minter.orders.place(mint);
+    const sim = await getMockSimulator();
+    expect(sim).toBe(await getMockSimulator());
+    sim.clearAuction();
+    expect((await burner.orders.retrieve(b.orderId)).status).toBe('filled');
+    expect((await minter.orders.retrieve(m.orderId)).status).toBe('filled');
+    expect((await burner.account.retrieve()).accountId).toBe(SEEDED.burner.accountId);
+  });
+
+  it('MATCH_VENUE_ENV=mock flips an unchanged client (even one given a real baseUrl) to the simulator', async () => {
+    process.env.MATCH_VENUE_ENV = 'mock';
+    const venue = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: 'https://venue.example.com' });
+    expect(venue.environment).toBe('mock');
+    const placed = await venue.orders.place(burn);
+    const sim = await getMockSimulator();
+    const shared = new MatchVenue({ environment: 'mock' });
+    expect((await shared.orders.list()).items.map((o) => o.orderId)).toEqual([placed.orderId]);
+    expect(sim.getState()).toBeTruthy();
+  });
+
+  it('createMockVenue is isolated and hands out clients per seeded entity', async () => {
+    const mock = await createMockVenue({ clock: 'manual' });
+    try {
+      const burner = mock.client('burner');
+      const minter = mock.client('minter');
+      const b = await burner.orders.place(burn);
+      await minter.orders.place(mint);
+      mock.clearAuction();
+      const order = await burner.orders.retrieve(b.orderId);
+      expect(order.status).toBe('filled');
+      expect(order.fill?.filledAmount).toEqual(usd('1000'));
+      // Nothing leaked into the shared mock-mode simulator.
+      expect((await new MatchVenue({ environment: 'mock' }).orders.list()).pagination.total).toBe(0);
+      await expect(mock.client('noaccount').account.retrieve()).rejects.toMatchObject({
+        status: 404,
+        code: 138003,
+      });
+      mock.setFaults({ dropResponse: true });
+      await burner.orders.place({ ...burn, amount: usd('200') });
+      expect((await burner.orders.list()).pagination.total).toBe(2);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('createMockVenue({ listen: true }) also serves HTTP on loopback', async () => {
+    const mock = await createMockVenue({ listen: true });
+    try {
+      expect(mock.server?.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const viaHttp = new MatchVenue({ apiKey: SEEDED.minter.apiKey, baseUrl: mock.server?.url ?? '' });
+      expect((await viaHttp.account.retrieve()).accountId).toBe(SEEDED.minter.accountId);
+      expect(mock.client('minter').wsUrl).toBe(mock.server?.wsUrl);
+    } finally {
+      await mock.close();
+    }
+  });
+});
