@@ -66,8 +66,9 @@ export interface WebhookReceiver {
   node(req: NodeRequest, res: NodeResponse): void;
   /**
    * Express-style middleware: `app.post('/hook', receiver.express)`, with no body parser on that
-   * route or with `express.raw({ type: '*' + '/' + '*' })`. A body already parsed into an object is
-   * passed to `next` as a `WEBHOOK_BODY_NOT_RAW` error.
+   * route or with `express.raw({ type: () => true })` (SNS posts text/plain, so a raw parser limited
+   * to JSON types would skip it). A body already parsed into an object is passed to `next` as a
+   * `WEBHOOK_BODY_NOT_RAW` error.
    */
   express(req: NodeRequest, res: NodeResponse, next: (error?: unknown) => void): void;
 }
