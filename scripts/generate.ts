@@ -681,21 +681,22 @@ export async function staleFiles(root = repoRoot): Promise<string[]> {
   return stale;
 }
 
-async function main(): Promise<void> {
-  if (process.argv.includes('--check')) {
-    const stale = await staleFiles(repoRoot);
+/** The command line: writes the files, or with `--check` reports stale ones. Returns the exit code. */
+export async function run(args: readonly string[], root = repoRoot): Promise<number> {
+  if (args.includes('--check')) {
+    const stale = await staleFiles(root);
     for (const file of stale) console.error(`stale: ${file} (run \`npm run generate\`)`);
-    process.exitCode = stale.length > 0 ? 1 : 0;
-    return;
+    return stale.length > 0 ? 1 : 0;
   }
-  for (const [file, content] of await generate(repoRoot)) {
-    const target = join(repoRoot, file);
+  for (const [file, content] of await generate(root)) {
+    const target = join(root, file);
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, content);
-    console.log(`wrote ${relative(repoRoot, target)}`);
+    console.log(`wrote ${relative(root, target)}`);
   }
+  return 0;
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  await main();
+  process.exitCode = await run(process.argv.slice(2));
 }

@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { endpoints } from '../../src/generated/endpoints.js';
+import { lookupErrorCode } from '../../src/generated/errors.js';
+import { Order, PlaceOrderRequest, V1Subscription } from '../../src/generated/schemas.js';
+
+describe('endpoint table', () => {
+  it('lists every endpoint of both documents with its method, path and success status', () => {
+    const table = Object.fromEntries(
+      Object.entries(endpoints).map(([id, e]) => [id, `${e.method} ${e.path} ${e.successStatus}`]),
+    );
+    expect(table).toEqual({
+      getAccount: 'GET /v1/match/account 200',
+      placeOrder: 'POST /v1/match/orders 202',
+      listOrders: 'GET /v1/match/orders 200',
+      getOrder: 'GET /v1/match/orders/{id} 200',
+      cancelOrder: 'POST /v1/match/orders/cancel 200',
+      cancelAllOrders: 'POST /v1/match/orders/cancel-all 200',
+      modifyOrder: 'POST /v1/match/orders/modify 200',
+      createWithdrawal: 'POST /v1/match/withdrawals 201',
+      createWsTicket: 'POST /v1/match/ws/ticket 200',
+      getConfiguration: 'GET /v1/configuration 200',
+      createWalletSubscription: 'POST /v2/notifications/subscriptions 201',
+      createPaymentsNetworkSubscription: 'POST /v2/payments-network/notifications/subscriptions 201',
+      createFxSubscription: 'POST /v2/fx/notifications/subscriptions 201',
+      createTransferSubscription: 'POST /v2/notifications/subscriptions/permissionless 201',
+      createV1Subscription: 'POST /v1/notifications/subscriptions 201',
+      listV1Subscriptions: 'GET /v1/notifications/subscriptions 200',
+      deleteV1Subscription: 'DELETE /v1/notifications/subscriptions/{id} 204',
+      getNotificationPublicKey: 'GET /v2/notifications/publicKey/{keyId} 200',
+    });
+  });
+
+  it('marks as idempotent exactly the reads, the delete and the bodies with an idempotencyKey', () => {
+    const idempotent = Object.entries(endpoints)
+      .filter(([, e]) => e.idempotent)
+      .map(([id]) => id)
+      .sort();
+    expect(idempotent).toEqual(
+      [
+        'getAccount',
+        'listOrders',
+        'getOrder',
+        'placeOrder',
+        'createWithdrawal',
+        'getConfiguration',
+        'listV1Subscriptions',
+        'deleteV1Subscription',
+        'getNotificationPublicKey',
+      ].sort(),
+    );
+  });
+
+  it('marks the success statuses the documents leave open as spec gaps', () => {
+    const gaps = Object.entries(endpoints)
+      .filter(([, e]) => e.specGap)
+      .map(([id]) => id)
+      .sort();
+    expect(gaps).toEqual(
+      [
+        'createWalletSubscription',
+        'createPaymentsNetworkSubscription',
+        'createFxSubscription',
+        'createTransferSubscription',
+        'createV1Subscription',
+        'listV1Subscriptions',
+        'deleteV1Subscription',
+      ].sort(),
+    );
+  });
+
+  it('carries the schemas of bodies, queries and response data', () => {
+    expect(endpoints.placeOrder.body).toBe(PlaceOrderRequest);
+    expect(endpoints.getOrder.responseData).toBe(Order);
+    expect(endpoints.getOrder.pathParams).toEqual(['id']);
+    expect(endpoints.deleteV1Subscription.responseData).toBeNull();
+    const list = endpoints.listV1Subscriptions.responseData;
+    expect(list.safeParse([]).success).toBe(true);
+    expect(list.safeParse([{ id: 'b2d4c6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f' }]).success).toBe(false);
+    expect(V1Subscription).toBeDefined();
+    expect(endpoints.listOrders.query?.parse({})).toEqual({ page: 1, pageSize: 20 });
+  });
+
+  it('lists the error codes the venue document gives per status, each known to the catalog', () => {
+    expect(endpoints.placeOrder.errorCodes).toEqual({
+      400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010],
+      401: [401, 156007],
+      409: [137004, 137006],
+    });
+    expect(endpoints.createWithdrawal.errorCodes[404]).toEqual([138003]);
+    expect(endpoints.getAccount.errorCodes[400]).toEqual([137010, 139001]);
+    for (const [id, endpoint] of Object.entries(endpoints)) {
+      for (const [status, codes] of Object.entries(endpoint.errorCodes)) {
+        for (const code of codes)
+          expect(lookupErrorCode(code)?.http, `${id} ${status} ${code}`).toBe(Number(status));
+      }
+    }
+  });
+});
