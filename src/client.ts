@@ -14,8 +14,11 @@ import {
 import { type Environment, resolveConfig } from './internal/config.js';
 import { getMockSimulator } from './internal/mock-mode.js';
 import { Account } from './resources/account.js';
+import { ConfigurationResource } from './resources/configuration.js';
+import { Notifications } from './resources/notifications.js';
 import { Orders } from './resources/orders.js';
 import { Stream } from './resources/stream.js';
+import { Subscriptions } from './resources/subscriptions.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
 export interface MatchVenueOptions {
@@ -67,6 +70,12 @@ export class MatchVenue extends ClientCore {
   readonly orders: Orders;
   readonly withdrawals: Withdrawals;
   readonly stream: Stream;
+  /** Platform: `GET /v1/configuration` (also checks a key). */
+  readonly configuration: ConfigurationResource;
+  /** Platform: v1 (SNS) webhook subscriptions. */
+  readonly subscriptions: Subscriptions;
+  /** Platform: v2 webhook subscriptions and signing keys. */
+  readonly notifications: Notifications;
 
   constructor(options: MatchVenueOptions = {}) {
     const config = resolveConfig({ ...options, inProcess: options.handler !== undefined });
@@ -99,6 +108,9 @@ export class MatchVenue extends ClientCore {
     this.orders = new Orders(this);
     this.withdrawals = new Withdrawals(this);
     this.stream = new Stream(this);
+    this.configuration = new ConfigurationResource(this);
+    this.subscriptions = new Subscriptions(this);
+    this.notifications = new Notifications(this);
   }
 
   /** What `util.inspect` and `console.log` show: never the API key. */

@@ -52,12 +52,15 @@ export type {
   CancelAllResult,
   CancelOrderRequest,
   CancelOrderResult,
+  Configuration,
   CreateWithdrawalRequest,
   ListOrdersQuery,
   MintOrder,
   MintOrderRequest,
   ModifyOrderRequest,
   ModifyOrderResult,
+  NotificationPublicKey,
+  NotificationSubscription,
   Order,
   OrderFill,
   OrderLineage,
@@ -67,10 +70,21 @@ export type {
   PlaceOrderRequest,
   PlaceOrderResult,
   PostFillAction,
+  V1Subscription,
+  V1SubscriptionDetail,
   Withdrawal,
   WsTicket,
 } from './generated/schemas.js';
 export type { Environment } from './internal/config.js';
 export { getMockSimulator } from './internal/mock-mode.js';
+export type {
+  FxSubscriptionParams,
+  PaymentsNetworkSubscriptionParams,
+  RestrictedNotificationSubscription,
+  TransferNotificationSubscription,
+  TransferSubscriptionParams,
+  WalletSubscriptionParams,
+} from './resources/notifications.js';
 export type { ListOrdersParams, PlaceOrderParams } from './resources/orders.js';
+export { SubscriptionPendingError, type V1SubscriptionCreateParams } from './resources/subscriptions.js';
 export type { CreateWithdrawalParams } from './resources/withdrawals.js';

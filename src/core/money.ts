@@ -2,9 +2,9 @@ import { Decimal as BaseDecimal } from 'decimal.js';
 import { ValidationError } from './error.js';
 
 /** A money amount as the API sends it: a decimal string with 2 decimals and an ISO 4217 code. */
-export interface Money {
+export interface Money<C extends string = string> {
   amount: string;
-  currency: string;
+  currency: C;
 }
 
 /** What the helpers accept as an amount: a decimal string, a safe integer, a bigint or a Decimal. */
@@ -55,7 +55,7 @@ function exact(value: Dec, path: string): string {
   return (value.isZero() ? new Decimal(0) : value).toFixed(DECIMALS);
 }
 
-function checkCurrency(currency: string): string {
+function checkCurrency<C extends string>(currency: C): C {
   if (typeof currency !== 'string' || !CURRENCY.test(currency)) {
     reject('currency', `must be an ISO 4217 code of three upper-case letters, got "${String(currency)}"`);
   }
@@ -63,12 +63,12 @@ function checkCurrency(currency: string): string {
 }
 
 /** `money('1000', 'USD')` -> `{ amount: '1000.00', currency: 'USD' }`. More than 2 decimals is refused. */
-export function money(amount: AmountInput, currency: string): Money {
+export function money<C extends string>(amount: AmountInput, currency: C): Money<C> {
   return { amount: exact(toDecimal(amount, 'amount'), 'amount'), currency: checkCurrency(currency) };
 }
 
 /** `usd('1000')` -> `{ amount: '1000.00', currency: 'USD' }`. */
-export function usd(amount: AmountInput): Money {
+export function usd(amount: AmountInput): Money<'USD'> {
   return money(amount, 'USD');
 }
 
@@ -86,24 +86,27 @@ export function toCents(value: Money): bigint {
 }
 
 /** Money from an integer number of cents. */
-export function fromCents(cents: bigint | number, currency = 'USD'): Money {
+export function fromCents<C extends string = 'USD'>(
+  cents: bigint | number,
+  currency: C = 'USD' as C,
+): Money<C> {
   if (typeof cents === 'number' && !Number.isSafeInteger(cents)) {
     reject('cents', `must be a safe integer, got ${cents}`);
   }
   return money(new Decimal(cents.toString()).dividedBy(100), currency);
 }
 
-function sameCurrency(a: Money, b: Money): string {
+function sameCurrency<C extends string>(a: Money<C>, b: Money<C>): C {
   if (a.currency !== b.currency) reject('currency', `cannot combine ${a.currency} with ${b.currency}`);
   return checkCurrency(a.currency);
 }
 
-export function addMoney(a: Money, b: Money): Money {
+export function addMoney<C extends string>(a: Money<C>, b: Money<C>): Money<C> {
   const currency = sameCurrency(a, b);
   return money(toDecimal(a.amount, 'amount').plus(toDecimal(b.amount, 'amount')), currency);
 }
 
-export function subMoney(a: Money, b: Money): Money {
+export function subMoney<C extends string>(a: Money<C>, b: Money<C>): Money<C> {
   const currency = sameCurrency(a, b);
   return money(toDecimal(a.amount, 'amount').minus(toDecimal(b.amount, 'amount')), currency);
 }
