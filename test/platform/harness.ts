@@ -1,45 +1,67 @@
 /**
- * Test servers for the platform lifecycle tests: the simulator's platform routes served over real
- * HTTP, and a webhook receiver from 'match-venue/webhooks' that records what it verified.
+ * Test fixtures for the platform lifecycle tests: the real simulator ('match-venue/simulator')
+ * listening on loopback, a webhook receiver from 'match-venue/webhooks' that records what it
+ * verified, and clients whose every request is logged (so a test can assert what was NOT sent).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MatchVenue } from 'match-venue';
+import { createSimulator, type Simulator } from 'match-venue/simulator';
 import { createWebhookReceiver, loopbackUrlPolicy, type WebhookEvent } from 'match-venue/webhooks';
-import { parseApiKey } from '../../src/core/api-key.js';
 import { ConfigurationResource } from '../../src/resources/configuration.js';
 import { Notifications } from '../../src/resources/notifications.js';
 import { Subscriptions } from '../../src/resources/subscriptions.js';
-import {
-  createPlatform,
-  type Platform,
-  type PlatformDeps,
-  type PlatformSigners,
-} from '../../src/simulator/platform/index.js';
-import { createDefaultSigners } from '../../src/simulator/platform/signers.js';
+import type { Platform, PlatformMode } from '../../src/simulator/platform/index.js';
 
-export const START = Date.UTC(2026, 0, 1);
+export const BURNER = 'TEST_API_KEY:burner:sim';
+export const MINTER = 'TEST_API_KEY:minter:sim';
 
-// One RSA + EC key set per test file: generating a 2048-bit RSA key takes a noticeable moment.
-let sharedSigners: PlatformSigners | undefined;
-function signers(): PlatformSigners {
-  sharedSigners ??= createDefaultSigners();
-  return sharedSigners;
+export interface SimServer {
+  url: string;
+  sim: Simulator;
+  platform: Platform;
+  /** `METHOD /path` of every request made by clients from {@link SimServer.client}. */
+  requests: string[];
+  entityId(apiKey: string): string;
+  client(apiKey?: string): ReturnType<typeof platformClient>;
+  close(): Promise<void>;
 }
 
-async function toRequest(req: IncomingMessage, origin: string): Promise<Request> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-  }
-  const method = req.method ?? 'GET';
-  return new Request(new URL(req.url ?? '/', origin), {
-    method,
-    headers,
-    ...(method === 'GET' || method === 'HEAD' ? {} : { body: Buffer.concat(chunks) }),
+/**
+ * The simulator on a manual clock with day-long auction cycles (so advancing 30 days stays cheap)
+ * and fast delivery retries.
+ */
+export async function startSimulator(
+  options: { mode?: PlatformMode; retrySchedule?: number[]; deliveryTimeoutMs?: number } = {},
+): Promise<SimServer> {
+  const sim = createSimulator({
+    clock: 'manual',
+    cycleMs: 24 * 60 * 60 * 1000,
+    platformMode: options.mode ?? 'sandbox',
   });
+  sim.platform.configure({
+    retrySchedule: options.retrySchedule ?? [10, 20, 40],
+    ...(options.deliveryTimeoutMs === undefined ? {} : { deliveryTimeoutMs: options.deliveryTimeoutMs }),
+  });
+  const running = await sim.listen({ host: '127.0.0.1', port: 0 });
+  const requests: string[] = [];
+  return {
+    url: running.url,
+    sim,
+    platform: sim.platform,
+    requests,
+    entityId(apiKey) {
+      const entity = sim.entityForApiKey(apiKey);
+      if (!entity) throw new Error('unknown seeded key');
+      return entity.entityId;
+    },
+    client: (apiKey = BURNER) => platformClient(running.url, apiKey, requests),
+    async close() {
+      await sim.platform.idle();
+      await running.close();
+      await sim.close();
+    },
+  };
 }
 
 async function listen(server: Server): Promise<string> {
@@ -47,91 +69,24 @@ async function listen(server: Server): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function stop(server: Server): Promise<void> {
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-}
-
-export interface PlatformServer {
-  url: string;
-  platform: Platform;
-  /** Every request the server saw, as `METHOD path`. */
-  requests: string[];
-  advance(ms: number): void;
-  close(): Promise<void>;
-}
-
-/** The platform behind a minimal router: `/_sim/*` unauthenticated, the rest by `TEST_API_KEY:<entity>:sim`. */
-export async function startPlatformServer(deps: Partial<PlatformDeps> = {}): Promise<PlatformServer> {
-  let now = START;
-  const platform = createPlatform({
-    now: () => now,
-    fetch: globalThis.fetch,
-    mode: 'sandbox',
-    retrySchedule: [10, 20, 40],
-    signers: signers(),
-    ...deps,
-  });
-  const requests: string[] = [];
-  const server = createServer((req, res) => {
-    void (async () => {
-      const request = await toRequest(req, `http://${req.headers.host ?? '127.0.0.1'}`);
-      const url = new URL(request.url);
-      requests.push(`${request.method} ${url.pathname}`);
-      let response: Response | undefined;
-      if (url.pathname.startsWith('/_sim/')) {
-        response = await platform.handleControl(request);
-      } else {
-        const key = (request.headers.get('authorization') ?? '').replace(/^Bearer /, '');
-        let entityId: string | undefined;
-        try {
-          entityId = parseApiKey(key).id;
-        } catch {
-          entityId = undefined;
-        }
-        response =
-          entityId === undefined
-            ? Response.json({ code: 401, message: 'Malformed authorization.' }, { status: 401 })
-            : await platform.handle(request, { entityId });
-      }
-      response ??= Response.json({ code: 2, message: 'Not found' }, { status: 404 });
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => {
-        headers[name] = value;
-      });
-      res.writeHead(response.status, headers);
-      res.end(Buffer.from(await response.arrayBuffer()));
-    })();
-  });
-  const url = await listen(server);
-  return {
-    url,
-    platform,
-    requests,
-    advance: (ms) => {
-      now += ms;
-    },
-    async close() {
-      await platform.close();
-      await stop(server);
-    },
-  };
-}
-
 export interface Receiver {
   url: string;
   events: WebhookEvent[];
+  /** TopicArn of every verified (and, unless disabled, confirmed) SubscriptionConfirmation. */
   confirmations: string[];
+  /** WebhookError codes of refused deliveries. */
   errors: string[];
-  /** Statuses to answer v2/v1 notifications with before handling them (then 200 after). */
+  /** Statuses to answer the next POSTs with, without handling them. */
   failNext: number[];
-  /** Every request (method) the receiver saw. */
+  /** Method of every request the receiver saw. */
   seen: string[];
+  /** URLs the receiver fetched (certificates, SubscribeURLs, public keys). */
+  fetched: string[];
   close(): Promise<void>;
 }
 
 /**
- * A real receiver trusting the simulator's certificate host (loopback) and fetching v2 keys from
+ * A real receiver trusting the simulator's loopback certificate host and fetching v2 keys from
  * the simulator with the entity's API key. With `noHead`, HEAD answers 405 (v2 validation fails).
  */
 export async function startReceiver(
@@ -144,19 +99,24 @@ export async function startReceiver(
   const errors: string[] = [];
   const failNext: number[] = [];
   const seen: string[] = [];
+  const fetched: string[] = [];
+  const loggingFetch = (input: string, init?: RequestInit) => {
+    fetched.push(new URL(input).pathname);
+    return fetch(input, init);
+  };
   const receiver = createWebhookReceiver({
     v1: {
       urlPolicy: loopbackUrlPolicy,
+      fetch: loggingFetch,
       onSubscriptionConfirmation: (message) => {
         confirmations.push(message.TopicArn);
       },
     },
-    v2: { baseUrl: simUrl, apiKey },
+    v2: { baseUrl: simUrl, apiKey, fetch: loggingFetch },
     onNotification: (event) => {
       events.push(event);
     },
     onError: (error) => {
-      if (process.env.DEBUG_PLATFORM) console.error(error, error.cause);
       errors.push(error.code);
     },
   });
@@ -175,14 +135,35 @@ export async function startReceiver(
     receiver.node(req, res);
   });
   const url = `${await listen(server)}/hook`;
-  return { url, events, confirmations, errors, failNext, seen, close: () => stop(server) };
+  return {
+    url,
+    events,
+    confirmations,
+    errors,
+    failNext,
+    seen,
+    fetched,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
-/** A client of the platform server plus the platform resources built over it. */
-export function platformClient(baseUrl: string, apiKey = 'TEST_API_KEY:burner:sim') {
-  const venue = new MatchVenue({ apiKey, baseUrl, maxRetries: 0 });
+/** A client and the platform resources over it; every request is logged into `requests`. */
+export function platformClient(baseUrl: string, apiKey = BURNER, requests: string[] = []) {
+  const venue = new MatchVenue({
+    apiKey,
+    baseUrl,
+    maxRetries: 0,
+    fetch: (input, init) => {
+      requests.push(`${init.method ?? 'GET'} ${new URL(input).pathname}`);
+      return fetch(input, init);
+    },
+  });
   return {
     venue,
+    requests,
     configuration: new ConfigurationResource(venue),
     subscriptions: new Subscriptions(venue),
     notifications: new Notifications(venue),

@@ -1,55 +1,50 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError } from '../../src/core/error.js';
 import { SubscriptionPendingError } from '../../src/resources/subscriptions.js';
-import {
-  type PlatformServer,
-  platformClient,
-  type Receiver,
-  startPlatformServer,
-  startReceiver,
-} from './harness.js';
+import { BURNER, MINTER, type Receiver, type SimServer, startReceiver, startSimulator } from './harness.js';
 
-const KEY = 'TEST_API_KEY:burner:sim';
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-let sim: PlatformServer | undefined;
+let server: SimServer | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
   await receiver?.close();
-  await sim?.close();
+  await server?.close();
   receiver = undefined;
-  sim = undefined;
+  server = undefined;
 });
 
 async function rawDelete(id: string): Promise<Response> {
-  return fetch(`${sim!.url}/v1/notifications/subscriptions/${id}`, {
+  return fetch(`${server!.url}/v1/notifications/subscriptions/${id}`, {
     method: 'DELETE',
-    headers: { authorization: `Bearer ${KEY}` },
+    headers: { authorization: `Bearer ${BURNER}` },
   });
 }
 
 describe('v1 subscriptions against the simulator', () => {
-  it('create -> signed confirmation per region verified and auto-confirmed -> confirmed -> delete', async () => {
-    sim = await startPlatformServer();
-    receiver = await startReceiver(sim.url, KEY);
-    const { subscriptions } = platformClient(sim.url, KEY);
+  it('create -> signed confirmation per region, verified and auto-confirmed -> confirmed -> delete', async () => {
+    server = await startSimulator();
+    receiver = await startReceiver(server.url, BURNER);
+    const { subscriptions, requests } = server.client();
 
     const created = await subscriptions.create({ endpoint: receiver.url });
     expect(created.endpoint).toBe(receiver.url);
     expect(created.subscriptionDetails.map((d) => d.status)).toEqual(['pending', 'pending']);
+    expect(created.subscriptionDetails.map((d) => d.url.split(':')[3])).toEqual(['us-east-1', 'us-west-2']);
 
-    await sim.platform.idle();
+    await server.platform.idle();
     expect(receiver.errors).toEqual([]);
     expect(receiver.confirmations.sort()).toEqual(created.subscriptionDetails.map((d) => d.url).sort());
-    const confirmations = sim.platform.deliveries().filter((d) => d.kind === 'v1-confirmation');
+    const confirmations = server.platform.deliveries().filter((d) => d.kind === 'v1-confirmation');
     expect(confirmations.map((d) => [d.state, d.attempts.length])).toEqual([
       ['delivered', 1],
       ['delivered', 1],
     ]);
-    // Each confirmation was verified against the simulator's certificate and confirmed by fetching its SubscribeURL.
-    expect(sim.requests.filter((r) => r === 'GET /_sim/sns/cert.pem').length).toBeGreaterThanOrEqual(1);
-    expect(sim.requests.filter((r) => r === 'GET /_sim/sns/confirm')).toHaveLength(2);
+    // Verified with the certificate served by the simulator (fetched once, then cached) and
+    // confirmed by fetching each SubscribeURL.
+    expect(receiver.fetched.filter((p) => p === '/_sim/sns/cert.pem')).toHaveLength(1);
+    expect(receiver.fetched.filter((p) => p === '/_sim/sns/confirm')).toHaveLength(2);
 
     const [listed] = await subscriptions.list();
     expect(listed?.id).toBe(created.id);
@@ -57,38 +52,42 @@ describe('v1 subscriptions against the simulator', () => {
 
     await subscriptions.delete(created.id);
     expect(await subscriptions.list()).toEqual([]);
-    expect(sim.requests.filter((r) => r.startsWith('DELETE '))).toHaveLength(1);
+    expect(requests.filter((r) => r.startsWith('DELETE '))).toEqual([
+      `DELETE /v1/notifications/subscriptions/${created.id}`,
+    ]);
   });
 
-  it('delivers account events as signed SNS notifications once a detail is confirmed', async () => {
-    sim = await startPlatformServer();
-    receiver = await startReceiver(sim.url, KEY);
-    const { subscriptions } = platformClient(sim.url, KEY);
-    await subscriptions.create({ endpoint: receiver.url });
-    await sim.platform.idle();
+  it('delivers the entity’s account events as signed SNS notifications once a detail is confirmed', async () => {
+    server = await startSimulator();
+    receiver = await startReceiver(server.url, BURNER);
+    await server.client().subscriptions.create({ endpoint: receiver.url });
+    await server.platform.idle();
 
+    const burner = server.entityId(BURNER);
     const order = { orderId: 'o-1', status: 'pending' };
-    sim.platform.onSimulatorEvent({
+    server.platform.onSimulatorEvent({
       channel: 'account',
-      entityId: 'burner',
+      entityId: burner,
       event: 'order.accepted',
       data: order,
     });
-    sim.platform.onSimulatorEvent({ channel: 'market', event: 'auction.opened', data: {} });
-    sim.platform.onSimulatorEvent({
+    server.platform.onSimulatorEvent({ channel: 'market', event: 'auction.opened', data: {} });
+    server.platform.onSimulatorEvent({
       channel: 'account',
-      entityId: 'minter',
+      entityId: server.entityId(MINTER),
       event: 'order.accepted',
       data: {},
     });
-    await sim.platform.idle();
+    await server.platform.idle();
 
+    expect(receiver.errors).toEqual([]);
     expect(receiver.events).toHaveLength(1);
     const [event] = receiver.events;
     if (event?.version !== 1) throw new Error('expected a v1 event');
     expect(event.notification.Type).toBe('Notification');
+    expect(event.notification.SignatureVersion).toBe('2');
     expect(JSON.parse(event.notification.Message)).toEqual({
-      clientId: 'burner',
+      clientId: burner,
       notificationType: 'order.accepted',
       version: 1,
       notification: order,
@@ -96,20 +95,20 @@ describe('v1 subscriptions against the simulator', () => {
   });
 
   it('blocks deletion while a detail is pending: client-side (no DELETE sent) and server-side', async () => {
-    sim = await startPlatformServer();
-    // An endpoint that answers every POST with 200 without confirming leaves the details pending.
-    receiver = await startReceiver(sim.url, KEY);
+    server = await startSimulator();
+    // Answering both confirmations with a bare 200 leaves both details pending.
+    receiver = await startReceiver(server.url, BURNER);
     receiver.failNext.push(200, 200);
-    const { subscriptions } = platformClient(sim.url, KEY);
+    const { subscriptions, requests } = server.client();
     const created = await subscriptions.create({ endpoint: receiver.url });
-    await sim.platform.idle();
+    await server.platform.idle();
 
     const error = await subscriptions.delete(created.id).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubscriptionPendingError);
     expect((error as SubscriptionPendingError).subscriptionId).toBe(created.id);
     expect((error as SubscriptionPendingError).pendingDetails).toHaveLength(2);
     expect((error as Error).message).toMatch(/pending.*No DELETE request was sent/s);
-    expect(sim.requests.filter((r) => r.startsWith('DELETE '))).toEqual([]);
+    expect(requests).toEqual(['POST /v1/notifications/subscriptions', 'GET /v1/notifications/subscriptions']);
 
     const raw = await rawDelete(created.id);
     expect(raw.status).toBe(400);
@@ -121,12 +120,13 @@ describe('v1 subscriptions against the simulator', () => {
   });
 
   it('answers 404 for an unknown subscription and 400 for a malformed id', async () => {
-    sim = await startPlatformServer();
-    const { subscriptions } = platformClient(sim.url, KEY);
-    const missing = await subscriptions
-      .delete('6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f')
+    server = await startSimulator();
+    const missing = await server
+      .client()
+      .subscriptions.delete('6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f')
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as NotFoundError).code).toBe(2);
     expect((await rawDelete('not-a-uuid')).status).toBe(400);
   });
 
@@ -134,8 +134,8 @@ describe('v1 subscriptions against the simulator', () => {
     ['sandbox', 3],
     ['production', 1],
   ] as const)('limits active subscriptions in %s to %i (400, code 2)', async (mode, limit) => {
-    sim = await startPlatformServer({ mode });
-    const { subscriptions } = platformClient(sim.url, KEY);
+    server = await startSimulator({ mode });
+    const { subscriptions } = server.client();
     for (let i = 0; i < limit; i++) await subscriptions.create({ endpoint: `http://127.0.0.1:9/hook-${i}` });
     const error = await subscriptions
       .create({ endpoint: 'http://127.0.0.1:9/one-more' })
@@ -143,11 +143,10 @@ describe('v1 subscriptions against the simulator', () => {
     expect(error).toBeInstanceOf(BadRequestError);
     expect((error as BadRequestError).code).toBe(2);
     expect((error as BadRequestError).serverMessage).toMatch(new RegExp(`${mode} allows ${limit} active`));
+    expect(await subscriptions.list()).toHaveLength(limit);
     // Another entity has its own allowance.
     await expect(
-      platformClient(sim.url, 'TEST_API_KEY:minter:sim').subscriptions.create({
-        endpoint: 'http://127.0.0.1:9/m',
-      }),
+      server.client(MINTER).subscriptions.create({ endpoint: 'http://127.0.0.1:9/m' }),
     ).resolves.toMatchObject({ endpoint: 'http://127.0.0.1:9/m' });
   });
 
@@ -155,12 +154,12 @@ describe('v1 subscriptions against the simulator', () => {
     ['sandbox', 30 * DAY],
     ['production', 72 * HOUR],
   ] as const)('removes pending details in %s after %i ms on the simulator clock', async (mode, age) => {
-    sim = await startPlatformServer({ mode });
-    const { subscriptions } = platformClient(sim.url, KEY);
+    server = await startSimulator({ mode, retrySchedule: [] });
+    const { subscriptions } = server.client();
     const created = await subscriptions.create({ endpoint: 'http://127.0.0.1:9/unreachable' });
-    sim.advance(age - 1);
+    server.sim.advance(age - 1);
     expect((await subscriptions.list()).map((s) => s.id)).toEqual([created.id]);
-    sim.advance(1);
+    server.sim.advance(1);
     expect(await subscriptions.list()).toEqual([]);
     // The freed slot can be used again (production allows only one).
     await expect(subscriptions.create({ endpoint: 'http://127.0.0.1:9/again' })).resolves.toMatchObject({
@@ -168,26 +167,37 @@ describe('v1 subscriptions against the simulator', () => {
     });
   });
 
-  it('a confirmation fetched after the pending age no longer confirms', async () => {
-    sim = await startPlatformServer({ mode: 'production' });
-    receiver = await startReceiver(sim.url, KEY);
-    receiver.failNext.push(200, 200);
-    const { subscriptions } = platformClient(sim.url, KEY);
-    await subscriptions.create({ endpoint: receiver.url });
-    await sim.platform.idle();
-    sim.advance(72 * HOUR);
-    const state = await (await fetch(`${sim.url}/_sim/platform/state`)).json();
-    expect(state.data.v1Subscriptions).toEqual([]);
-    const bogus = await fetch(`${sim.url}/_sim/sns/confirm?Token=${'ab'.repeat(64)}`);
+  it('keeps the confirmed detail when the other expires pending; its SubscribeURL then fails', async () => {
+    server = await startSimulator({ mode: 'production' });
+    receiver = await startReceiver(server.url, BURNER);
+    // The first confirmation is answered without confirming; the second is verified and confirmed.
+    receiver.failNext.push(200);
+    const { subscriptions } = server.client();
+    const created = await subscriptions.create({ endpoint: receiver.url });
+    await server.platform.idle();
+    expect(receiver.confirmations).toHaveLength(1);
+    server.sim.advance(72 * HOUR);
+
+    const [left] = await subscriptions.list();
+    expect(left?.subscriptionDetails).toHaveLength(1);
+    expect(left?.subscriptionDetails[0]?.status).toBe('confirmed');
+    expect(left?.subscriptionDetails[0]?.url).toBe(receiver.confirmations[0]);
+    const state = (await (await fetch(`${server.url}/_sim/platform/state`)).json()) as {
+      data: { v1Subscriptions: { id: string }[] };
+    };
+    expect(state.data.v1Subscriptions.map((s) => s.id)).toEqual([created.id]);
+    const bogus = await fetch(`${server.url}/_sim/sns/confirm?Token=${'ab'.repeat(64)}`);
     expect(bogus.status).toBe(404);
+    // With only confirmed entries left, deletion is allowed.
+    await subscriptions.delete(created.id);
   });
 
   it('refuses a non-https endpoint off loopback before sending anything', async () => {
-    sim = await startPlatformServer();
-    const { subscriptions } = platformClient(sim.url, KEY);
+    server = await startSimulator();
+    const { subscriptions, requests } = server.client();
     await expect(subscriptions.create({ endpoint: 'http://example.com/hook' })).rejects.toThrow(
       /endpoint: must be an HTTPS URL/,
     );
-    expect(sim.requests).toEqual([]);
+    expect(requests).toEqual([]);
   });
 });

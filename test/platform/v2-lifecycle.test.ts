@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { BadRequestError, NotFoundError } from '../../src/core/error.js';
 import {
-  type PlatformServer,
+  BURNER as KEY,
+  MINTER,
   platformClient,
   type Receiver,
-  startPlatformServer,
+  type SimServer,
   startReceiver,
+  startSimulator,
 } from './harness.js';
 
-const KEY = 'TEST_API_KEY:burner:sim';
-
-let sim: PlatformServer | undefined;
+let sim: SimServer | undefined;
 let receiver: Receiver | undefined;
 afterEach(async () => {
   await receiver?.close();
@@ -21,7 +21,7 @@ afterEach(async () => {
 
 describe('v2 notifications against the simulator', () => {
   it('validates the endpoint with HEAD first and refuses one without HEAD (400, code 2, errors naming endpoint)', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY, { noHead: true });
     const { notifications } = platformClient(sim.url, KEY);
     const error = await notifications
@@ -37,7 +37,7 @@ describe('v2 notifications against the simulator', () => {
   });
 
   it('refuses an unreachable endpoint', async () => {
-    sim = await startPlatformServer({ deliveryTimeoutMs: 2000 });
+    sim = await startSimulator({ deliveryTimeoutMs: 2000 });
     const { notifications } = platformClient(sim.url, KEY);
     const error = await notifications
       .createFx({ endpoint: 'http://127.0.0.1:9/nothing-listens', notificationTypes: ['*'] })
@@ -47,7 +47,7 @@ describe('v2 notifications against the simulator', () => {
   });
 
   it('creates each variant with its own body and response fields', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
     const { notifications } = platformClient(sim.url, KEY);
 
@@ -93,7 +93,7 @@ describe('v2 notifications against the simulator', () => {
   });
 
   it('validates bodies: a field failing its rule is a 400 code 2 naming the field', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     const response = await fetch(`${sim.url}/v2/notifications/subscriptions/permissionless`, {
       method: 'POST',
       headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
@@ -106,7 +106,7 @@ describe('v2 notifications against the simulator', () => {
   });
 
   it('delivers signed notifications the receiver verifies with the key from the public-key endpoint', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
     const { notifications } = platformClient(sim.url, KEY);
     const subscription = await notifications.create({
@@ -115,9 +115,9 @@ describe('v2 notifications against the simulator', () => {
     });
 
     const order = { orderId: 'o-1', status: 'filled' };
-    await sim.platform.publish('burner', 'order.updated', order);
-    await sim.platform.publish('burner', 'balance.updated', { x: 1 });
-    await sim.platform.publish('minter', 'order.updated', order);
+    await sim.platform.publish(sim.entityId(KEY), 'order.updated', order);
+    await sim.platform.publish(sim.entityId(KEY), 'balance.updated', { x: 1 });
+    await sim.platform.publish(sim.entityId(MINTER), 'order.updated', order);
     await sim.platform.idle();
 
     expect(receiver.errors).toEqual([]);
@@ -131,17 +131,17 @@ describe('v2 notifications against the simulator', () => {
       notification: order,
       version: 2,
     });
-    expect(sim.requests.filter((r) => r.startsWith('GET /v2/notifications/publicKey/'))).toHaveLength(1);
+    expect(receiver.fetched.filter((p) => p.startsWith('/v2/notifications/publicKey/'))).toHaveLength(1);
   });
 
   it('redelivers after a non-200: first answer 500, then 200 -> exactly two attempts, handled once', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
     const { notifications } = platformClient(sim.url, KEY);
     await notifications.create({ endpoint: receiver.url, notificationTypes: ['*'] });
     receiver.failNext.push(500);
 
-    const [record] = await sim.platform.publish('burner', 'withdrawal.updated', { id: 'w-1' });
+    const [record] = await sim.platform.publish(sim.entityId(KEY), 'withdrawal.updated', { id: 'w-1' });
     await sim.platform.idle();
 
     expect(record?.attempts.map((a) => a.status)).toEqual([500, 200]);
@@ -151,12 +151,12 @@ describe('v2 notifications against the simulator', () => {
   });
 
   it('treats a 2xx other than 200 as a failed v2 delivery and gives up after the schedule', async () => {
-    sim = await startPlatformServer({ retrySchedule: [1, 1] });
+    sim = await startSimulator({ retrySchedule: [1, 1] });
     receiver = await startReceiver(sim.url, KEY);
     const { notifications } = platformClient(sim.url, KEY);
     await notifications.create({ endpoint: receiver.url, notificationTypes: ['*'] });
     receiver.failNext.push(204, 204, 204);
-    const [record] = await sim.platform.publish('burner', 'order.updated', {});
+    const [record] = await sim.platform.publish(sim.entityId(KEY), 'order.updated', {});
     await sim.platform.idle();
     expect(record?.attempts.map((a) => a.status)).toEqual([204, 204, 204]);
     expect(record?.state).toBe('failed');
@@ -164,7 +164,7 @@ describe('v2 notifications against the simulator', () => {
   });
 
   it('serves the public key; an unknown key id is 404', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     const { notifications } = platformClient(sim.url, KEY);
     const { v2 } = await sim.platform.signers();
     const key = await notifications.getPublicKey(v2.keyId);
@@ -178,7 +178,7 @@ describe('v2 notifications against the simulator', () => {
 
 describe('configuration and key verification', () => {
   it('retrieves the configuration and verifies keys (true, false on 401, rethrows others)', async () => {
-    sim = await startPlatformServer();
+    sim = await startSimulator();
     const { configuration } = platformClient(sim.url, KEY);
     const config = await configuration.retrieve();
     expect(config.payments.masterWalletId).toMatch(/^\d{10}$/);

@@ -71,8 +71,7 @@ function succeeded(kind: DeliveryKind, status: number): boolean {
 }
 
 export class DeliveryQueue {
-  readonly #options: DeliveryQueueOptions;
-  readonly #sleep: Sleep;
+  #options: DeliveryQueueOptions;
   readonly #log: DeliveryRecord[] = [];
   readonly #inFlight = new Set<Promise<void>>();
   readonly #listeners = new Set<(record: DeliveryRecord) => void>();
@@ -80,7 +79,11 @@ export class DeliveryQueue {
 
   constructor(options: DeliveryQueueOptions) {
     this.#options = options;
-    this.#sleep = options.sleep ?? realSleep;
+  }
+
+  /** Changes the retry schedule, sleep or timeout for deliveries started from now on. */
+  configure(options: Partial<Pick<DeliveryQueueOptions, 'retrySchedule' | 'sleep' | 'timeoutMs'>>): void {
+    this.#options = { ...this.#options, ...options };
   }
 
   /** Starts a delivery in the background and returns its (live) log record. */
@@ -137,10 +140,12 @@ export class DeliveryQueue {
 
   async #run(request: DeliveryRequest, record: DeliveryRecord, closed: AbortSignal): Promise<void> {
     const delays = [0, ...this.#options.retrySchedule];
+    const sleep = this.#options.sleep ?? realSleep;
+    const timeoutMs = this.#options.timeoutMs ?? 5000;
     for (const [index, delay] of delays.entries()) {
-      if (index > 0) await this.#sleep(delay, closed).catch(() => undefined);
+      if (index > 0) await sleep(delay, closed).catch(() => undefined);
       if (closed.aborted) break;
-      const attempt = await this.#attempt(request, closed);
+      const attempt = await this.#attempt(request, closed, timeoutMs);
       record.attempts.push(attempt);
       if (attempt.status !== undefined && succeeded(request.kind, attempt.status)) {
         record.state = 'delivered';
@@ -150,9 +155,9 @@ export class DeliveryQueue {
     record.state = 'failed';
   }
 
-  async #attempt(request: DeliveryRequest, closed: AbortSignal): Promise<DeliveryAttempt> {
+  async #attempt(request: DeliveryRequest, closed: AbortSignal, timeoutMs: number): Promise<DeliveryAttempt> {
     const at = new Date().toISOString();
-    const signal = AbortSignal.any([closed, AbortSignal.timeout(this.#options.timeoutMs ?? 5000)]);
+    const signal = AbortSignal.any([closed, AbortSignal.timeout(timeoutMs)]);
     try {
       const response = await this.#options.fetch(request.endpoint, {
         method: 'POST',

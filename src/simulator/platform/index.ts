@@ -55,6 +55,13 @@ export interface PlatformDeps {
   signers?: PlatformSigners | Promise<PlatformSigners>;
 }
 
+/** Delivery settings that can change after creation. */
+export interface PlatformSettings {
+  retrySchedule?: readonly number[];
+  sleep?: Sleep;
+  deliveryTimeoutMs?: number;
+}
+
 export interface PlatformState {
   mode: PlatformMode;
   v1Subscriptions: (ReturnType<typeof toV1Wire> & { entityId: string })[];
@@ -91,6 +98,11 @@ export interface Platform {
   idle(): Promise<void>;
   state(): PlatformState;
   signers(): Promise<PlatformSigners>;
+  /**
+   * Changes delivery settings after creation (the simulator creates the platform itself):
+   * e.g. `sim.platform.configure({ retrySchedule: [10, 20, 40] })` for fast retries in tests.
+   */
+  configure(options: PlatformSettings): void;
   /** Forgets every subscription and delivery; stops retries in flight. */
   reset(): Promise<void>;
   /** Stops retries and waits for attempts in flight to end. */
@@ -121,6 +133,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
     ...(deps.deliveryTimeoutMs === undefined ? {} : { timeoutMs: deps.deliveryTimeoutMs }),
   });
   const snsVersion = deps.snsSignatureVersion ?? '2';
+  let timeoutMs = deps.deliveryTimeoutMs ?? 5000;
   // The base URL each v1 subscription's messages point back to.
   const origins = new Map<string, string>();
   const publishing = new Set<Promise<unknown>>();
@@ -254,7 +267,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
         v1,
         v2,
         fetch: deps.fetch,
-        timeoutMs: deps.deliveryTimeoutMs ?? 5000,
+        timeoutMs,
         now: deps.now,
         masterWalletId: deps.masterWalletId ?? derivedMasterWalletId,
         signers,
@@ -323,6 +336,15 @@ export function createPlatform(deps: PlatformDeps): Platform {
     },
 
     signers,
+
+    configure(options) {
+      if (options.deliveryTimeoutMs !== undefined) timeoutMs = options.deliveryTimeoutMs;
+      queue.configure({
+        ...(options.retrySchedule ? { retrySchedule: options.retrySchedule } : {}),
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+        ...(options.deliveryTimeoutMs === undefined ? {} : { timeoutMs: options.deliveryTimeoutMs }),
+      });
+    },
 
     async reset() {
       await Promise.allSettled([...publishing]);

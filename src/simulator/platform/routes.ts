@@ -51,7 +51,8 @@ const PUBLIC_KEY_PREFIX = '/v2/notifications/publicKey/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function methodNotAllowed(allow: string): Response {
-  return new Response(JSON.stringify({ code: 2, message: `Method not allowed; use ${allow}.` }), {
+  // Code -1 with 405, as the simulator's other routes answer a wrong method.
+  return new Response(JSON.stringify({ code: -1, message: `Method not allowed; use ${allow}.` }), {
     status: 405,
     headers: { 'content-type': 'application/json', allow },
   });

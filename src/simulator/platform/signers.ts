@@ -2,6 +2,7 @@
  * The simulator's signing keys, reused from the webhooks toolkit's test signers so the
  * simulator's deliveries verify with exactly the code users verify real deliveries with.
  */
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { SnsMessage, SnsSignatureVersion } from '../../webhooks/sns-message.js';
 import { createSnsTestSigner, type UnsignedSnsMessage } from '../../webhooks/testing/sns-test-signer.js';
 import { createV2TestSigner, type SignedV2Delivery } from '../../webhooks/testing/v2-test-signer.js';
@@ -25,10 +26,17 @@ export interface PlatformSigners {
   v2: V2Signer;
 }
 
-/** Fresh keys: a 2048-bit RSA key with a self-signed certificate, and a P-256 key with a random id. */
+let rsaKeyPair: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
+
+/**
+ * A self-signed certificate over an RSA key, and a fresh P-256 key with a random id. The 2048-bit
+ * RSA key pair is generated once per process (it takes a noticeable moment and simulators are
+ * created per test); each platform still gets its own certificate and v2 key.
+ */
 export function createDefaultSigners(): PlatformSigners {
+  rsaKeyPair ??= generateKeyPairSync('rsa', { modulusLength: 2048 });
   return {
-    sns: createSnsTestSigner({ certificateUrl: 'http://127.0.0.1/_sim/sns/cert.pem' }),
+    sns: createSnsTestSigner({ certificateUrl: 'http://127.0.0.1/_sim/sns/cert.pem', keyPair: rsaKeyPair }),
     v2: createV2TestSigner(),
   };
 }
