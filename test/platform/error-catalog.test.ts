@@ -11,7 +11,6 @@ import {
   PermissionDeniedError,
 } from 'match-venue';
 import { describe, expect, it } from 'vitest';
-import { ConfigurationResource } from '../../src/resources/configuration.js';
 
 const isPlatformCode = (code: number) =>
   code === -1 || code === 2 || code === 3 || code === 401 || (code >= 155000 && code < 157000);
@@ -42,7 +41,7 @@ function answering(status: number, code: number) {
       );
     },
   });
-  return { configuration: new ConfigurationResource(venue), seen };
+  return { configuration: venue.configuration, seen };
 }
 
 describe('platform error catalog through the client', () => {

@@ -8,9 +8,6 @@ import type { AddressInfo } from 'node:net';
 import { MatchVenue } from 'match-venue';
 import { createSimulator, type Simulator } from 'match-venue/simulator';
 import { createWebhookReceiver, loopbackUrlPolicy, type WebhookEvent } from 'match-venue/webhooks';
-import { ConfigurationResource } from '../../src/resources/configuration.js';
-import { Notifications } from '../../src/resources/notifications.js';
-import { Subscriptions } from '../../src/resources/subscriptions.js';
 import type { Platform, PlatformMode } from '../../src/simulator/platform/index.js';
 
 export const BURNER = 'TEST_API_KEY:burner:sim';
@@ -164,8 +161,8 @@ export function platformClient(baseUrl: string, apiKey = BURNER, requests: strin
   return {
     venue,
     requests,
-    configuration: new ConfigurationResource(venue),
-    subscriptions: new Subscriptions(venue),
-    notifications: new Notifications(venue),
+    configuration: venue.configuration,
+    subscriptions: venue.subscriptions,
+    notifications: venue.notifications,
   };
 }

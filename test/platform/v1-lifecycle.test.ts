@@ -1,6 +1,5 @@
+import { BadRequestError, NotFoundError, SubscriptionPendingError } from 'match-venue';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError } from '../../src/core/error.js';
-import { SubscriptionPendingError } from '../../src/resources/subscriptions.js';
 import { BURNER, MINTER, type Receiver, type SimServer, startReceiver, startSimulator } from './harness.js';
 
 const HOUR = 60 * 60 * 1000;

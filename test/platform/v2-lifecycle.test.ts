@@ -1,5 +1,5 @@
+import { BadRequestError, NotFoundError } from 'match-venue';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BadRequestError, NotFoundError } from '../../src/core/error.js';
 import {
   BURNER as KEY,
   MINTER,
