@@ -107,7 +107,7 @@ export class MatchVenue extends ClientCore {
     this.account = new Account(this);
     this.orders = new Orders(this);
     this.withdrawals = new Withdrawals(this);
-    this.stream = new Stream(this);
+    this.stream = new Stream(this, this.orders, () => this.wsUrl);
     this.configuration = new ConfigurationResource(this);
     this.subscriptions = new Subscriptions(this);
     this.notifications = new Notifications(this);

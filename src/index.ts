@@ -88,3 +88,14 @@ export type {
 export type { ListOrdersParams, PlaceOrderParams } from './resources/orders.js';
 export { SubscriptionPendingError, type V1SubscriptionCreateParams } from './resources/subscriptions.js';
 export type { CreateWithdrawalParams } from './resources/withdrawals.js';
+export {
+  type AccountEvent,
+  isEvent,
+  type MarketEvent,
+  type StateChange,
+  type StreamEvent,
+  type StreamOptions,
+  type StreamState,
+  type StreamSubscription,
+  type VenueStream,
+} from './stream/index.js';

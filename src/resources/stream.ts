@@ -1,9 +1,26 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
+import { MatchVenueError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
-import { WsTicket } from '../generated/schemas.js';
+import { validate } from '../core/validation.js';
+import { OrderStatus, WsTicket } from '../generated/schemas.js';
+import { connectStream, type StreamOptions, type VenueStream } from '../stream/index.js';
+import type { Orders } from './orders.js';
 
 export class Stream extends APIResource {
+  readonly #orders: Orders;
+  readonly #wsUrl: () => string | undefined;
+
+  constructor(
+    client: ConstructorParameters<typeof APIResource>[0],
+    orders: Orders,
+    wsUrl: () => string | undefined,
+  ) {
+    super(client);
+    this.#orders = orders;
+    this.#wsUrl = wsUrl;
+  }
+
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
   ticket(options?: RequestOptions): APIPromise<WsTicket> {
     return this.client.call(() => ({
@@ -12,5 +29,35 @@ export class Stream extends APIResource {
       path: '/v1/match/ws/ticket',
       responseSchema: WsTicket,
     }));
+  }
+
+  /**
+   * Opens the WebSocket (market and account channels). A fresh ticket is fetched before every
+   * (re)connect; after a gap the stream resyncs account state over REST.
+   */
+  connect(options?: StreamOptions): VenueStream {
+    const wsUrl = this.#wsUrl();
+    if (wsUrl === undefined) {
+      throw new MatchVenueError(
+        "Streaming needs a WebSocket URL. In mock mode use createMockVenue({ listen: true }) from 'match-venue/simulator' " +
+          '(its clients stream over loopback), or pass wsUrl.',
+      );
+    }
+    return connectStream(
+      {
+        wsUrl,
+        ticket: () => this.ticket(),
+        listOrders: (query) =>
+          this.#orders.list({
+            pageSize: 100,
+            ...(query.from === undefined ? {} : { from: query.from }),
+            ...(query.status === undefined
+              ? {}
+              : { status: validate(OrderStatus, query.status, 'stream reconcile status') }),
+          }),
+        logger: this.client.logger,
+      },
+      options,
+    );
   }
 }
