@@ -472,7 +472,9 @@ class StreamConnection implements VenueStream {
   private onEvent(frame: EventFrame, text: string): void {
     const ch = this.channels[frame.channel];
     if (!ch || ch.subs.size === 0) return;
-    const ev = { ...frame, data: decodeSocketData(frame.data) } as StreamEvent;
+    const data = decodeSocketData(frame.data);
+    // With the default codec the frame is passed on as parsed: no copy per event.
+    const ev = (data === frame.data ? frame : { ...frame, data }) as StreamEvent;
     if (frame.event === 'auction.snapshot' || typeof frame.seq !== 'number') {
       this.deliver(ch, ev);
       return;
