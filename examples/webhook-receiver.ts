@@ -48,8 +48,9 @@ const receiver = createWebhookReceiver({
       console.log(`v1 SubscriptionConfirmation for ${message.TopicArn} verified; confirmed: ${confirmed}`);
     },
   },
-  // Keys come from the platform's public-key endpoint through the SDK client (cached per key id).
-  v2: { getPublicKey: (keyId) => burner.notifications.getPublicKey(keyId) },
+  // Keys come from the platform's public-key endpoint (GET /v2/notifications/publicKey/{keyId}),
+  // fetched once per key id with the entity's API key.
+  v2: { baseUrl: running.url, apiKey: SEEDED.burner.apiKey },
   onNotification: (event) => {
     console.log(`verified ${describe(event)}`);
   },
