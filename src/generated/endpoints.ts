@@ -67,7 +67,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: Order,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003] },
     specGap: false,
   },
   cancelOrder: {
@@ -79,7 +79,7 @@ export const endpoints = {
     query: null,
     body: CancelOrderRequest,
     responseData: CancelOrderResult,
-    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003] },
     specGap: false,
   },
   cancelAllOrders: {
@@ -103,7 +103,7 @@ export const endpoints = {
     query: null,
     body: ModifyOrderRequest,
     responseData: ModifyOrderResult,
-    errorCodes: { 400: [2, 137005, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003] },
     specGap: false,
   },
   createWithdrawal: {

@@ -219,9 +219,10 @@ const entries: readonly ErrorCodeInfo[] = [
     http: 400,
     group: 'venue-auction',
     meaning: 'Auction settling; retry after settlement',
-    raisedBy: ['cancelOrder', 'cancelAllOrders'],
+    raisedBy: ['cancelOrder', 'cancelAllOrders', 'modifyOrder'],
     retryable: true,
     retryNote: 'The document says to retry after settlement.',
+    note: 'The errors table lists cancel and cancel-all. The documents do not show the code for cancelling or modifying an order that has already cleared; this contract (and its simulator) answers 136002 for both.',
   },
   {
     code: 137001,
@@ -1623,8 +1624,9 @@ const entries: readonly ErrorCodeInfo[] = [
     http: 404,
     group: 'common',
     meaning: 'Transaction not found or not accessible',
-    raisedBy: ['transactions'],
+    raisedBy: ['transactions', 'getOrder', 'cancelOrder', 'modifyOrder'],
     retryable: false,
+    note: 'The venue document does not show the code for an unknown order; this contract answers 404 156003 for getOrder, cancelOrder and modifyOrder (another entity\'s order included).',
   },
   {
     code: 156004,

@@ -471,7 +471,7 @@ export type V1Subscription = z.infer<typeof V1Subscription>;
 export const NotificationPublicKey = z.looseObject(
   {
     id: z.guid(messages('must be a UUID')),
-    algorithm: z.string(messages()),
+    algorithm: z.literal('ECDSA_SHA_256', messages()),
     publicKey: z.string(messages()),
     createDate: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }),
   },

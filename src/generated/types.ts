@@ -79,7 +79,8 @@ export interface paths {
         /**
          * Cancel a resting order
          * @description Cancels a `pending` order. Rejected in the lock window (136001) and while the previous auction
-         *     settles (136002). The code for an order that has already cleared is not shown by the documents.
+         *     settles (136002). The documents do not show the code for an order that has already cleared;
+         *     this contract uses 136002 (its fate is decided by settlement).
          */
         post: operations["cancelOrder"];
         delete?: never;
@@ -755,8 +756,11 @@ export interface components {
         NotificationPublicKey: {
             /** Format: uuid */
             id: string;
-            /** @example ECDSA_SHA_256 */
-            algorithm: string;
+            /**
+             * @description The only algorithm the venue owner documents; deliveries are verified with it.
+             * @enum {string}
+             */
+            algorithm: "ECDSA_SHA_256";
             /** @description Base64 DER SubjectPublicKeyInfo. */
             publicKey: string;
             /** Format: date-time */
@@ -766,6 +770,18 @@ export interface components {
     responses: {
         /** @description Missing or malformed credential (401), or an unknown API key (156007). */
         Unauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description No such order for this entity (another entity's order answers the same). The documents do not
+         *     show the code; this contract uses the platform's 156003 ("not found or not accessible").
+         */
+        OrderNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -972,15 +988,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
-            /** @description Order not found. The error code for this case is not shown by the documents. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorBody"];
-                };
-            };
+            404: components["responses"]["OrderNotFound"];
         };
     };
     cancelOrder: {
@@ -1017,6 +1025,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["OrderNotFound"];
         };
     };
     cancelAllOrders: {
@@ -1075,7 +1084,11 @@ export interface operations {
                     };
                 };
             };
-            /** @description Invalid request (2), fee change not more competitive in the lock window (137005), entity not eligible (137010). */
+            /**
+             * @description Invalid request (2), fee change not more competitive in the lock window (137005), entity not
+             *     eligible (137010). The documents do not show the code for an order that has already cleared;
+             *     this contract uses 136002 (its fate is decided by settlement), as for cancel.
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1085,6 +1098,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["OrderNotFound"];
         };
     };
     createWithdrawal: {

@@ -87,6 +87,9 @@ describe('endpoint table', () => {
       409: [137004, 137006],
     });
     expect(endpoints.createWithdrawal.errorCodes[404]).toEqual([138003]);
+    for (const id of ['getOrder', 'cancelOrder', 'modifyOrder'] as const) {
+      expect(endpoints[id].errorCodes[404], id).toEqual([156003]);
+    }
     expect(endpoints.getAccount.errorCodes[400]).toEqual([137010, 139001]);
     for (const [id, endpoint] of Object.entries(endpoints)) {
       for (const [status, codes] of Object.entries(endpoint.errorCodes)) {
