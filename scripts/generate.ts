@@ -648,7 +648,7 @@ async function generateTypes(root: string): Promise<string> {
   return `${header(apiFile)}\n${astToString(ast)}`;
 }
 
-const INDEX = `${header('openapi/')}export * from './endpoints.js';
+const INDEX = `${header(`${apiFile} and ${errorsFile}`)}export * from './endpoints.js';
 export * from './errors.js';
 export * from './schemas.js';
 export type { components, operations, paths } from './types.js';
