@@ -7,6 +7,8 @@
  * malformed key is often a real secret pasted in the wrong place.
  */
 
+import { MatchVenueError } from './error.js';
+
 export type ApiKeyKind = 'TEST_API' | 'LIVE_API';
 
 /** Which platform environment a key belongs to; test keys work only against sandbox and testnets. */
@@ -72,7 +74,8 @@ class ParsedKey implements ParsedApiKey {
  * Thrown for a key that is not `PREFIX:ID:SECRET`. The message and every own property are free
  * of the key's content (only counts and positions), so the error is safe to log or report.
  */
-export class InvalidApiKeyError extends Error {
+export class InvalidApiKeyError extends MatchVenueError {
+  override name = 'InvalidApiKeyError';
   /** A stable, machine-readable reason. */
   readonly reason:
     | 'missing'
@@ -88,7 +91,6 @@ export class InvalidApiKeyError extends Error {
       `Invalid API key: ${detail}. Expected TEST_API_KEY:<id>:<secret> or LIVE_API_KEY:<id>:<secret> ` +
         '(the key itself is not shown).',
     );
-    this.name = 'InvalidApiKeyError';
     this.reason = reason;
   }
 }

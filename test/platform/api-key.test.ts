@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { InvalidApiKeyError, isWellFormedApiKey, parseApiKey } from '../../src/core/api-key.js';
+import { MatchVenueError } from '../../src/core/error.js';
 
 const SECRET = 'sUp3rS3cr3tValue9f8e7d';
 
@@ -55,7 +56,9 @@ describe('parseApiKey', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(InvalidApiKeyError);
+    expect(thrown).toBeInstanceOf(MatchVenueError);
     const error = thrown as InvalidApiKeyError;
+    expect(error.name).toBe('InvalidApiKeyError');
     expect(error.reason).toBe(reason);
     expect(error.message).toMatch(/^Invalid API key: /);
     for (const fragment of [SECRET, SECRET.slice(0, 5), SECRET.slice(5)]) {

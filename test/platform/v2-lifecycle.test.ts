@@ -1,4 +1,5 @@
-import { BadRequestError, NotFoundError } from 'match-venue';
+import { BadRequestError, NotFoundError, usd } from 'match-venue';
+import { SEEDED } from 'match-venue/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   BURNER as KEY,
@@ -132,6 +133,29 @@ describe('v2 notifications against the simulator', () => {
       version: 2,
     });
     expect(receiver.fetched.filter((p) => p.startsWith('/v2/notifications/publicKey/'))).toHaveLength(1);
+  });
+
+  it('turns the simulator’s own account events into deliveries (a placed order)', async () => {
+    sim = await startSimulator();
+    receiver = await startReceiver(sim.url, KEY);
+    const { venue, notifications } = platformClient(sim.url, KEY);
+    await notifications.create({ endpoint: receiver.url, notificationTypes: ['order.accepted'] });
+    const placed = await venue.orders.place({
+      orderType: 'BURN',
+      amount: usd('1000'),
+      feeBps: '5',
+      postFillAction: 'cancel',
+      sourceWalletId: SEEDED.burner.walletId,
+      fiatAccountId: SEEDED.burner.fiatAccountId,
+    });
+    await sim.platform.idle();
+    expect(receiver.errors).toEqual([]);
+    expect(receiver.events.map((e) => e.version === 2 && e.notification.notificationType)).toEqual([
+      'order.accepted',
+    ]);
+    const [event] = receiver.events;
+    if (event?.version !== 2) throw new Error('expected a v2 event');
+    expect(event.notification.notification).toMatchObject({ orderId: placed.orderId, orderType: 'BURN' });
   });
 
   it('redelivers after a non-200: first answer 500, then 200 -> exactly two attempts, handled once', async () => {
