@@ -471,7 +471,8 @@ class StreamConnection implements VenueStream {
 
   private onEvent(frame: EventFrame, text: string): void {
     const ch = this.channels[frame.channel];
-    if (!ch || ch.subs.size === 0) return;
+    // Before `subscribed` there is no subscription yet: such events belong to an earlier one.
+    if (!ch || ch.subs.size === 0 || ch.lastSeq === undefined) return;
     const data = decodeSocketData(frame.data);
     // With the default codec the frame is passed on as parsed: no copy per event.
     const ev = (data === frame.data ? frame : { ...frame, data }) as StreamEvent;
@@ -479,19 +480,17 @@ class StreamConnection implements VenueStream {
       this.deliver(ch, ev);
       return;
     }
-    if (ch.lastSeq !== undefined) {
-      if (frame.seq <= ch.lastSeq) {
-        this.counters.duplicatesDropped += 1;
+    if (frame.seq <= ch.lastSeq) {
+      this.counters.duplicatesDropped += 1;
+      return;
+    }
+    if (frame.seq > ch.lastSeq + 1) {
+      const resumedAt = frame.seq - 1;
+      this.resync(ch, 'gap', resumedAt, frame.ts);
+      if (this.reconciling > 0) {
+        // Handle this frame after the REST reconciliation, in order.
+        this.backlog.unshift(text);
         return;
-      }
-      if (frame.seq > ch.lastSeq + 1) {
-        const resumedAt = frame.seq - 1;
-        this.resync(ch, 'gap', resumedAt, frame.ts);
-        if (this.reconciling > 0) {
-          // Handle this frame after the REST reconciliation, in order.
-          this.backlog.unshift(text);
-          return;
-        }
       }
     }
     ch.lastSeq = frame.seq;
