@@ -130,7 +130,7 @@ export class ClientCore {
     try {
       req = build();
     } catch (error) {
-      return APIPromise.reject(error);
+      return APIPromise.rejected(error);
     }
     return this.request(req);
   }
@@ -144,7 +144,7 @@ export class ClientCore {
     try {
       req = build();
     } catch (error) {
-      return PagePromise.rejected(error);
+      return PagePromise.rejectedPage(error);
     }
     return this.requestPage(req, items);
   }

@@ -26,19 +26,26 @@ export interface WithResponse<T> {
  * `.withResponse()` / `.asResponse()`. The request starts when the method is called, not when
  * the promise is awaited. The body is parsed once, on first use.
  */
-export class APIPromise<T> implements PromiseLike<T> {
-  readonly [Symbol.toStringTag] = 'APIPromise';
+export class APIPromise<T> extends Promise<T> {
+  // Promise machinery (then chains, Promise.all) builds plain Promises from this class.
+  static override get [Symbol.species](): PromiseConstructor {
+    return Promise;
+  }
+
   #raw: Promise<RawResponse>;
   #parse: (raw: RawResponse) => T;
   #parsed: Promise<T> | undefined;
 
   constructor(raw: Promise<RawResponse>, parse: (raw: RawResponse) => T) {
+    // The base promise is never observed: then/catch/finally are redirected to the parsed result,
+    // which keeps this a real Promise (assignable to Promise<T>) without parsing eagerly.
+    super((resolve) => resolve(undefined as never));
     this.#raw = raw;
     this.#parse = parse;
   }
 
   /** A promise that rejects with `error` without sending anything (bad input). */
-  static reject<T>(error: unknown): APIPromise<T> {
+  static rejected<T>(error: unknown): APIPromise<T> {
     return new APIPromise<T>(Promise.reject(error), () => {
       throw error;
     });
@@ -68,19 +75,18 @@ export class APIPromise<T> implements PromiseLike<T> {
     return new Response(noBody ? null : raw.bodyText, { status: raw.status, headers: { ...raw.headers } });
   }
 
-  // biome-ignore lint/suspicious/noThenProperty: this class is a thenable on purpose.
-  then<R1 = T, R2 = never>(
+  override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
   ): Promise<R1 | R2> {
     return this.#parsedPromise().then(onfulfilled, onrejected);
   }
 
-  catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
+  override catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T | R> {
     return this.#parsedPromise().catch(onrejected);
   }
 
-  finally(onfinally?: (() => void) | null): Promise<T> {
+  override finally(onfinally?: (() => void) | null): Promise<T> {
     return this.#parsedPromise().finally(onfinally);
   }
 }

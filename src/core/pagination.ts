@@ -32,7 +32,7 @@ export class Page<T> implements AsyncIterable<T> {
   /** The following page; check `hasNextPage()` first. */
   getNextPage(): PagePromise<T> {
     if (!this.hasNextPage()) {
-      return PagePromise.rejected(
+      return PagePromise.rejectedPage(
         new MatchVenueError('No next page; check hasNextPage() before getNextPage().'),
       );
     }
@@ -63,7 +63,7 @@ export class PagePromise<T> extends APIPromise<Page<T>> implements AsyncIterable
     super(raw, parse);
   }
 
-  static rejected<T>(error: unknown): PagePromise<T> {
+  static rejectedPage<T>(error: unknown): PagePromise<T> {
     return new PagePromise<T>(Promise.reject(error), () => {
       throw error;
     });

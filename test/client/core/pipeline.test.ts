@@ -63,6 +63,15 @@ describe('request pipeline', () => {
     expect(server.seen[0]?.headers['user-agent']).toMatch(/^match-venue-node\//);
   });
 
+  it('APIPromise is a real Promise: Promise.all, instanceof, lazy parse', async () => {
+    server.script(json(200, { data: { ok: true } }), json(200, { data: { ok: false } }));
+    const { venue } = client();
+    const a = get(venue);
+    const b = get(venue);
+    expect(a).toBeInstanceOf(Promise);
+    await expect(Promise.all([a, b])).resolves.toEqual([{ ok: true }, { ok: false }]);
+  });
+
   it('asResponse gives the unparsed response', async () => {
     server.script(json(200, { data: { ok: true }, extra: 1 }));
     const res = await get(client().venue).asResponse();

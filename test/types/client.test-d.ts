@@ -1,0 +1,79 @@
+import {
+  type APIError,
+  type APIPromise,
+  type BurnOrder,
+  ErrorCode,
+  isApiError,
+  type MatchVenue,
+  type MintOrder,
+  type Money,
+  type Order,
+  type Page,
+  type PagePromise,
+  type PlaceOrderResult,
+  usd,
+  type WithResponse,
+} from 'match-venue';
+import { describe, expectTypeOf, it } from 'vitest';
+
+declare const venue: MatchVenue;
+declare const order: Order;
+
+describe('public types', () => {
+  it('Order is a union discriminated on orderType', () => {
+    expectTypeOf(order).toEqualTypeOf<BurnOrder | MintOrder>();
+    if (order.orderType === 'BURN') {
+      expectTypeOf(order).toEqualTypeOf<BurnOrder>();
+      expectTypeOf(order.sourceWalletId).toEqualTypeOf<string>();
+    } else {
+      expectTypeOf(order).toEqualTypeOf<MintOrder>();
+      expectTypeOf(order.sourceWalletId).toEqualTypeOf<null>();
+      expectTypeOf(order.fiatAccountId).toEqualTypeOf<null>();
+    }
+  });
+
+  it('isApiError narrows to APIError with the literal code', () => {
+    const err: unknown = new Error('x');
+    if (isApiError(err, ErrorCode.AuctionLocked)) {
+      expectTypeOf(err).toExtend<APIError>();
+      expectTypeOf(err.code).toEqualTypeOf<136001>();
+      expectTypeOf(err.status).toEqualTypeOf<number>();
+    }
+    if (isApiError(err)) expectTypeOf(err.code).toEqualTypeOf<number | undefined>();
+    expectTypeOf(ErrorCode.SelfMatch).toEqualTypeOf<137006>();
+  });
+
+  it('list is a PagePromise: awaited -> Page<Order>, iterated -> Order', async () => {
+    const list = venue.orders.list({ status: 'pending' });
+    expectTypeOf(list).toEqualTypeOf<PagePromise<Order>>();
+    expectTypeOf(list).toExtend<AsyncIterable<Order>>();
+    const page = await list;
+    expectTypeOf(page).toEqualTypeOf<Page<Order>>();
+    expectTypeOf(page.items).toEqualTypeOf<Order[]>();
+    expectTypeOf(page.hasNextPage()).toEqualTypeOf<boolean>();
+    expectTypeOf(page.getNextPage()).toEqualTypeOf<PagePromise<Order>>();
+    for await (const o of list) expectTypeOf(o).toEqualTypeOf<Order>();
+    for await (const o of page) expectTypeOf(o).toEqualTypeOf<Order>();
+    // @ts-expect-error unknown status values are rejected at compile time
+    venue.orders.list({ status: 'open' });
+  });
+
+  it('methods return APIPromise with withResponse()', async () => {
+    const placed = venue.orders.place({
+      orderType: 'MINT',
+      amount: usd('100'),
+      postFillAction: 'cancel',
+    });
+    expectTypeOf(placed).toEqualTypeOf<APIPromise<PlaceOrderResult>>();
+    expectTypeOf(await placed).toEqualTypeOf<PlaceOrderResult>();
+    expectTypeOf(await placed.withResponse()).toEqualTypeOf<WithResponse<PlaceOrderResult>>();
+    expectTypeOf(placed.asResponse()).toEqualTypeOf<Promise<Response>>();
+    // @ts-expect-error BURN orders need sourceWalletId and fiatAccountId
+    venue.orders.place({ orderType: 'BURN', amount: usd('100'), postFillAction: 'cancel' });
+  });
+
+  it('money helpers', () => {
+    expectTypeOf(usd('1')).toEqualTypeOf<Money<'USD'>>();
+    expectTypeOf(usd).parameter(0).toEqualTypeOf<string | number | bigint | import('decimal.js').Decimal>();
+  });
+});
