@@ -1,0 +1,131 @@
+import { createSnsVerifier, loopbackUrlPolicy, type SnsSubscriptionConfirmation } from 'match-venue/webhooks';
+import { describe, expect, it } from 'vitest';
+import { createPlatform } from '../../src/simulator/platform/index.js';
+
+const ORIGIN = 'http://127.0.0.1:4010';
+
+/** A fetch standing in for subscriber endpoints: HEAD answers 200, every POST is recorded. */
+function endpointFetch() {
+  const posts: { url: string; headers: Headers; body: string }[] = [];
+  const fetchFn = (async (input: string | URL | Request, init?: RequestInit) => {
+    if (init?.method === 'POST') {
+      posts.push({ url: String(input), headers: new Headers(init.headers), body: String(init.body) });
+    }
+    return new Response(null, { status: 200 });
+  }) as typeof fetch;
+  return { fetchFn, posts };
+}
+
+function request(method: string, path: string, body?: unknown): Request {
+  return new Request(`${ORIGIN}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+
+describe('createPlatform in-process', () => {
+  it('signs SNS confirmations with SignatureVersion 1 when asked, with URLs on the request origin', async () => {
+    const { fetchFn, posts } = endpointFetch();
+    const platform = createPlatform({
+      now: () => 0,
+      fetch: fetchFn,
+      mode: 'sandbox',
+      snsSignatureVersion: '1',
+    });
+    const created = await platform.handle(
+      request('POST', '/v1/notifications/subscriptions', { endpoint: 'https://hooks.example/a' }),
+      {
+        entityId: 'e1',
+      },
+    );
+    expect(created?.status).toBe(201);
+    await platform.idle();
+    expect(posts).toHaveLength(2);
+    const verifier = createSnsVerifier({
+      trustedCertificate: (await platform.signers()).sns.certificatePem,
+      urlPolicy: loopbackUrlPolicy,
+    });
+    for (const post of posts) {
+      expect(post.url).toBe('https://hooks.example/a');
+      expect(post.headers.get('x-amz-sns-message-type')).toBe('SubscriptionConfirmation');
+      const message = (await verifier.verify(post.body)) as SnsSubscriptionConfirmation;
+      expect(message.SignatureVersion).toBe('1');
+      expect(message.SigningCertURL).toBe(`${ORIGIN}/_sim/sns/cert.pem`);
+      expect(message.SubscribeURL.startsWith(`${ORIGIN}/_sim/sns/confirm?Action=ConfirmSubscription&`)).toBe(
+        true,
+      );
+      expect(message.Timestamp).toBe('1970-01-01T00:00:00.000Z');
+      const confirmed = await platform.handleControl(new Request(message.SubscribeURL));
+      expect(confirmed?.status).toBe(200);
+      expect(await confirmed?.text()).toContain('<SubscriptionArn>arn:aws:sns:');
+    }
+    const cert = await platform.handleControl(new Request(`${ORIGIN}/_sim/sns/cert.pem`));
+    expect(await cert?.text()).toBe((await platform.signers()).sns.certificatePem);
+    await platform.close();
+  });
+
+  it('uses the configured base URL over the request origin', async () => {
+    const { fetchFn, posts } = endpointFetch();
+    const platform = createPlatform({
+      now: () => 0,
+      fetch: fetchFn,
+      mode: 'sandbox',
+      baseUrl: () => 'http://sim.test:1/',
+    });
+    await platform.handle(
+      request('POST', '/v1/notifications/subscriptions', { endpoint: 'https://hooks.example/a' }),
+      {
+        entityId: 'e1',
+      },
+    );
+    await platform.idle();
+    expect(JSON.parse(posts[0]!.body).SigningCertURL).toBe('http://sim.test:1/_sim/sns/cert.pem');
+    await platform.close();
+  });
+
+  it('skips disabled v2 subscriptions and filters by notificationTypes', async () => {
+    const { fetchFn, posts } = endpointFetch();
+    const platform = createPlatform({ now: () => 0, fetch: fetchFn, mode: 'sandbox' });
+    const create = (path: string, body: unknown) =>
+      platform.handle(request('POST', path, body), { entityId: 'e1' });
+    await create('/v2/payments-network/notifications/subscriptions', {
+      endpoint: 'https://hooks.example/off',
+      name: 'off',
+      enabled: false,
+      notificationTypes: ['*'],
+    });
+    await create('/v2/notifications/subscriptions', {
+      endpoint: 'https://hooks.example/orders',
+      notificationTypes: ['order.*'],
+    });
+    await create('/v2/fx/notifications/subscriptions', {
+      endpoint: 'https://hooks.example/exact',
+      notificationTypes: ['balance.updated'],
+    });
+    await platform.publish('e1', 'order.updated', { n: 1 });
+    await platform.publish('e1', 'balance.updated', { n: 2 });
+    await platform.idle();
+    expect(posts.map((p) => [p.url, JSON.parse(p.body).notificationType])).toEqual([
+      ['https://hooks.example/orders', 'order.updated'],
+      ['https://hooks.example/exact', 'balance.updated'],
+    ]);
+    await platform.close();
+  });
+
+  it('answers only its own paths', async () => {
+    const platform = createPlatform({ now: () => 0, fetch: endpointFetch().fetchFn, mode: 'sandbox' });
+    expect(await platform.handle(request('GET', '/v1/match/account'), { entityId: 'e1' })).toBeUndefined();
+    expect(await platform.handleControl(request('GET', '/_sim/state'))).toBeUndefined();
+    const wrong = await platform.handle(request('PUT', '/v1/configuration'), { entityId: 'e1' });
+    expect(wrong?.status).toBe(405);
+    expect(wrong?.headers.get('allow')).toBe('GET');
+    const badJson = await platform.handle(
+      new Request(`${ORIGIN}/v1/notifications/subscriptions`, { method: 'POST', body: '{' }),
+      { entityId: 'e1' },
+    );
+    expect(badJson?.status).toBe(400);
+    expect(await badJson?.json()).toMatchObject({ code: 2, errors: [{ location: 'body' }] });
+    await platform.close();
+  });
+});
