@@ -293,9 +293,72 @@ function emitObject(schema: SchemaObject, ctx: EmitContext): string {
   return out;
 }
 
+/** Keywords the emitter turns into validation, or that only document (description, examples). */
+const KNOWN_KEYWORDS = new Set([
+  '$ref',
+  'type',
+  'enum',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'oneOf',
+  'anyOf',
+  'discriminator',
+  'format',
+  'pattern',
+  'minLength',
+  'minimum',
+  'maximum',
+  'default',
+  'description',
+  'examples',
+  'x-pattern-message',
+  'x-decimal',
+  'x-rule',
+  'x-date-order',
+  'x-query',
+  'x-forbidden-message',
+  'x-spec-gap',
+]);
+/** Formats with a zod counterpart; `uri` is documentation next to a pattern that enforces it. */
+const KNOWN_FORMATS = new Set(['uuid', 'date-time', 'uri']);
+
+/** Refuses a keyword the emitter would otherwise drop, so no rule of the YAML goes unenforced. */
+function checkKeywords(schema: SchemaObject): void {
+  const unknown = Object.keys(schema).filter((key) => !KNOWN_KEYWORDS.has(key));
+  if (unknown.length > 0) fail(`unsupported keyword(s) ${unknown.join(', ')} in ${JSON.stringify(schema)}`);
+  if (schema.format !== undefined && !KNOWN_FORMATS.has(schema.format))
+    fail(`unsupported format ${schema.format}`);
+  if (schema.format === 'uri' && schema.pattern === undefined)
+    fail('format uri needs a pattern that enforces it');
+}
+
+/** Each discriminator mapping must name the variant whose property is that single value. */
+function checkDiscriminator(schema: SchemaObject, schemas: Record<string, SchemaObject>): void {
+  const discriminator = schema.discriminator;
+  if (!discriminator) return;
+  const variants = (schema.oneOf ?? []).map((branch) =>
+    typeof branch === 'object' && branch.$ref
+      ? componentName(branch.$ref)
+      : fail('discriminated variants must be $refs'),
+  );
+  const mapping = Object.entries(discriminator.mapping ?? fail('a discriminator needs an explicit mapping'));
+  if (mapping.length !== variants.length) fail('discriminator mapping and oneOf differ in length');
+  for (const [value, ref] of mapping) {
+    const name = componentName(ref);
+    const property = schemas[name]?.properties?.[discriminator.propertyName];
+    const values = typeof property === 'object' ? property.enum : undefined;
+    if (!variants.includes(name) || values?.length !== 1 || values[0] !== value) {
+      fail(`discriminator value ${value} does not match ${name}.${discriminator.propertyName}`);
+    }
+  }
+}
+
 function emitSchema(schema: Schema, ctx: EmitContext): string {
   if (schema === true) return 'z.unknown()';
   if (schema === false) fail('a false schema is only supported as an object property');
+  checkKeywords(schema);
   if (schema.$ref !== undefined) return componentName(schema.$ref);
   const union = schema.oneOf ?? schema.anyOf;
   if (union) {
@@ -362,6 +425,7 @@ function generateSchemas(doc: OpenApiDocument): string {
   const tolerant = responseComponents(doc);
   const blocks = dependencyOrder(doc.components.schemas).map((name) => {
     const schema = doc.components.schemas[name] ?? fail(`unknown component ${name}`);
+    checkDiscriminator(schema, doc.components.schemas);
     const isResponse = tolerant.has(name);
     const expr = emitSchema(schema, { tolerant: isResponse, coerce: schema['x-query'] === true });
     // A request type is what a caller writes, so fields with defaults stay optional there.
@@ -662,11 +726,15 @@ export async function generate(root = repoRoot): Promise<Map<string, string>> {
   if (unused.length > 0) fail(`unused components: ${unused.join(', ')}`);
   const endpoints = collectEndpoints(doc);
   checkErrors(errors.codes, endpoints);
+  // The own emitters run first: they validate the contract and fail fast, before the slower types.
+  const schemas = generateSchemas(doc);
+  const endpointTable = generateEndpoints(endpoints);
+  const catalog = generateErrors(errors.codes);
   return new Map([
     [join(outDir, 'types.ts'), await generateTypes(root)],
-    [join(outDir, 'schemas.ts'), generateSchemas(doc)],
-    [join(outDir, 'endpoints.ts'), generateEndpoints(endpoints)],
-    [join(outDir, 'errors.ts'), generateErrors(errors.codes)],
+    [join(outDir, 'schemas.ts'), schemas],
+    [join(outDir, 'endpoints.ts'), endpointTable],
+    [join(outDir, 'errors.ts'), catalog],
     [join(outDir, 'index.ts'), INDEX],
   ]);
 }

@@ -76,3 +76,49 @@ describe('staleness detection', () => {
     }
   });
 });
+
+describe('contract checks', () => {
+  let copy: string;
+
+  beforeAll(async () => {
+    copy = await mkdtemp(join(tmpdir(), 'match-venue-contract-'));
+  });
+
+  afterAll(async () => {
+    await rm(copy, { recursive: true, force: true });
+  });
+
+  /** Copies the contract into the scratch root with one file edited. */
+  async function editContract(file: string, edit: (text: string) => string): Promise<void> {
+    await rm(join(copy, 'openapi'), { recursive: true, force: true });
+    await cp(join(root, 'openapi'), join(copy, 'openapi'), { recursive: true });
+    const path = join(copy, 'openapi', file);
+    const text = await readFile(path, 'utf8');
+    const edited = edit(text);
+    expect(edited).not.toBe(text);
+    await writeFile(path, edited);
+  }
+
+  it('refuses a schema keyword it would not enforce', async () => {
+    await editContract('match-venue.yaml', (yaml) =>
+      yaml.replace('          minLength: 1\n', '          minLength: 1\n          maxLength: 64\n'),
+    );
+    await expect(generate(copy)).rejects.toThrow(/unsupported keyword\(s\) maxLength/);
+  });
+
+  it('refuses an error code whose status disagrees with the responses that carry it', async () => {
+    await editContract('errors.yaml', (yaml) =>
+      yaml.replace('  - code: 137001\n    http: 400\n', '  - code: 137001\n    http: 409\n'),
+    );
+    await expect(generate(copy)).rejects.toThrow('placeOrder lists 137001 under 400, errors.yaml says 409');
+  });
+
+  it('refuses a venue code whose raisedBy disagrees with the responses', async () => {
+    await editContract('errors.yaml', (yaml) =>
+      yaml.replace('raisedBy: [placeOrder, createWithdrawal]', 'raisedBy: [placeOrder]'),
+    );
+    await expect(generate(copy)).rejects.toThrow(
+      /137001: raisedBy \[placeOrder\] but responses carry it for/,
+    );
+  });
+});
