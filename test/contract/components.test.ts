@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import * as schemas from '../../src/generated/schemas.js';
+
+// The names the team builds against (team brief, "Generated module").
+const TEAM_COMPONENTS = [
+  'Money',
+  'OrderType',
+  'OrderStatus',
+  'PostFillAction',
+  'OrderLineage',
+  'OrderFill',
+  'BurnOrder',
+  'MintOrder',
+  'Order',
+  'AccountSummary',
+  'Pagination',
+  'Withdrawal',
+  'WsTicket',
+  'ErrorBody',
+  'ErrorDetail',
+  'ExtendedErrorBody',
+  'BurnOrderRequest',
+  'MintOrderRequest',
+  'PlaceOrderRequest',
+  'PlaceOrderResult',
+  'ListOrdersQuery',
+  'OrderList',
+  'CancelOrderRequest',
+  'CancelOrderResult',
+  'CancelAllResult',
+  'ModifyOrderRequest',
+  'ModifyOrderResult',
+  'CreateWithdrawalRequest',
+  'Configuration',
+  'WalletSubscriptionRequest',
+  'PaymentsNetworkSubscriptionRequest',
+  'FxSubscriptionRequest',
+  'TransferSubscriptionRequest',
+  'NotificationSubscription',
+  'V1SubscriptionRequest',
+  'V1Subscription',
+  'V1SubscriptionDetail',
+  'NotificationPublicKey',
+];
+
+const api = parse(
+  readFileSync(fileURLToPath(new URL('../../openapi/match-venue.yaml', import.meta.url)), 'utf8'),
+);
+
+describe('generated schemas', () => {
+  it('define every component the team builds against', () => {
+    expect(Object.keys(api.components.schemas)).toEqual(expect.arrayContaining(TEAM_COMPONENTS));
+  });
+
+  it('export one zod schema per OpenAPI component, under the same name', () => {
+    const exported = Object.entries(schemas)
+      .filter(([, value]) => typeof value === 'object' && value !== null && 'safeParse' in value)
+      .map(([name]) => name)
+      .sort();
+    expect(exported).toEqual(Object.keys(api.components.schemas).sort());
+  });
+});
