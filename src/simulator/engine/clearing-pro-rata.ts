@@ -28,19 +28,12 @@ export function allocateProRata(
     const product = amounts[i]! * remaining;
     let quotient: number;
     let remainder: number;
-    // The number path is exact only while product and quotient * levelTotal stay safe integers;
-    // beyond that the numerator needs BigInt.
-    if (product + levelTotal <= MAX_SAFE) {
+    // Below 2^53 the product is exact, and a correctly rounded p / t never reaches the next integer
+    // (its distance to it, at least 1 / t, exceeds half an ulp), so the floor is exact. Beyond that
+    // the numerator needs BigInt.
+    if (product <= MAX_SAFE) {
       quotient = Math.floor(product / levelTotal);
       remainder = product - quotient * levelTotal;
-      // Float division can land one off an integer boundary; the exact remainder corrects it.
-      if (remainder < 0) {
-        quotient -= 1;
-        remainder += levelTotal;
-      } else if (remainder >= levelTotal) {
-        quotient += 1;
-        remainder -= levelTotal;
-      }
     } else {
       bigTotal ??= BigInt(levelTotal);
       const numerator = BigInt(amounts[i]!) * BigInt(remaining);

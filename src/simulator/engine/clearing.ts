@@ -274,16 +274,10 @@ export function bpsAmountCents(cents: number, centiBps: number): number {
     throw new RangeError(`centiBps must be a non-negative safe integer, got ${centiBps}`);
   }
   const product = cents * centiBps;
-  if (product + DIVISOR <= MAX_SAFE) {
-    let quotient = Math.floor(product / DIVISOR);
-    let remainder = product - quotient * DIVISOR;
-    if (remainder < 0) {
-      quotient -= 1;
-      remainder += DIVISOR;
-    } else if (remainder >= DIVISOR) {
-      quotient += 1;
-      remainder -= DIVISOR;
-    }
+  // Exact below 2^53: the floor of a correctly rounded division of safe integers is the true floor.
+  if (product <= MAX_SAFE) {
+    const quotient = Math.floor(product / DIVISOR);
+    const remainder = product - quotient * DIVISOR;
     return remainder * 2 >= DIVISOR ? quotient + 1 : quotient;
   }
   const big = BigInt(cents) * BigInt(centiBps);
