@@ -1,0 +1,148 @@
+/**
+ * `npm run demo`: three auctions against the embedded simulator on a short real clock. A burner
+ * and a minter place orders, the auction locks and clears, and the fills, fees and balances are
+ * printed as tables. Market events arrive over the WebSocket stream.
+ *   npm run demo
+ *   MATCH_VENUE_BASE_URL=http://127.0.0.1:4010 npm run demo   (a running `npx match-venue-sim`)
+ */
+import { formatMoney, isEvent, MatchVenue, type Order, usd } from 'match-venue';
+import { createSimulator, SEEDED } from 'match-venue/simulator';
+
+const AUCTIONS = 3;
+
+const remote = process.env.MATCH_VENUE_BASE_URL;
+const sim = remote
+  ? undefined
+  : createSimulator({ clock: 'real', cycleMs: 4_000, lockMs: 1_200, settleMs: 600 });
+const running = sim ? await sim.listen() : undefined;
+const baseUrl = running?.url ?? remote ?? '';
+
+const burner = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl });
+const minter = new MatchVenue({ apiKey: SEEDED.minter.apiKey, baseUrl });
+
+// Each auction gets a slightly different book so the clearing fee moves.
+function book(round: number) {
+  const burns = [
+    { amount: '3000', feeBps: String(6 + round) },
+    { amount: '2000', feeBps: '4' },
+    { amount: '1000', feeBps: null },
+  ];
+  const mints = [
+    { amount: '2500', feeBps: '2' },
+    { amount: String(1500 + 500 * round), feeBps: String(3 + round) },
+  ];
+  return { burns, mints };
+}
+
+const placedIds = new Map<number, { id: string; owner: MatchVenue }[]>();
+
+async function placeBook(round: number): Promise<void> {
+  const { burns, mints } = book(round);
+  const ids: { id: string; owner: MatchVenue }[] = [];
+  let auctionId = 0;
+  for (const b of burns) {
+    const r = await burner.orders.place({
+      orderType: 'BURN',
+      amount: usd(b.amount),
+      feeBps: b.feeBps,
+      postFillAction: 'cancel',
+      sourceWalletId: SEEDED.burner.walletId,
+      fiatAccountId: SEEDED.burner.fiatAccountId,
+    });
+    ids.push({ id: r.orderId, owner: burner });
+    auctionId = r.auctionId;
+  }
+  for (const m of mints) {
+    const r = await minter.orders.place({
+      orderType: 'MINT',
+      amount: usd(m.amount),
+      feeBps: m.feeBps,
+      postFillAction: 'cancel',
+    });
+    ids.push({ id: r.orderId, owner: minter });
+  }
+  placedIds.set(auctionId, ids);
+  console.log(`\n▶ auction ${auctionId} open: orders placed`);
+  console.table([
+    ...burns.map((b) => ({
+      side: 'BURN (pays ≤)',
+      amount: formatMoney(usd(b.amount)),
+      'fee limit bps': b.feeBps ?? 'market',
+    })),
+    ...mints.map((m) => ({
+      side: 'MINT (earns ≥)',
+      amount: formatMoney(usd(m.amount)),
+      'fee limit bps': m.feeBps ?? 'market',
+    })),
+  ]);
+}
+
+async function showFills(auctionId: number): Promise<void> {
+  const ids = placedIds.get(auctionId) ?? [];
+  const orders: Order[] = await Promise.all(ids.map(({ id, owner }) => owner.orders.retrieve(id)));
+  console.log(`  fills of auction ${auctionId}:`);
+  console.table(
+    orders.map((o) => ({
+      order: o.orderId.slice(0, 8),
+      side: o.orderType,
+      amount: formatMoney(o.amount, { currency: false }),
+      limit: o.feeBps ?? 'market',
+      status: o.status,
+      filled: o.fill ? formatMoney(o.fill.filledAmount, { currency: false }) : '-',
+      'fee bps': o.fill?.clearingFeeBps ?? '-',
+    })),
+  );
+  const rows = [];
+  for (const [name, client] of [
+    ['burner', burner],
+    ['minter', minter],
+  ] as const) {
+    const s = await client.account.retrieve();
+    rows.push({
+      entity: name,
+      'stablecoin available': formatMoney(s.stablecoin.available, { currency: false }),
+      reserved: formatMoney(s.stablecoin.reserved, { currency: false }),
+      matched: formatMoney(s.activity.totalMatched, { currency: false }),
+      'fees paid': formatMoney(s.activity.feesPaid, { currency: false }),
+      'rebates earned': formatMoney(s.activity.rebatesEarned, { currency: false }),
+    });
+  }
+  console.log('  balances (USD):');
+  console.table(rows);
+}
+
+const stream = burner.stream.connect();
+const deadline = setTimeout(() => {
+  console.error('demo took too long');
+  process.exit(1);
+}, 60_000);
+deadline.unref();
+
+try {
+  let settled = 0;
+  let placedRounds = 0;
+  for await (const ev of stream.market()) {
+    if (isEvent(ev, 'auction.snapshot')) {
+      if (placedRounds === 0) await placeBook(++placedRounds);
+    } else if (isEvent(ev, 'auction.opened')) {
+      if (placedRounds < AUCTIONS) await placeBook(++placedRounds);
+    } else if (isEvent(ev, 'auction.locked')) {
+      console.log(`🔒 auction ${ev.data.auctionId} locked with ${ev.data.orderCount} orders`);
+    } else if (isEvent(ev, 'auction.cleared')) {
+      console.log(
+        `⚖ auction ${ev.data.auctionId} cleared at ${ev.data.clearingFeeBps ?? '-'} bps, matched ${formatMoney(ev.data.matchedVolume)} per side in ${ev.data.fillsCount} fills`,
+      );
+    } else if (isEvent(ev, 'auction.settled')) {
+      console.log(`✔ auction ${ev.data.auctionId} settled`);
+      if (placedIds.has(ev.data.auctionId)) {
+        await showFills(ev.data.auctionId);
+        if (++settled === AUCTIONS) break;
+      }
+    }
+  }
+  console.log('\ndemo finished');
+} finally {
+  await stream.close();
+  await sim?.close();
+  clearTimeout(deadline);
+}

@@ -1,0 +1,43 @@
+/**
+ * Withdraw: the minter's MINT order fills (stablecoin lands in its venue balance), then it wires
+ * part of that balance out as USD. Shows how to settle an unknown outcome safely.
+ *   npx tsx examples/withdraw.ts
+ */
+import { formatMoney, MatchVenue, OutcomeUnknownError, usd } from 'match-venue';
+import { openTarget } from './support/target.js';
+
+const target = await openTarget();
+const burner = new MatchVenue({ apiKey: target.burner.apiKey, baseUrl: target.baseUrl });
+const minter = new MatchVenue({ apiKey: target.minter.apiKey, baseUrl: target.baseUrl });
+
+try {
+  await burner.orders.place({
+    orderType: 'BURN',
+    amount: usd('1000'),
+    postFillAction: 'cancel',
+    sourceWalletId: target.burner.walletId,
+    fiatAccountId: target.burner.fiatAccountId,
+  });
+  await minter.orders.place({ orderType: 'MINT', amount: usd('1000'), postFillAction: 'cancel' });
+  await target.clearAuction();
+
+  const before = await minter.account.retrieve();
+  console.log(`venue balance before: ${formatMoney(before.stablecoin.available)}`);
+
+  const request = { amount: usd('250'), fiatAccountId: target.minter.fiatAccountId };
+  let withdrawal: Awaited<ReturnType<typeof minter.withdrawals.create>>;
+  try {
+    withdrawal = await minter.withdrawals.create(request);
+  } catch (err) {
+    // Every attempt failed after the request may have arrived: replaying the same key is safe.
+    if (!(err instanceof OutcomeUnknownError)) throw err;
+    withdrawal = await minter.withdrawals.resolveUnknown(err);
+  }
+  console.log(`withdrawal ${withdrawal.id}: ${withdrawal.status}`);
+
+  const after = await minter.account.retrieve();
+  console.log(`venue balance after: ${formatMoney(after.stablecoin.available)}`);
+  console.log('withdraw done');
+} finally {
+  await target.close();
+}
