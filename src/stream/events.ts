@@ -121,7 +121,7 @@ export type KnownEventName = KnownMarketEvent['event'] | KnownAccountEvent['even
  * Narrows an event by name. (A plain `ev.event === 'x'` check cannot narrow `data`, because the
  * pass-through type for unknown kinds has `event: string`.)
  */
-export function isEvent<E extends StreamEvent, N extends KnownEventName>(
+export function isEvent<E extends StreamEvent, N extends Extract<E, { event: KnownEventName }>['event']>(
   ev: E,
   name: N,
 ): ev is Extract<E, { event: N }> {
