@@ -40,7 +40,7 @@ async function placeBoth(): Promise<void> {
   });
   await minter.orders.place({
     orderType: 'MINT',
-    amount: usd('1000'),
+    amount: usd('600'),
     feeBps: '4',
     postFillAction: 'cancel',
   });
