@@ -43,63 +43,63 @@ function fills(orders: readonly ClearingOrder[], result: ClearingResult): Record
 
 describe('docs/AUCTION.md example 1: a simple crossing book', () => {
   const book = [
-    order('B1', 'BURN', 101_000, 800),
+    order('B1', 'BURN', 100_000, 800),
     order('B2', 'BURN', 60_000, 500),
     order('M1', 'MINT', 70_000, 200),
-    order('M2', 'MINT', 91_000, 500),
+    order('M2', 'MINT', 90_000, 500),
   ];
 
   it('has the eligible volumes of the table', () => {
-    expect(eligibleAt(book, 100)).toEqual({ burn: 161_000, mint: 0 });
-    expect(eligibleAt(book, 200)).toEqual({ burn: 161_000, mint: 70_000 });
-    expect(eligibleAt(book, 350)).toEqual({ burn: 161_000, mint: 70_000 });
-    expect(eligibleAt(book, 500)).toEqual({ burn: 161_000, mint: 161_000 });
-    expect(eligibleAt(book, 650)).toEqual({ burn: 101_000, mint: 161_000 });
-    expect(eligibleAt(book, 800)).toEqual({ burn: 101_000, mint: 161_000 });
-    expect(eligibleAt(book, 900)).toEqual({ burn: 0, mint: 161_000 });
+    expect(eligibleAt(book, 100)).toEqual({ burn: 160_000, mint: 0 });
+    expect(eligibleAt(book, 200)).toEqual({ burn: 160_000, mint: 70_000 });
+    expect(eligibleAt(book, 350)).toEqual({ burn: 160_000, mint: 70_000 });
+    expect(eligibleAt(book, 500)).toEqual({ burn: 160_000, mint: 160_000 });
+    expect(eligibleAt(book, 650)).toEqual({ burn: 100_000, mint: 160_000 });
+    expect(eligibleAt(book, 800)).toEqual({ burn: 100_000, mint: 160_000 });
+    expect(eligibleAt(book, 900)).toEqual({ burn: 0, mint: 160_000 });
   });
 
   it('clears at 5.00 bps and fills everything', () => {
     const result = clearOrders(book, REFERENCE);
     expect(result.clearingFeeCentiBps).toBe(500);
-    expect(result.matchedCents).toBe(161_000);
+    expect(result.matchedCents).toBe(160_000);
     expect(fills(book, result)).toEqual({
-      B1: [101_000, 51],
+      B1: [100_000, 50],
       B2: [60_000, 30],
       M1: [70_000, 35],
-      M2: [91_000, 46],
+      M2: [90_000, 45],
     });
   });
 });
 
 describe('docs/AUCTION.md example 2: a tie on volume broken by imbalance', () => {
   const book = [
-    order('B1', 'BURN', 100_000, 600),
+    order('B1', 'BURN', 110_000, 600),
     order('B2', 'BURN', 30_000, 300),
-    order('M1', 'MINT', 100_000, 200),
+    order('M1', 'MINT', 110_000, 200),
     order('M2', 'MINT', 50_000, 400),
   ];
 
   it('has the eligible volumes of the table', () => {
-    expect(eligibleAt(book, 100)).toEqual({ burn: 130_000, mint: 0 });
-    expect(eligibleAt(book, 200)).toEqual({ burn: 130_000, mint: 100_000 });
-    expect(eligibleAt(book, 250)).toEqual({ burn: 130_000, mint: 100_000 });
-    expect(eligibleAt(book, 300)).toEqual({ burn: 130_000, mint: 100_000 });
-    expect(eligibleAt(book, 350)).toEqual({ burn: 100_000, mint: 100_000 });
-    expect(eligibleAt(book, 400)).toEqual({ burn: 100_000, mint: 150_000 });
-    expect(eligibleAt(book, 500)).toEqual({ burn: 100_000, mint: 150_000 });
-    expect(eligibleAt(book, 600)).toEqual({ burn: 100_000, mint: 150_000 });
-    expect(eligibleAt(book, 700)).toEqual({ burn: 0, mint: 150_000 });
+    expect(eligibleAt(book, 100)).toEqual({ burn: 140_000, mint: 0 });
+    expect(eligibleAt(book, 200)).toEqual({ burn: 140_000, mint: 110_000 });
+    expect(eligibleAt(book, 250)).toEqual({ burn: 140_000, mint: 110_000 });
+    expect(eligibleAt(book, 300)).toEqual({ burn: 140_000, mint: 110_000 });
+    expect(eligibleAt(book, 350)).toEqual({ burn: 110_000, mint: 110_000 });
+    expect(eligibleAt(book, 400)).toEqual({ burn: 110_000, mint: 160_000 });
+    expect(eligibleAt(book, 500)).toEqual({ burn: 110_000, mint: 160_000 });
+    expect(eligibleAt(book, 600)).toEqual({ burn: 110_000, mint: 160_000 });
+    expect(eligibleAt(book, 700)).toEqual({ burn: 0, mint: 160_000 });
   });
 
   it('clears at 3.50 bps, the middle of the balanced gap (3, 4) bps', () => {
     const result = clearOrders(book, REFERENCE);
     expect(result.clearingFeeCentiBps).toBe(350);
-    expect(result.matchedCents).toBe(100_000);
+    expect(result.matchedCents).toBe(110_000);
     expect(fills(book, result)).toEqual({
-      B1: [100_000, 35],
+      B1: [110_000, 39],
       B2: [0, 0],
-      M1: [100_000, 35],
+      M1: [110_000, 39],
       M2: [0, 0],
     });
   });
@@ -163,41 +163,41 @@ describe('docs/AUCTION.md example 4: market orders, the open interval closed at 
 
 describe('docs/AUCTION.md example 5: pro rata at the fee, a largest-remainder cent and a createdAt tie', () => {
   const book = [
-    order('E', 'BURN', 15_000, 700, 5),
+    order('E', 'BURN', 10_000, 700, 5),
     order('A', 'BURN', 20_000, 500, 2),
     order('B', 'BURN', 10_000, 500, 3),
     order('C', 'BURN', 10_000, 500, 1),
     order('D', 'BURN', 30_000, 500, 4),
-    order('M1', 'MINT', 55_400, 500, 6),
+    order('M1', 'MINT', 70_000, 500, 6),
   ];
 
   it('has the eligible volumes of the table', () => {
-    expect(eligibleAt(book, 400)).toEqual({ burn: 85_000, mint: 0 });
-    expect(eligibleAt(book, 500)).toEqual({ burn: 85_000, mint: 55_400 });
-    expect(eligibleAt(book, 600)).toEqual({ burn: 15_000, mint: 55_400 });
-    expect(eligibleAt(book, 700)).toEqual({ burn: 15_000, mint: 55_400 });
-    expect(eligibleAt(book, 800)).toEqual({ burn: 0, mint: 55_400 });
+    expect(eligibleAt(book, 400)).toEqual({ burn: 80_000, mint: 0 });
+    expect(eligibleAt(book, 500)).toEqual({ burn: 80_000, mint: 70_000 });
+    expect(eligibleAt(book, 600)).toEqual({ burn: 10_000, mint: 70_000 });
+    expect(eligibleAt(book, 700)).toEqual({ burn: 10_000, mint: 70_000 });
+    expect(eligibleAt(book, 800)).toEqual({ burn: 0, mint: 70_000 });
   });
 
-  it('fills E first, then shares 404.00 among A, B, C, D; A takes the remainder cent, C beats B on time', () => {
+  it('fills E first, then shares 600.00 among A, B, C, D; A takes a remainder cent, C beats B on time', () => {
     const result = clearOrders(book, REFERENCE);
     expect(result.clearingFeeCentiBps).toBe(500);
-    expect(result.matchedCents).toBe(55_400);
+    expect(result.matchedCents).toBe(70_000);
     expect(fills(book, result)).toEqual({
-      E: [15_000, 8],
-      A: [11_543, 6],
-      B: [5_771, 3],
-      C: [5_772, 3],
-      D: [17_314, 9],
-      M1: [55_400, 28],
+      E: [10_000, 5],
+      A: [17_143, 9],
+      B: [8_571, 4],
+      C: [8_572, 4],
+      D: [25_714, 13],
+      M1: [70_000, 35],
     });
   });
 
   it('breaks an equal createdAt by the smaller orderId', () => {
     const sameTime = book.map((o) => (o.orderId === 'B' || o.orderId === 'C' ? { ...o, createdAt: 7 } : o));
     const result = clearOrders(sameTime, REFERENCE);
-    expect(fills(sameTime, result).B).toEqual([5_772, 3]);
-    expect(fills(sameTime, result).C).toEqual([5_771, 3]);
+    expect(fills(sameTime, result).B).toEqual([8_572, 4]);
+    expect(fills(sameTime, result).C).toEqual([8_571, 4]);
   });
 });
 
@@ -225,7 +225,7 @@ describe('docs/AUCTION.md example 6: nothing can match', () => {
 
 describe('docs/AUCTION.md example 7: market orders only', () => {
   it('clears at the reference fee', () => {
-    const book = [order('B1', 'BURN', 10_000, null), order('M1', 'MINT', 25_000, null)];
+    const book = [order('B1', 'BURN', 10_000, null), order('M1', 'MINT', 30_000, null)];
     const result = clearOrders(book, REFERENCE);
     expect(result.clearingFeeCentiBps).toBe(300);
     expect(fills(book, result)).toEqual({ B1: [10_000, 3], M1: [10_000, 3] });
