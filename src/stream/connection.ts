@@ -129,6 +129,8 @@ class StreamConnection implements VenueStream {
     account: { name: 'account', subs: new Set(), lastSeq: undefined, lastTs: undefined },
   };
   private readonly tracker = new OrderTracker();
+  /** Channels with at least one iterator, oldest subscription first. */
+  private subscribeOrder: Channel[] = [];
   private readonly listeners = new Set<(change: StateChange) => void>();
   private ws: WebSocket | undefined;
   private current: StreamState = 'connecting';
@@ -198,7 +200,15 @@ class StreamConnection implements VenueStream {
     this.current = state;
     const change: StateChange = { state, attempt: this.attempt };
     if (reason !== undefined) change.reason = reason;
-    for (const l of this.listeners) l(change);
+    for (const l of this.listeners) {
+      try {
+        l(change);
+      } catch (err) {
+        this.log.error('stream: state listener threw', {
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    }
   }
 
   private async open(): Promise<void> {
@@ -237,7 +247,8 @@ class StreamConnection implements VenueStream {
     this.attempt = 0;
     this.setState('open');
     if (this.isHeld()) ws.pause();
-    for (const ch of Object.values(this.channels)) if (ch.subs.size > 0) this.sendSubscribe(ch);
+    // In the order the channels were first subscribed: the server answers frames in order.
+    for (const name of this.subscribeOrder) this.sendSubscribe(this.channels[name]);
     this.startHeartbeat(ws);
   }
 
@@ -285,6 +296,7 @@ class StreamConnection implements VenueStream {
       }
       ch.subs.clear();
     }
+    this.subscribeOrder = [];
     this.backlog.length = 0;
     this.overflow.length = 0;
     this.releaseRoomWaiters();
@@ -334,13 +346,17 @@ class StreamConnection implements VenueStream {
     if (this.closed) queue.end();
     else {
       ch.subs.add(queue);
-      if (ch.subs.size === 1) this.sendSubscribe(ch);
+      if (ch.subs.size === 1) {
+        this.subscribeOrder.push(channel);
+        this.sendSubscribe(ch);
+      }
     }
     const leave = (): void => {
       if (!ch.subs.delete(queue)) return;
       queue.clear();
       queue.end();
       if (ch.subs.size === 0) {
+        this.subscribeOrder = this.subscribeOrder.filter((c) => c !== channel);
         this.send({ op: 'unsubscribe', channel, id: ++this.frameId });
         // A later iterator starts from "now", not from where this one left.
         ch.lastSeq = undefined;
