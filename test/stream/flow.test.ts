@@ -251,3 +251,23 @@ describe('liveness and gaps', () => {
     expect(got[3]?.seq).toBe(3);
   });
 });
+
+describe('server heartbeat', () => {
+  it('terminates a socket that stops answering WebSocket pings', async () => {
+    const { WebSocket } = await import('ws');
+    const { sim, server } = await fakeVenue({ heartbeatIntervalMs: 5 });
+    const { ticket } = await sim.tickets.issue('entity-a');
+    const ws = new WebSocket(`${server.wsUrl}/v1/match/ws`, [SUBPROTOCOL, `ticket.${ticket}`], {
+      autoPong: false,
+    });
+    cleanups.push(async () => ws.terminate());
+    await new Promise((resolve) => ws.once('open', resolve));
+    let pings = 0;
+    ws.on('ping', () => {
+      pings += 1;
+    });
+    const code = await new Promise<number>((resolve) => ws.once('close', resolve));
+    expect(code).toBe(1006);
+    expect(pings).toBeGreaterThanOrEqual(1);
+  });
+});
