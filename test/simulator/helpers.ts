@@ -1,5 +1,11 @@
+import {
+  checkInvariants,
+  createSimulator,
+  SEEDED,
+  type Simulator,
+  type SimulatorOptions,
+} from 'match-venue/simulator';
 import { expect } from 'vitest';
-import { checkInvariants, createSimulator, SEEDED, type Simulator, type SimulatorOptions } from 'match-venue/simulator';
 import { AccountSummary, Order, OrderList } from '../../src/generated/schemas.js';
 
 export const BURNER = SEEDED.burner;
@@ -105,7 +111,9 @@ export class Driver {
     return AccountSummary.parse(dataOf(r));
   }
 
-  async clear(settle = true): Promise<{ auctionId: number; clearingFeeBps: string; matchedVolume: { amount: string } }> {
+  async clear(
+    settle = true,
+  ): Promise<{ auctionId: number; clearingFeeBps: string; matchedVolume: { amount: string } }> {
     const r = await this.call('POST', '/_sim/auctions/clear', null, { settle });
     expect(r.status).toBe(200);
     return dataOf(r) as { auctionId: number; clearingFeeBps: string; matchedVolume: { amount: string } };

@@ -40,7 +40,11 @@ describe('place', () => {
     const d = newDriver();
     const id = await d.placed(d.mint('500.00'));
     expect(d.balances('minter')).toMatchObject({ cash: '100000000.00', cashReserved: '500.00' });
-    expect(await d.order(id, MINTER.apiKey)).toMatchObject({ feeBps: null, sourceWalletId: null, fiatAccountId: null });
+    expect(await d.order(id, MINTER.apiKey)).toMatchObject({
+      feeBps: null,
+      sourceWalletId: null,
+      fiatAccountId: null,
+    });
   });
 
   it('replays the same key + params byte-for-byte, also after the order moved on; 409 137004 on other params', async () => {
@@ -56,7 +60,10 @@ describe('place', () => {
     expect(later.status).toBe(202);
     expect(later.text).toBe(first.text);
     expectError(
-      await d.call('POST', '/v1/match/orders', BURNER.apiKey, { ...body, amount: { amount: '2000.00', currency: 'USD' } }),
+      await d.call('POST', '/v1/match/orders', BURNER.apiKey, {
+        ...body,
+        amount: { amount: '2000.00', currency: 'USD' },
+      }),
       409,
       137004,
     );
@@ -83,7 +90,11 @@ describe('place', () => {
   it('137007 for a fiat account that is not the caller’s or unknown', async () => {
     const d = newDriver();
     expectError(await d.burn('100.00', { fiatAccountId: MINTER.fiatAccountId }), 400, 137007);
-    expectError(await d.burn('100.00', { fiatAccountId: '99999999-0000-4000-8000-000000000000' }), 400, 137007);
+    expectError(
+      await d.burn('100.00', { fiatAccountId: '99999999-0000-4000-8000-000000000000' }),
+      400,
+      137007,
+    );
   });
 
   it('137006 when the caller has an open order on the opposite side of this auction', async () => {
@@ -124,7 +135,11 @@ describe('place', () => {
       ['POST', '/v1/match/orders/cancel', { auctionId: 1, orderId: any }],
       ['POST', '/v1/match/orders/cancel-all'],
       ['POST', '/v1/match/orders/modify', { auctionId: 1, orderId: any, feeBps: '1' }],
-      ['POST', '/v1/match/withdrawals', { idempotencyKey: key(), amount: { amount: '1.00', currency: 'USD' }, fiatAccountId: any }],
+      [
+        'POST',
+        '/v1/match/withdrawals',
+        { idempotencyKey: key(), amount: { amount: '1.00', currency: 'USD' }, fiatAccountId: any },
+      ],
       ['POST', '/v1/match/ws/ticket'],
     ];
     for (const [method, path, body] of calls) expectError(await d.call(method, path, k, body), 400, 137010);
@@ -148,7 +163,13 @@ describe('place', () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({
       code: 2,
-      errors: [{ location: 'amount.amount', message: 'must be at least 100 and a multiple of 100', invalidValue: '150.00' }],
+      errors: [
+        {
+          location: 'amount.amount',
+          message: 'must be at least 100 and a multiple of 100',
+          invalidValue: '150.00',
+        },
+      ],
     });
   });
 });
@@ -162,7 +183,10 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     expect(r.body).toEqual({ data: { auctionId: 1, orderId: id, status: 'cancelled' } });
     expect(d.balances('burner').walletReserved).toBe('0.00');
     expect((await d.order(id, BURNER.apiKey)).status).toBe('cancelled');
-    const retry = await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 1, orderId: id });
+    const retry = await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, {
+      auctionId: 1,
+      orderId: id,
+    });
     expect(retry.text).toBe(r.text);
   });
 
@@ -170,12 +194,20 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     const d = newDriver();
     const id = await d.placed(d.burn('100.00'));
     await d.call('POST', '/_sim/phase', null, { phase: 'lock' });
-    expectError(await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 1, orderId: id }), 400, 136001);
+    expectError(
+      await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 1, orderId: id }),
+      400,
+      136001,
+    );
     expectError(await d.call('POST', '/v1/match/orders/cancel-all', BURNER.apiKey), 400, 136001);
     await d.call('POST', '/_sim/phase', null, { phase: 'open' });
     await d.clear(false);
     const id2 = await d.placed(d.burn('100.00'));
-    expectError(await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 2, orderId: id2 }), 400, 136002);
+    expectError(
+      await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 2, orderId: id2 }),
+      400,
+      136002,
+    );
     expectError(await d.call('POST', '/v1/match/orders/cancel-all', BURNER.apiKey), 400, 136002);
     await d.call('POST', '/_sim/auctions/settle', null);
     const ok = await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 2, orderId: id2 });
@@ -187,17 +219,37 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     const id = await d.placed(d.burn('100.00'));
     await d.clear(false);
     expect((await d.order(id, BURNER.apiKey)).status).toBe('settling');
-    expectError(await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 1, orderId: id }), 400, 136002);
+    expectError(
+      await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 1, orderId: id }),
+      400,
+      136002,
+    );
     await d.call('POST', '/_sim/auctions/settle', null);
     expect((await d.order(id, BURNER.apiKey)).status).toBe('cancelled');
     const m = await d.placed(d.mint('100.00', { postFillAction: 'roll', feeBps: '99' }));
     await d.clear();
     expect((await d.order(m, MINTER.apiKey)).status).toBe('unfilled');
-    expectError(await d.call('POST', '/v1/match/orders/cancel', MINTER.apiKey, { auctionId: 2, orderId: m }), 400, 136002);
-    expectError(await d.call('POST', '/v1/match/orders/cancel', MINTER.apiKey, { auctionId: 1, orderId: id }), 404, 156003);
+    expectError(
+      await d.call('POST', '/v1/match/orders/cancel', MINTER.apiKey, { auctionId: 2, orderId: m }),
+      400,
+      136002,
+    );
+    expectError(
+      await d.call('POST', '/v1/match/orders/cancel', MINTER.apiKey, { auctionId: 1, orderId: id }),
+      404,
+      156003,
+    );
     expectError(await d.call('GET', `/v1/match/orders/${id}`, MINTER.apiKey), 404, 156003);
-    expectError(await d.call('GET', '/v1/match/orders/00000000-0000-4000-8000-00000000dead', MINTER.apiKey), 404, 156003);
-    expectError(await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 7, orderId: id }), 404, 156003);
+    expectError(
+      await d.call('GET', '/v1/match/orders/00000000-0000-4000-8000-00000000dead', MINTER.apiKey),
+      404,
+      156003,
+    );
+    expectError(
+      await d.call('POST', '/v1/match/orders/cancel', BURNER.apiKey, { auctionId: 7, orderId: id }),
+      404,
+      156003,
+    );
   });
 
   it('cancel-all cancels every resting order of the caller in the current cycle, and nothing else', async () => {
@@ -217,11 +269,19 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     const d = newDriver();
     const id = await d.placed(d.burn('100.00', { feeBps: '5' }));
     const before = await d.order(id, BURNER.apiKey);
-    const r = await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, { auctionId: 1, orderId: id, feeBps: '9.5' });
+    const r = await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, {
+      auctionId: 1,
+      orderId: id,
+      feeBps: '9.5',
+    });
     expect(r.body).toEqual({ data: { auctionId: 1, orderId: id, status: 'pending' } });
     const after = await d.order(id, BURNER.apiKey);
     expect(after).toEqual({ ...before, feeBps: '9.5' });
-    await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, { auctionId: 1, orderId: id, feeBps: null });
+    await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, {
+      auctionId: 1,
+      orderId: id,
+      feeBps: null,
+    });
     expect((await d.order(id, BURNER.apiKey)).feeBps).toBeNull();
   });
 
@@ -249,7 +309,11 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     const id = await d.placed(d.burn('100.00'));
     await d.clear();
     expectError(
-      await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, { auctionId: 1, orderId: id, feeBps: '1' }),
+      await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, {
+        auctionId: 1,
+        orderId: id,
+        feeBps: '1',
+      }),
       400,
       136002,
     );

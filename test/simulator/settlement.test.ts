@@ -8,7 +8,11 @@ describe('clearing and settlement', () => {
     const mint = await d.placed(d.mint('600.00', { feeBps: '3' }));
     const cleared = await d.clear(false);
     // [3, 5] is the interval of maximal volume: its midpoint clears.
-    expect(cleared).toMatchObject({ auctionId: 1, clearingFeeBps: '4.00', matchedVolume: { amount: '600.00' } });
+    expect(cleared).toMatchObject({
+      auctionId: 1,
+      clearingFeeBps: '4.00',
+      matchedVolume: { amount: '600.00' },
+    });
     const settling = await d.order(burn, BURNER.apiKey);
     expect(settling.status).toBe('settling');
     expect(settling.fill).toEqual({
@@ -18,7 +22,11 @@ describe('clearing and settlement', () => {
       matchedAt: '2026-01-01T00:00:00.000Z',
     });
     // Reservations hold until settlement.
-    expect(d.balances('burner')).toMatchObject({ wallet: '100000000.00', walletReserved: '1000.00', fiat: '0.00' });
+    expect(d.balances('burner')).toMatchObject({
+      wallet: '100000000.00',
+      walletReserved: '1000.00',
+      fiat: '0.00',
+    });
     await d.call('POST', '/_sim/auctions/settle', null);
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('partial_fill');
     expect((await d.order(mint, MINTER.apiKey)).status).toBe('filled');
@@ -32,7 +40,11 @@ describe('clearing and settlement', () => {
       venue: '0.00',
     });
     // MINT: pays 600.00 - 0.24 rebate, 600.00 stablecoin credited to the venue-only balance.
-    expect(d.balances('minter')).toMatchObject({ cash: '99999400.24', cashReserved: '0.00', venue: '600.00' });
+    expect(d.balances('minter')).toMatchObject({
+      cash: '99999400.24',
+      cashReserved: '0.00',
+      venue: '600.00',
+    });
     const acct = await d.account(MINTER.apiKey);
     expect(acct.activity).toMatchObject({
       totalMatched: { amount: '600.00', currency: 'USD' },
@@ -68,8 +80,16 @@ describe('clearing and settlement', () => {
     await d.placed(d.mint('700.00'));
     await d.clear();
     const last = await d.order(c2, BURNER.apiKey);
-    expect(last).toMatchObject({ auctionId: 3, status: 'filled', lineage: { parentOrderId: c1, childOrderId: null } });
-    expect(d.balances('burner')).toMatchObject({ wallet: '99999000.00', walletReserved: '0.00', fiat: '999.50' });
+    expect(last).toMatchObject({
+      auctionId: 3,
+      status: 'filled',
+      lineage: { parentOrderId: c1, childOrderId: null },
+    });
+    expect(d.balances('burner')).toMatchObject({
+      wallet: '99999000.00',
+      walletReserved: '0.00',
+      fiat: '999.50',
+    });
     // The same scenario in a new simulator yields the same ids.
     const d2 = newDriver();
     const r = await d2.call('POST', '/v1/match/orders', BURNER.apiKey, {
@@ -94,7 +114,11 @@ describe('clearing and settlement', () => {
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('filled');
     expect((await d.order(mint, MINTER.apiKey)).status).toBe('partial_fill');
     // 500 matched at 2 bps (rebate 0.10); 300 minted by the standard product.
-    expect(d.balances('minter')).toMatchObject({ cash: '99999200.10', venue: '800.00', cashReserved: '0.00' });
+    expect(d.balances('minter')).toMatchObject({
+      cash: '99999200.10',
+      venue: '800.00',
+      cashReserved: '0.00',
+    });
     const state = await d.call('GET', '/_sim/state', null);
     expect((dataOf(state) as { fallbacks: unknown[] }).fallbacks).toEqual([
       {
@@ -127,7 +151,11 @@ describe('clearing and settlement', () => {
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('failed');
     expect((await d.order(burn, BURNER.apiKey)).lineage.childOrderId).toBeNull();
     expect((await d.order(mint, MINTER.apiKey)).status).toBe('filled');
-    expect(d.balances('burner')).toMatchObject({ wallet: '100000000.00', walletReserved: '0.00', fiat: '0.00' });
+    expect(d.balances('burner')).toMatchObject({
+      wallet: '100000000.00',
+      walletReserved: '0.00',
+      fiat: '0.00',
+    });
     expect(d.balances('minter').venue).toBe('400.00');
   });
 
@@ -164,21 +192,29 @@ describe('clearing and settlement', () => {
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('settling');
     await d.call('POST', '/_sim/clock/advance', null, { ms: 1_000 });
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('cancelled');
-    expect(events).toEqual(['auction.locked:1', 'auction.cleared:1', 'auction.opened:2', 'auction.settled:1']);
+    expect(events).toEqual([
+      'auction.locked:1',
+      'auction.cleared:1',
+      'auction.opened:2',
+      'auction.settled:1',
+    ]);
   });
 
   it('account events carry the Order as REST shows it', async () => {
     const d = newDriver();
     const seen: { event: string; data: unknown }[] = [];
     d.sim.onEvent((e) => {
-      if (e.channel === 'account' && e.entityId === BURNER.entityId) seen.push({ event: e.event, data: e.data });
+      if (e.channel === 'account' && e.entityId === BURNER.entityId)
+        seen.push({ event: e.event, data: e.data });
     });
     const id = await d.placed(d.burn('100.00'));
     const accepted = seen.find((e) => e.event === 'order.accepted');
     expect(accepted?.data).toEqual(await d.order(id, BURNER.apiKey));
     expect(seen.some((e) => e.event === 'balance.updated')).toBe(true);
     await d.clear();
-    const updates = seen.filter((e) => e.event === 'order.updated').map((e) => (e.data as { status: string }).status);
+    const updates = seen
+      .filter((e) => e.event === 'order.updated')
+      .map((e) => (e.data as { status: string }).status);
     expect(updates).toEqual(['settling', 'cancelled']);
     expect(key()).not.toBe(id);
   });

@@ -4,7 +4,8 @@ import { currencyTotals, type EngineState } from './state.js';
  * The books must always balance. Returns every violation found (empty when sound):
  * money conserved per currency across all accounts (participants, fiat accounts, house, issuer);
  * reservations equal to what resting/settling orders and in-flight withdrawals hold;
- * no negative participant or house balance; fills and roll lineage consistent.
+ * no negative participant or house balance; each auction's BURN fills = MINT fills = matched volume;
+ * fills and roll lineage consistent.
  */
 export function checkInvariants(target: EngineState | { readonly state: EngineState }): string[] {
   const state = 'state' in target ? target.state : target;
@@ -15,6 +16,20 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
   if (totals.stablecoinCents !== init.stablecoinCents)
     v.push(`stablecoin not conserved: ${totals.stablecoinCents} != ${init.stablecoinCents}`);
   if (totals.eurCents !== init.eurCents) v.push(`EUR not conserved: ${totals.eurCents} != ${init.eurCents}`);
+
+  for (const a of state.auctions.values()) {
+    if (a.clearedAt === null) continue;
+    let burn = 0;
+    let mint = 0;
+    for (const id of a.orderIds) {
+      const o = state.orders.get(id);
+      if (!o?.fill) continue;
+      if (o.orderType === 'BURN') burn += o.fill.filledCents;
+      else mint += o.fill.filledCents;
+    }
+    if (burn !== a.matchedCents || mint !== a.matchedCents)
+      v.push(`auction ${a.auctionId}: BURN filled ${burn}, MINT filled ${mint}, matched ${a.matchedCents}`);
+  }
 
   const walletHeld = new Map<string, number>();
   const cashHeld = new Map<string, number>();
