@@ -133,6 +133,40 @@ export async function benchClearing(sizes: number[] = DEFAULT_SIZES): Promise<Cl
   return rows;
 }
 
+/**
+ * The pro-rata worst case: every order on one price level with the same amount, so every remainder
+ * ties and the time/id ranking sorts the whole level. Median of `runs` clears.
+ */
+export async function benchClearingWorstCase(size = 1_000_000, runs = 3): Promise<ClearingBenchRow> {
+  const book: ClearingOrder[] = new Array(size);
+  for (let i = 0; i < size; i++) {
+    book[i] = {
+      side: i % 3 === 0 ? 'MINT' : 'BURN',
+      amountCents: 70_000,
+      limitCentiBps: 500,
+      createdAt: 1_700_000_000_000 + (i % 1_000),
+      orderId: `order-${i}`,
+    };
+  }
+  clearOrders(book, { referenceFeeCentiBps: REFERENCE_FEE });
+  const times: number[] = [];
+  for (let r = 0; r < runs; r++)
+    times.push(timeMs(() => clearOrders(book, { referenceFeeCentiBps: REFERENCE_FEE })));
+  const medianMs = median(times);
+  const baseline = baselineSortMs(size, runs);
+  return {
+    name: 'clearOrders, one level, equal amounts',
+    size,
+    runs,
+    medianMs,
+    msPerOrder: medianMs / size,
+    growthPer10x: null,
+    nLogNGrowth: null,
+    baselineSortMs: baseline,
+    vsBaseline: medianMs / baseline,
+  };
+}
+
 function formatTable(rows: ClearingBenchRow[]): string {
   const header =
     '| orders | runs | median ms | µs per order | growth per 10x | n log n predicts | sort baseline ms | clear / sort |';
@@ -164,4 +198,9 @@ if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.a
   const rows = await benchClearing(sizes.length > 0 ? sizes : DEFAULT_SIZES);
   console.log(`node ${process.version}, ${new Date().toISOString()}`);
   console.log(formatTable(rows));
+  const worst = await benchClearingWorstCase();
+  console.log(
+    `\nworst case for pro rata (${worst.size.toLocaleString('en-US')} orders on one level, equal amounts): ` +
+      `median ${worst.medianMs.toFixed(0)} ms, ${worst.vsBaseline.toFixed(1)}x the sort baseline`,
+  );
 }

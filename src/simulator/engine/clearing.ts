@@ -204,8 +204,9 @@ function fillSide(
   const step = plan.burnSide ? -1 : 1;
   const n = isBurn.length;
   const worst = plan.worstLevel;
-  // "a is at least as good as b" in level-index terms for this side.
+  // Price comparisons in level-index terms for this side (a higher BURN limit, a lower MINT one).
   const atLeast = plan.burnSide ? (a: number, b: number) => a >= b : (a: number, b: number) => a <= b;
+  const better = plan.burnSide ? (a: number, b: number) => a > b : (a: number, b: number) => a < b;
 
   if (!plan.long) {
     for (let i = 0; i < n; i++) {
@@ -216,7 +217,8 @@ function fillSide(
     return;
   }
 
-  // Find the marginal level: MARKET if market orders alone cover the matched volume.
+  // Find the marginal level: MARKET if market orders alone cover the matched volume. The long side's
+  // eligible volume exceeds the matched volume, so the walk stops at or before the worst level.
   let marginal = MARKET;
   let remaining = plan.matched;
   let marginalTotal = plan.marketVolume;
@@ -238,9 +240,7 @@ function fillSide(
     if (isBurn[i] !== side) continue;
     const level = levelOf[i]!;
     if (level === marginal) memberCount++;
-    else if (marginal !== MARKET && (level === MARKET || (atLeast(level, marginal) && level !== marginal))) {
-      filled[i] = amounts[i]!;
-    }
+    else if (marginal !== MARKET && (level === MARKET || better(level, marginal))) filled[i] = amounts[i]!;
   }
   const members = new Int32Array(memberCount);
   for (let i = 0, w = 0; i < n; i++) if (isBurn[i] === side && levelOf[i] === marginal) members[w++] = i;
