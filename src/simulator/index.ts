@@ -13,6 +13,7 @@ export type {
 export type { WireAuction, WireOrder } from './engine/wire.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
+export { createMockVenue, type MockVenue } from './mock-venue.js';
 export {
   type ControlSignal,
   createSimulator,
@@ -23,4 +24,3 @@ export {
   type SimulatorOptions,
   type TicketIssuer,
 } from './simulator.js';
-export { createMockVenue, type MockVenue } from './mock-venue.js';
