@@ -24,8 +24,13 @@ export interface StreamBenchResult {
   runs: number;
   rawEventsPerSec: number;
   streamEventsPerSec: number;
-  /** streamEventsPerSec / rawEventsPerSec (medians). */
+  /** streamEventsPerSec / rawEventsPerSec (medians): the target metric. */
   ratio: number;
+  /** Events per second of client-thread busy time (event-loop utilization), medians. */
+  rawEventsPerBusySec: number;
+  streamEventsPerBusySec: number;
+  /** streamEventsPerBusySec / rawEventsPerBusySec: the client's own cost, whatever the server's speed. */
+  busyRatio: number;
   target: number;
 }
 
@@ -98,12 +103,18 @@ async function serve(): Promise<void> {
   port.postMessage({ port: httpPort });
 }
 
+/** Wall-clock rate, and the rate per second the client thread was busy (less sensitive to a loaded machine). */
+interface RunResult {
+  perSec: number;
+  perBusySec: number;
+}
+
 async function ticketFrom(base: string): Promise<{ ticket: string; expiresAt: string }> {
   const res = await fetch(`${base}/ticket`, { method: 'POST' });
   return ((await res.json()) as { data: { ticket: string; expiresAt: string } }).data;
 }
 
-async function rawRun(worker: Worker, base: string, n: number): Promise<number> {
+async function rawRun(worker: Worker, base: string, n: number): Promise<RunResult> {
   const { ticket } = await ticketFrom(base);
   const ws = new WebSocket(
     `${base.replace('http', 'ws')}${WS_PATH}`,
@@ -118,6 +129,8 @@ async function rawRun(worker: Worker, base: string, n: number): Promise<number> 
   });
   let count = 0;
   let t0 = 0;
+  let elu0 = performance.eventLoopUtilization();
+  let busy = 0;
   const done = new Promise<number>((resolve) => {
     ws.on('message', (data) => {
       const frame = JSON.parse(data.toString()) as { type: string; event?: string };
@@ -127,19 +140,23 @@ async function rawRun(worker: Worker, base: string, n: number): Promise<number> 
           ws.pause();
           burst(worker, n).then(() => {
             t0 = performance.now();
+            elu0 = performance.eventLoopUtilization();
             ws.resume();
           });
         }
         return;
       }
       count += 1;
-      if (count === n) resolve(performance.now() - t0);
+      if (count === n) {
+        busy = performance.eventLoopUtilization(elu0).active;
+        resolve(performance.now() - t0);
+      }
     });
   });
   ws.send(JSON.stringify({ op: 'subscribe', channel: 'market', id: 1 }));
   const ms = await done;
   ws.terminate();
-  return (n / ms) * 1000;
+  return { perSec: (n / ms) * 1000, perBusySec: (n / busy) * 1000 };
 }
 
 /** Asks the worker for n events; resolves once all are serialized and queued on the socket. */
@@ -155,7 +172,7 @@ function burst(worker: Worker, n: number): Promise<void> {
   });
 }
 
-async function streamRun(worker: Worker, base: string, n: number): Promise<number> {
+async function streamRun(worker: Worker, base: string, n: number): Promise<RunResult> {
   const stream = connectStream({
     wsUrl: base.replace('http', 'ws'),
     ticket: () => ticketFrom(base),
@@ -167,14 +184,16 @@ async function streamRun(worker: Worker, base: string, n: number): Promise<numbe
   // Not reading meanwhile: the iterator buffer fills and the client pauses the socket itself.
   await burst(worker, n);
   const t0 = performance.now();
+  const elu0 = performance.eventLoopUtilization();
   let count = 0;
   for await (const _ of market) {
     count += 1;
     if (count === n) break;
   }
   const ms = performance.now() - t0;
+  const busy = performance.eventLoopUtilization(elu0).active;
   await stream.close();
-  return (n / ms) * 1000;
+  return { perSec: (n / ms) * 1000, perBusySec: (n / busy) * 1000 };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -188,8 +207,8 @@ export async function benchStream(events = 200_000, runs = 5): Promise<StreamBen
     worker.once('error', reject);
   });
   const base = `http://127.0.0.1:${httpPort}`;
-  const raw: number[] = [];
-  const stream: number[] = [];
+  const raw: RunResult[] = [];
+  const stream: RunResult[] = [];
   try {
     // Warm-up (JIT) with a smaller burst, then alternate so drift affects both equally.
     await rawRun(worker, base, Math.min(events, 20_000));
@@ -202,14 +221,20 @@ export async function benchStream(events = 200_000, runs = 5): Promise<StreamBen
     worker.postMessage({ close: true });
     await new Promise((resolve) => worker.once('exit', resolve));
   }
-  const rawEventsPerSec = median(raw);
-  const streamEventsPerSec = median(stream);
+  const rawEventsPerSec = median(raw.map((r) => r.perSec));
+  const streamEventsPerSec = median(stream.map((r) => r.perSec));
+  const rawPerBusy = median(raw.map((r) => r.perBusySec));
+  const streamPerBusy = median(stream.map((r) => r.perBusySec));
+  const round3 = (x: number) => Math.round(x * 1000) / 1000;
   return {
     events,
     runs,
     rawEventsPerSec: Math.round(rawEventsPerSec),
     streamEventsPerSec: Math.round(streamEventsPerSec),
-    ratio: Math.round((streamEventsPerSec / rawEventsPerSec) * 1000) / 1000,
+    ratio: round3(streamEventsPerSec / rawEventsPerSec),
+    rawEventsPerBusySec: Math.round(rawPerBusy),
+    streamEventsPerBusySec: Math.round(streamPerBusy),
+    busyRatio: round3(streamPerBusy / rawPerBusy),
     target: 0.8,
   };
 }
@@ -223,4 +248,7 @@ if (!isMainThread && (workerData as { role?: string } | null)?.role === 'server'
   console.log(`  raw ws (JSON.parse per message): ${r.rawEventsPerSec.toLocaleString('en-US')} events/s`);
   console.log(`  connectStream().market():        ${r.streamEventsPerSec.toLocaleString('en-US')} events/s`);
   console.log(`  ratio: ${r.ratio}x (target >= ${r.target}x) ${r.ratio >= r.target ? 'OK' : 'BELOW TARGET'}`);
+  console.log(
+    `  per busy second of the client thread: raw ${r.rawEventsPerBusySec.toLocaleString('en-US')}, stream ${r.streamEventsPerBusySec.toLocaleString('en-US')} (${r.busyRatio}x)`,
+  );
 }
