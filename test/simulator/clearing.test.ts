@@ -240,6 +240,22 @@ describe('rounding', () => {
     expect(clearOrders(up, REFERENCE).clearingFeeCentiBps).toBe(614);
   });
 
+  it('fills the set of a one-tick gap even though its rounded fee lands on a limit', () => {
+    // Only the gap (5.00, 5.01) bps is balanced; 5.005 rounds half to even to 5.00. Y (at most 5.00)
+    // accepts 5.00 but is not in the gap's set, so it does not trade.
+    const book = [
+      order('X', 'BURN', 10_000, 501),
+      order('Y', 'BURN', 5_000, 500),
+      order('M1', 'MINT', 10_000, 500),
+      order('M2', 'MINT', 5_000, 501),
+    ];
+    expect(clearOrders(book, REFERENCE)).toEqual({
+      clearingFeeCentiBps: 500,
+      matchedCents: 10_000,
+      filledCents: [10_000, 0, 10_000, 0],
+    });
+  });
+
   it('rounds fees and rebates half up to the cent', () => {
     expect(bpsAmountCents(1, 500_000)).toBe(1);
     expect(bpsAmountCents(1, 499_999)).toBe(0);
