@@ -1,9 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { BURNER, dataOf, Driver, MINTER, newDriver, type Reply } from './helpers.js';
+import { BURNER, type Driver, dataOf, MINTER, newDriver, type Reply } from './helpers.js';
 
 const who = fc.constantFrom(BURNER, MINTER);
-const fee = fc.option(fc.integer({ min: 0, max: 1000 }).map((c) => (c / 100).toString()), { nil: null });
+const fee = fc.option(
+  fc.integer({ min: 0, max: 1000 }).map((c) => (c / 100).toString()),
+  { nil: null },
+);
 const action = fc.constantFrom('roll', 'fallback', 'cancel');
 
 const op = fc.oneof(
@@ -24,9 +27,21 @@ const op = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('modify' as const), pick: fc.nat(), fee }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('clear' as const), settle: fc.boolean() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('settle' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('phase' as const), phase: fc.constantFrom('open', 'lock') }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 12_000 }) }) },
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant('withdraw' as const), cents: fc.integer({ min: 1, max: 300_000 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('phase' as const), phase: fc.constantFrom('open', 'lock') }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 0, max: 12_000 }) }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('withdraw' as const),
+      cents: fc.integer({ min: 1, max: 300_000 }),
+    }),
+  },
 );
 
 interface Placed {
@@ -55,7 +70,8 @@ async function run(d: Driver, ops: readonly unknown[]): Promise<void> {
           feeBps: o.fee,
           postFillAction: o.action,
         };
-        if (o.side === 'BURN') Object.assign(body, { sourceWalletId: w.walletId, fiatAccountId: w.fiatAccountId });
+        if (o.side === 'BURN')
+          Object.assign(body, { sourceWalletId: w.walletId, fiatAccountId: w.fiatAccountId });
         const reply = await d.call('POST', '/v1/match/orders', w.apiKey, body);
         expect([202, 400, 409]).toContain(reply.status);
         if (reply.status === 202) placed.push({ apiKey: w.apiKey, body, reply });
@@ -77,13 +93,19 @@ async function run(d: Driver, ops: readonly unknown[]): Promise<void> {
         break;
       }
       case 'cancelAll':
-        expect([200, 400]).toContain((await d.call('POST', '/v1/match/orders/cancel-all', (o.who as typeof BURNER).apiKey)).status);
+        expect([200, 400]).toContain(
+          (await d.call('POST', '/v1/match/orders/cancel-all', (o.who as typeof BURNER).apiKey)).status,
+        );
         break;
       case 'modify': {
         const p = placed[(o.pick as number) % Math.max(1, placed.length)];
         if (!p) break;
         const { auctionId, orderId } = dataOf(p.reply) as { auctionId: number; orderId: string };
-        const r = await d.call('POST', '/v1/match/orders/modify', p.apiKey, { auctionId, orderId, feeBps: o.fee });
+        const r = await d.call('POST', '/v1/match/orders/modify', p.apiKey, {
+          auctionId,
+          orderId,
+          feeBps: o.fee,
+        });
         expect([200, 400]).toContain(r.status);
         break;
       }
@@ -103,7 +125,10 @@ async function run(d: Driver, ops: readonly unknown[]): Promise<void> {
         const cents = o.cents as number;
         const r = await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, {
           idempotencyKey: uuid(),
-          amount: { amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`, currency: 'USD' },
+          amount: {
+            amount: `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`,
+            currency: 'USD',
+          },
           fiatAccountId: MINTER.fiatAccountId,
         });
         expect([201, 400]).toContain(r.status);
@@ -116,17 +141,21 @@ async function run(d: Driver, ops: readonly unknown[]): Promise<void> {
 describe('random sequences keep the books and idempotency', () => {
   it('invariants hold after every step (checked inside every call) and replays are byte-identical', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 5, maxLength: 40 }), fc.option(fc.double({ min: 0, max: 0.5, noNaN: true })), async (ops, failRate) => {
-        const d = newDriver({ maxOrdersPerAuction: 8 });
-        if (failRate !== null) d.sim.setFaults({ failSettlement: failRate });
-        await run(d, ops);
-        // Drain: everything resting clears and settles, payouts complete; the books still balance.
-        await d.clear();
-        await d.call('POST', '/_sim/clock/advance', null, { ms: 60_000 });
-        const s = d.sim.getState();
-        for (const e of s.entities) expect(e.withdrawalsHeld.amount).toBe('0.00');
-        await d.sim.close();
-      }),
+      fc.asyncProperty(
+        fc.array(op, { minLength: 5, maxLength: 40 }),
+        fc.option(fc.double({ min: 0, max: 0.5, noNaN: true })),
+        async (ops, failRate) => {
+          const d = newDriver({ maxOrdersPerAuction: 8 });
+          if (failRate !== null) d.sim.setFaults({ failSettlement: failRate });
+          await run(d, ops);
+          // Drain: everything resting clears and settles, payouts complete; the books still balance.
+          await d.clear();
+          await d.call('POST', '/_sim/clock/advance', null, { ms: 60_000 });
+          const s = d.sim.getState();
+          for (const e of s.entities) expect(e.withdrawalsHeld.amount).toBe('0.00');
+          await d.sim.close();
+        },
+      ),
       { numRuns: 40 },
     );
   });

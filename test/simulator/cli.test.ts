@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { SEEDED } from 'match-venue/simulator';
+import { afterEach, describe, expect, it } from 'vitest';
+
+let child: ChildProcess | undefined;
+afterEach(() => {
+  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  child = undefined;
+});
+
+function waitFor(output: { text: string }, proc: ChildProcess, pattern: RegExp): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const m = output.text.match(pattern);
+      if (m) {
+        proc.stdout?.off('data', check);
+        resolve(m);
+      }
+    };
+    proc.stdout?.on('data', check);
+    proc.once('exit', (code) => reject(new Error(`cli exited (${code}) before ${pattern}: ${output.text}`)));
+    check();
+  });
+}
+
+describe('match-venue-sim CLI', () => {
+  it('serves a venue that plain HTTP drives through full cycles, then stops cleanly on SIGINT', async () => {
+    // `npx tsx …` minus npm's wrapper: npm exec neither forwards a direct SIGINT nor keeps the
+    // child's exit code when the whole group is interrupted, so it would hide the CLI's own answer.
+    const proc = spawn(
+      'node_modules/.bin/tsx',
+      ['src/simulator/cli.ts', '--port', '0', '--clock', 'manual'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = proc;
+    const out = { text: '' };
+    proc.stdout?.on('data', (b: Buffer) => {
+      out.text += b.toString();
+    });
+    proc.stderr?.on('data', (b: Buffer) => {
+      out.text += b.toString();
+    });
+    const [, base] = await waitFor(out, proc, /base URL:\s+(http:\/\/127\.0\.0\.1:\d+)/);
+    expect(out.text).toContain(`${SEEDED.burner.apiKey}`);
+    expect(out.text).toContain(SEEDED.burner.walletId);
+    expect(out.text).toMatch(/WebSocket URL: ws:\/\/127\.0\.0\.1:\d+\/v1\/match\/ws/);
+
+    const call = async (method: string, path: string, key: string | null, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: key ? { authorization: `Bearer ${key}`, 'content-type': 'application/json' } : {},
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
+    };
+    const burnId = '11111111-2222-4333-8444-555555555501';
+    const place = await call('POST', '/v1/match/orders', SEEDED.burner.apiKey, {
+      idempotencyKey: burnId,
+      orderType: 'BURN',
+      amount: { amount: '1000.00', currency: 'USD' },
+      feeBps: '5',
+      postFillAction: 'roll',
+      sourceWalletId: SEEDED.burner.walletId,
+      fiatAccountId: SEEDED.burner.fiatAccountId,
+    });
+    expect(place).toEqual({
+      status: 202,
+      body: { data: { auctionId: 1, orderId: burnId, status: 'pending' } },
+    });
+    const mint = (id: string, amount: string) =>
+      call('POST', '/v1/match/orders', SEEDED.minter.apiKey, {
+        idempotencyKey: id,
+        orderType: 'MINT',
+        amount: { amount, currency: 'USD' },
+        feeBps: '3',
+        postFillAction: 'cancel',
+      });
+    expect((await mint('11111111-2222-4333-8444-555555555502', '400.00')).status).toBe(202);
+    const cleared = await call('POST', '/_sim/auctions/clear', null, {});
+    expect(cleared.body.data).toMatchObject({
+      auctionId: 1,
+      clearingFeeBps: '4.00',
+      matchedVolume: { amount: '400.00' },
+    });
+    const first = await call('GET', `/v1/match/orders/${burnId}`, SEEDED.burner.apiKey);
+    expect(first.body.data).toMatchObject({
+      status: 'partial_fill',
+      fill: { filledAmount: { amount: '400.00' } },
+    });
+    const childId = (first.body.data.lineage as { childOrderId: string }).childOrderId;
+    expect((await mint('11111111-2222-4333-8444-555555555503', '600.00')).status).toBe(202);
+    await call('POST', '/_sim/auctions/clear', null, {});
+    const second = await call('GET', `/v1/match/orders/${childId}`, SEEDED.burner.apiKey);
+    expect(second.body.data).toMatchObject({
+      auctionId: 2,
+      status: 'filled',
+      lineage: { parentOrderId: burnId, childOrderId: null },
+    });
+    const w = await call('POST', '/v1/match/withdrawals', SEEDED.minter.apiKey, {
+      idempotencyKey: '11111111-2222-4333-8444-555555555504',
+      amount: { amount: '1000.00', currency: 'USD' },
+      fiatAccountId: SEEDED.minter.fiatAccountId,
+    });
+    expect(w).toMatchObject({ status: 201, body: { data: { status: 'pending' } } });
+    await call('POST', '/_sim/clock/advance', null, { ms: 5_000 });
+    await waitFor(out, proc, /auction 2 cleared: fee 4\.00 bps, matched 600\.00 USD, 2 fills/);
+
+    const exited = once(proc, 'exit');
+    proc.kill('SIGINT');
+    const [code] = await exited;
+    expect(code).toBe(0);
+  });
+});
