@@ -16,7 +16,7 @@ import {
 import { type Logger, type LogLevel, redact, redactText } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
 import { backoffDelay, isRetryableStatus, type RetrySettings, retryAfterDelay } from './retry.js';
-import { neverSent, type Transport, type TransportResponse } from './transport.js';
+import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
 import { toValidationIssues } from './validation.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
@@ -195,9 +195,16 @@ export class ClientCore {
     const deadline = retry.now() + (req.totalTimeout ?? opts.totalTimeout);
     const url = this.buildUrl(req.path, req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
-    const headers =
-      body === undefined ? { ...this.#headers } : { ...this.#headers, 'content-type': 'application/json' };
-    if (req.headers) Object.assign(headers, req.headers);
+    // The shared header object is reused as is for the common case (a GET without extra headers);
+    // transports only read it.
+    let headers = this.#headers;
+    if (body !== undefined || req.headers) {
+      headers = {
+        ...this.#headers,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...req.headers,
+      };
+    }
     const log = opts.logger;
 
     let ambiguous = false;
@@ -302,23 +309,21 @@ export class ClientCore {
     limitMs: number,
     limitIsPerAttempt: boolean,
   ): Promise<{ raw: RawResponse } | Failure> {
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort(new APIConnectionTimeoutError());
-    }, limitMs);
-    const userSignal = req.signal;
-    const onUserAbort = () => controller.abort(userSignal?.reason);
-    userSignal?.addEventListener('abort', onUserAbort, { once: true });
     let response: TransportResponse | undefined;
     try {
-      response = await this.#transport({ method: req.method, url, headers, body, signal: controller.signal });
+      response = await this.#transport({
+        method: req.method,
+        url,
+        headers,
+        body,
+        signal: req.signal,
+        timeoutMs: limitMs,
+      });
       const text = await response.text();
       return this.#classify(response, text);
     } catch (cause) {
-      if (userSignal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: false };
-      if (timedOut) {
+      if (req.signal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: false };
+      if (cause instanceof TransportTimeoutError) {
         const what = limitIsPerAttempt ? `timed out after ${limitMs}ms` : `exceeded its total time budget`;
         return {
           error: new APIConnectionTimeoutError(`${req.method} ${req.path} ${what}.`, { cause }),
@@ -334,9 +339,6 @@ export class ClientCore {
         // A response that arrived but whose body broke off was certainly processed.
         ambiguous: response !== undefined || !neverSent(cause),
       };
-    } finally {
-      clearTimeout(timer);
-      userSignal?.removeEventListener('abort', onUserAbort);
     }
   }
 

@@ -75,6 +75,7 @@ export class APIPromise<T> extends Promise<T> {
     return new Response(noBody ? null : raw.bodyText, { status: raw.status, headers: { ...raw.headers } });
   }
 
+  // biome-ignore lint/suspicious/noThenProperty: a Promise subclass must override then.
   override then<R1 = T, R2 = never>(
     onfulfilled?: ((value: T) => R1 | PromiseLike<R1>) | null,
     onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,

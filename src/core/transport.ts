@@ -6,7 +6,10 @@ export interface TransportRequest {
   url: string;
   headers: Record<string, string>;
   body: string | undefined;
-  signal: AbortSignal;
+  /** The caller's signal, if any; the transport stops when it aborts. */
+  signal: AbortSignal | undefined;
+  /** Time limit of this attempt, body included; exceeding it rejects with TransportTimeoutError. */
+  timeoutMs: number;
 }
 
 export interface TransportResponse {
@@ -17,11 +20,19 @@ export interface TransportResponse {
   text(): Promise<string>;
 }
 
-/** Sends one request; rejects only when no HTTP response arrived. */
+/** Sends one request; rejects only when no complete HTTP response arrived. */
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
 /** The `fetch` signature the client accepts (global fetch, undici's fetch, msw-patched fetch...). */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** A web handler (`(Request) => Promise<Response>`), e.g. the simulator's `handle`; no socket. */
+export type WebHandler = (request: Request) => Promise<Response>;
+
+/** An attempt ran out of time (whatever the HTTP stack underneath). */
+export class TransportTimeoutError extends Error {
+  override name = 'TransportTimeoutError';
+}
 
 let sharedAgent: Agent | undefined;
 
@@ -40,20 +51,6 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
-/** Default transport: `undici.request` over a keep-alive Agent (or the dispatcher given). */
-export function undiciTransport(dispatcher?: Dispatcher): Transport {
-  return async (req) => {
-    const res = await undiciRequest(req.url, {
-      method: req.method as Dispatcher.HttpMethod,
-      headers: req.headers,
-      body: req.body,
-      signal: req.signal,
-      dispatcher: dispatcher ?? sharedDispatcher(),
-    });
-    return { status: res.statusCode, headers: flattenHeaders(res.headers), text: () => res.body.text() };
-  };
-}
-
 function headersOf(response: Response): Record<string, string> {
   const out: Record<string, string> = {};
   response.headers.forEach((value, key) => {
@@ -62,18 +59,134 @@ function headersOf(response: Response): Record<string, string> {
   return out;
 }
 
-/** Transport over a `fetch` function (for msw, which intercepts global fetch, or custom stacks). */
-export function fetchTransport(fetchFn: FetchLike): Transport {
-  return async (req) => {
-    const init: RequestInit = { method: req.method, headers: req.headers, signal: req.signal };
-    if (req.body !== undefined) init.body = req.body;
-    const response = await fetchFn(req.url, init);
-    return { status: response.status, headers: headersOf(response), text: () => response.text() };
+interface Abortable {
+  abort(reason: unknown): void;
+}
+
+/**
+ * Arms `target` to abort on the caller's signal or after `timeoutMs` (with TransportTimeoutError),
+ * runs `send`, and keeps the deadline armed until the body has been read.
+ */
+function withDeadline<S extends Abortable>(
+  req: TransportRequest,
+  target: S,
+  send: (signal: S) => Promise<TransportResponse>,
+): Promise<TransportResponse> {
+  const user = req.signal;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    target.abort(new TransportTimeoutError(`timed out after ${req.timeoutMs}ms`));
+  }, req.timeoutMs);
+  const onAbort = () => target.abort(user?.reason);
+  if (user?.aborted) onAbort();
+  else user?.addEventListener('abort', onAbort, { once: true });
+  const done = () => {
+    clearTimeout(timer);
+    user?.removeEventListener('abort', onAbort);
+  };
+  const fail = (err: unknown): never => {
+    done();
+    if (!timedOut || err instanceof TransportTimeoutError) throw err;
+    throw new TransportTimeoutError(`timed out after ${req.timeoutMs}ms`, { cause: err });
+  };
+  return send(target).then(
+    (res) => ({
+      status: res.status,
+      headers: res.headers,
+      text: () =>
+        res.text().then((text) => {
+          done();
+          return text;
+        }, fail),
+    }),
+    fail,
+  );
+}
+
+const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+function fromUndici(err: unknown): unknown {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && UNDICI_TIMEOUTS.has(code)
+    ? new TransportTimeoutError(code, { cause: err })
+    : err;
+}
+
+/**
+ * Default transport: `undici.request` over a keep-alive Agent (or the dispatcher given).
+ *
+ * The deadline is a plain timer raced against the request, not an abort signal per call: signal
+ * objects cost more than the rest of the client on a loopback round trip. undici's own header and
+ * body timeouts (set to the same limit) then free a connection whose answer never came; a late
+ * answer is drained. The caller's AbortSignal, when given, is passed through.
+ */
+export function undiciTransport(dispatcher?: Dispatcher): Transport {
+  return (req) => {
+    const limit = Math.max(1, Math.ceil(req.timeoutMs));
+    const pending = undiciRequest(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      signal: req.signal,
+      dispatcher: dispatcher ?? sharedDispatcher(),
+      headersTimeout: limit,
+      bodyTimeout: limit,
+    });
+    return new Promise<TransportResponse>((resolve, reject) => {
+      let expired = false;
+      let onExpire = () => reject(new TransportTimeoutError(`timed out after ${limit}ms`));
+      const timer = setTimeout(() => {
+        expired = true;
+        onExpire();
+      }, limit);
+      pending.then(
+        (res) => {
+          if (expired) {
+            res.body.dump().catch(() => {});
+            return;
+          }
+          resolve({
+            status: res.statusCode,
+            headers: flattenHeaders(res.headers),
+            text: () =>
+              new Promise<string>((resolveText, rejectText) => {
+                onExpire = () => {
+                  res.body.destroy();
+                  rejectText(new TransportTimeoutError(`timed out after ${limit}ms`));
+                };
+                res.body.text().then(
+                  (text) => {
+                    clearTimeout(timer);
+                    resolveText(text);
+                  },
+                  (err: unknown) => {
+                    clearTimeout(timer);
+                    rejectText(fromUndici(err));
+                  },
+                );
+              }),
+          });
+        },
+        (err: unknown) => {
+          clearTimeout(timer);
+          reject(fromUndici(err));
+        },
+      );
+    });
   };
 }
 
-/** A web handler (`(Request) => Promise<Response>`), e.g. the simulator's `handle`; no socket. */
-export type WebHandler = (request: Request) => Promise<Response>;
+/** Transport over a `fetch` function (for msw, which intercepts global fetch, or custom stacks). */
+export function fetchTransport(fetchFn: FetchLike): Transport {
+  return (req) =>
+    withDeadline(req, new AbortController(), async (controller) => {
+      const init: RequestInit = { method: req.method, headers: req.headers, signal: controller.signal };
+      if (req.body !== undefined) init.body = req.body;
+      const response = await fetchFn(req.url, init);
+      return { status: response.status, headers: headersOf(response), text: () => response.text() };
+    });
+}
 
 /** Transport that calls a web handler in-process (mock mode, createMockVenue). */
 export function handlerTransport(handle: WebHandler): Transport {
