@@ -1,7 +1,6 @@
-import { z } from 'zod';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { MatchVenueError, NotFoundError, type OutcomeUnknownError } from '../core/error.js';
+import { MatchVenueError, NotFoundError, type OutcomeUnknownError, ValidationError } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
@@ -32,7 +31,13 @@ export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
   pageSize?: number;
 };
 
-const OrderId = z.string().min(1, 'must be a non-empty order id');
+/** A cheap guard for path ids (hot path): a non-empty string, encoded later by the `path` tag. */
+function orderIdOf(value: unknown, context: string): string {
+  if (typeof value === 'string' && value.length > 0) return value;
+  throw new ValidationError(context, [
+    { path: 'orderId', rule: 'must be a non-empty order id', kind: 'invalid_type' },
+  ]);
+}
 
 export class Orders extends APIResource {
   /**
@@ -62,7 +67,7 @@ export class Orders extends APIResource {
     return this.client.call(() => ({
       ...options,
       method: 'GET',
-      path: path`/v1/match/orders/${validate(OrderId, orderId, 'orders.retrieve orderId')}`,
+      path: path`/v1/match/orders/${orderIdOf(orderId, 'orders.retrieve orderId')}`,
       responseSchema: Order,
     }));
   }
