@@ -267,7 +267,9 @@ export class ClientCore {
           continue;
         }
       }
-      log.error(
+      // Answers meant for the caller (4xx) are theirs to handle; exhausted retries deserve a warning.
+      const level = failure.retryable ? 'warn' : 'debug';
+      log[level](
         `${req.method} ${req.path} failed after ${attempt} attempt(s): ${failure.error.message.split('\n')[0]}`,
       );
       throw this.#finalError(req, failure, ambiguous, attempt);
