@@ -56,6 +56,12 @@ export interface MatchVenueOptions {
   retry?: Partial<RetrySettings>;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
+  /**
+   * Check every success body against the API's schemas (default true), so a changed response
+   * fails loudly as ResponseValidationError. false skips that work on hot paths and trusts the
+   * server's shapes. Request parameters are always validated.
+   */
+  validateResponses?: boolean;
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -101,6 +107,7 @@ export class MatchVenue extends ClientCore {
       retry: { ...defaultRetrySettings, ...options.retry },
       logger: createLogger(options.logger, logLevel, () => [apiKey]),
       defaultHeaders: options.defaultHeaders,
+      validateResponses: options.validateResponses ?? true,
     });
     this.environment = config.environment;
     this.wsUrl = config.wsUrl;

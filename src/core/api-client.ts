@@ -62,6 +62,8 @@ export interface ClientCoreOptions {
   retry: RetrySettings;
   logger: Logger & { enabled(level: LogLevel): boolean };
   defaultHeaders?: Record<string, string>;
+  /** Parse success bodies with their schemas (default true); false trusts the server's shapes. */
+  validateResponses?: boolean;
 }
 
 interface Failure {
@@ -178,6 +180,7 @@ export class ClientCore {
   #parse<T>(req: FinalRequest<T>, raw: RawResponse): T {
     const body = parseJson(raw.bodyText);
     const envelope = body !== null && typeof body === 'object' && 'data' in body ? body.data : undefined;
+    if (this.#options.validateResponses === false) return envelope as T;
     const result = req.responseSchema.safeParse(envelope);
     if (result.success) return result.data;
     throw new ResponseValidationError(

@@ -288,6 +288,12 @@ describe('request pipeline', () => {
     expect((err as ResponseValidationError).issues[0]?.path).toBe('ok');
   });
 
+  it('validateResponses: false trusts the body as sent', async () => {
+    server.script(json(200, { data: { ok: 'yes' } }));
+    const { venue } = client({ validateResponses: false });
+    await expect(get(venue)).resolves.toEqual({ ok: 'yes' });
+  });
+
   it('uses a fetch function when given one', async () => {
     server.script(json(200, { data: { ok: true } }));
     const calls: string[] = [];
