@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ClientCore } from './core/api-client.js';
+import { ClientCore, checkLimits } from './core/api-client.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
 import {
@@ -84,6 +84,7 @@ export class MatchVenue extends ClientCore {
   readonly notifications: Notifications;
 
   constructor(options: MatchVenueOptions = {}) {
+    checkLimits(options, 'MatchVenue options');
     const config = resolveConfig({ ...options, inProcess: options.handler !== undefined });
     let transport: Transport;
     if (options.handler) transport = handlerTransport(options.handler);

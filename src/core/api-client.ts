@@ -75,6 +75,27 @@ interface Failure {
 }
 
 const REQUEST_ID = 'x-request-id';
+// Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Rejects option values the pipeline cannot honour, naming the option. */
+export function checkLimits(
+  limits: { timeout?: number; totalTimeout?: number; maxRetries?: number },
+  where: string,
+) {
+  for (const name of ['timeout', 'totalTimeout'] as const) {
+    const value = limits[name];
+    if (value !== undefined && !(typeof value === 'number' && value > 0)) {
+      throw new MatchVenueError(
+        `${where}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
+      );
+    }
+  }
+  const retries = limits.maxRetries;
+  if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) {
+    throw new MatchVenueError(`${where}: maxRetries must be a non-negative integer, got ${String(retries)}`);
+  }
+}
 
 function parseJson(text: string): unknown {
   try {
@@ -131,6 +152,7 @@ export class ClientCore {
     let req: FinalRequest<T>;
     try {
       req = build();
+      checkLimits(req, `${req.method} ${req.path}`);
     } catch (error) {
       return APIPromise.rejected(error);
     }
@@ -145,6 +167,7 @@ export class ClientCore {
     let req: FinalRequest<Body> & { query: Record<string, QueryValue> };
     try {
       req = build();
+      checkLimits(req, `${req.method} ${req.path}`);
     } catch (error) {
       return PagePromise.rejectedPage(error);
     }
@@ -233,7 +256,7 @@ export class ClientCore {
           url,
           headers,
           body,
-          Math.min(timeout, remaining),
+          Math.min(timeout, remaining, MAX_TIMER_MS),
           timeout < remaining,
         );
         if ('raw' in outcome) {

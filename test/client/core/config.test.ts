@@ -73,6 +73,20 @@ describe('client options', () => {
     ).toThrow(/wsUrl must use wss:\/\//);
   });
 
+  it('rejects limits it cannot honour, and treats Infinity as no limit', async () => {
+    expect(() => new MatchVenue({ apiKey: 'k', timeout: 0 })).toThrow(/timeout must be a positive number/);
+    expect(() => new MatchVenue({ apiKey: 'k', maxRetries: -1 })).toThrow(
+      /maxRetries must be a non-negative integer/,
+    );
+    const venue = new MatchVenue({
+      environment: 'mock',
+      timeout: Number.POSITIVE_INFINITY,
+      totalTimeout: Number.POSITIVE_INFINITY,
+    });
+    await expect(venue.account.retrieve()).resolves.toMatchObject({ accountId: expect.any(String) });
+    await expect(venue.account.retrieve({ maxRetries: 1.5 })).rejects.toThrow(/maxRetries/);
+  });
+
   it('mock mode needs no key and ignores base URLs', () => {
     process.env.MATCH_VENUE_ENV = 'mock';
     process.env.MATCH_VENUE_BASE_URL = 'https://venue.example.com';
