@@ -6,10 +6,12 @@ import { path } from '../core/path.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import {
+  type BurnOrder,
   CancelAllResult,
   CancelOrderRequest,
   CancelOrderResult,
   ListOrdersQuery,
+  type MintOrder,
   ModifyOrderRequest,
   ModifyOrderResult,
   Order,
@@ -74,8 +76,12 @@ export class Orders extends APIResource {
 
   /**
    * Await for one page (`items`, `pagination`, `hasNextPage()`, `getNextPage()`), or
-   * `for await (const order of venue.orders.list(...))` for every order across pages.
+   * `for await (const order of venue.orders.list(...))` for every order across pages. Filtering
+   * on `orderType` narrows the item type.
    */
+  list(params: ListOrdersParams & { orderType: 'BURN' }, options?: RequestOptions): PagePromise<BurnOrder>;
+  list(params: ListOrdersParams & { orderType: 'MINT' }, options?: RequestOptions): PagePromise<MintOrder>;
+  list(params?: ListOrdersParams, options?: RequestOptions): PagePromise<Order>;
   list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
     return this.client.callPage(
       () => ({

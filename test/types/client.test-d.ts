@@ -54,6 +54,10 @@ describe('public types', () => {
     expectTypeOf(page.getNextPage()).toEqualTypeOf<PagePromise<Order>>();
     for await (const o of list) expectTypeOf(o).toEqualTypeOf<Order>();
     for await (const o of page) expectTypeOf(o).toEqualTypeOf<Order>();
+    const burns = await venue.orders.list({ orderType: 'BURN' });
+    expectTypeOf(burns.items).toEqualTypeOf<BurnOrder[]>();
+    for await (const m of venue.orders.list({ orderType: 'MINT', pageSize: 100 }))
+      expectTypeOf(m).toEqualTypeOf<MintOrder>();
     // @ts-expect-error unknown status values are rejected at compile time
     venue.orders.list({ status: 'open' });
   });
