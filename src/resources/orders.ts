@@ -1,6 +1,12 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { MatchVenueError, NotFoundError, type OutcomeUnknownError, ValidationError } from '../core/error.js';
+import {
+  type APIUserAbortError,
+  MatchVenueError,
+  NotFoundError,
+  OutcomeUnknownError,
+  ValidationError,
+} from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
@@ -128,16 +134,22 @@ export class Orders extends APIResource {
   }
 
   /**
-   * Settles an OutcomeUnknownError of `place`: looks the order up by its id (the idempotency key).
-   * Resolves to the Order when it exists, or null when the venue has no such order — then placing
-   * again with `idempotencyKey: error.idempotencyKey` is safe (the key cannot make two orders).
+   * Settles an uncertain `place`: an OutcomeUnknownError, an APIUserAbortError of a place call
+   * (aborted while the request was in flight), or the idempotency key itself. Looks the order up
+   * by its id (the key). Resolves to the Order when it exists, or null when the venue has no such
+   * order — then placing again with `idempotencyKey: <the key>` is safe (a key never makes two orders).
    */
-  async resolveUnknown(error: OutcomeUnknownError, options?: RequestOptions): Promise<Order | null> {
-    if (error.operation !== 'placeOrder' || error.orderId === undefined) {
-      throw new MatchVenueError(`resolveUnknown expects a placeOrder outcome, got ${error.operation}`);
+  async resolveUnknown(
+    error: OutcomeUnknownError | APIUserAbortError | string,
+    options?: RequestOptions,
+  ): Promise<Order | null> {
+    if (error instanceof OutcomeUnknownError && error.operation !== 'placeOrder') {
+      throw new MatchVenueError(`orders.resolveUnknown expects a placeOrder outcome, got ${error.operation}`);
     }
+    const key = typeof error === 'string' ? error : error.idempotencyKey;
+    if (!key) throw new MatchVenueError('orders.resolveUnknown: the error carries no idempotency key');
     try {
-      return await this.retrieve(error.orderId, options);
+      return await this.retrieve(key, options);
     } catch (err) {
       if (err instanceof NotFoundError) return null;
       throw err;

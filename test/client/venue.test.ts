@@ -369,6 +369,23 @@ describe('retries and unknown outcomes against the simulator', () => {
     expect(subMoney(before.stablecoin.available, after.stablecoin.available)).toEqual(usd('100'));
   });
 
+  it('an aborted place carries its key; resolveUnknown settles it', async () => {
+    sim.setFaults({ latencyMs: 200 });
+    const controller = new AbortController();
+    const burner = venue('burner');
+    const pending = burner.orders.place(burnParams(), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const err = await pending.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIUserAbortError);
+    const key = (err as APIUserAbortError).idempotencyKey ?? '';
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    // The simulator still applies the request once its latency has passed.
+    await new Promise((r) => setTimeout(r, 300));
+    sim.setFaults({});
+    expect((await burner.orders.resolveUnknown(err as APIUserAbortError))?.orderId).toBe(key);
+    await expect(burner.orders.resolveUnknown(crypto.randomUUID())).resolves.toBeNull();
+  });
+
   it('abort: the caller signal ends the call', async () => {
     sim.setFaults({ latencyMs: 300 });
     const controller = new AbortController();
