@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { ClientCore, checkLimits } from './core/api-client.js';
+import { MatchVenueError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
 import {
@@ -50,7 +51,7 @@ export interface MatchVenueOptions {
   handler?: WebHandler;
   /** Where log lines go (console, pino, …). Secrets are redacted before they reach it. */
   logger?: Logger;
-  /** Minimum level logged. Default `silent`, or `info` when a logger is given. */
+  /** Minimum level logged. Default: MATCH_VENUE_LOG_LEVEL, else `silent`, or `info` when a logger is given. */
   logLevel?: LogLevelOption;
   /** Backoff tuning and injectable sleep/random/clock. */
   retry?: Partial<RetrySettings>;
@@ -65,6 +66,17 @@ export interface MatchVenueOptions {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+const LEVELS: readonly LogLevelOption[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+function envLogLevel(): LogLevelOption | undefined {
+  const value =
+    typeof process === 'undefined' ? undefined : process.env.MATCH_VENUE_LOG_LEVEL?.trim().toLowerCase();
+  if (!value) return undefined;
+  const level = LEVELS.find((l) => l === value);
+  if (!level)
+    throw new MatchVenueError(`MATCH_VENUE_LOG_LEVEL must be one of ${LEVELS.join(', ')}; got "${value}".`);
+  return level;
+}
 
 /** Client of the match venue REST API. */
 export class MatchVenue extends ClientCore {
@@ -97,7 +109,7 @@ export class MatchVenue extends ClientCore {
     else transport = undiciTransport(options.dispatcher);
 
     const apiKey = config.apiKey;
-    const logLevel = options.logLevel ?? (options.logger ? 'info' : 'silent');
+    const logLevel = options.logLevel ?? envLogLevel() ?? (options.logger ? 'info' : 'silent');
     super({
       baseUrl: config.baseUrl,
       apiKey,

@@ -78,6 +78,22 @@ describe('secrets never leak', () => {
     expect((err as Error).message).toContain('unknown key [redacted]');
   });
 
+  it('MATCH_VENUE_LOG_LEVEL sets the level', async () => {
+    const { lines, logger } = capture();
+    server.script(json(200, { data: {} }));
+    process.env.MATCH_VENUE_LOG_LEVEL = 'debug';
+    try {
+      const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, logger });
+      await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
+      process.env.MATCH_VENUE_LOG_LEVEL = 'loud';
+      expect(() => new MatchVenue({ apiKey: KEY, baseUrl: server.url })).toThrow(/MATCH_VENUE_LOG_LEVEL/);
+    } finally {
+      delete process.env.MATCH_VENUE_LOG_LEVEL;
+    }
+    expect(lines.join('\n')).toContain('GET /x -> 200');
+    expect(lines.join('\n')).not.toContain('verysecretpart');
+  });
+
   it('the debug level filter works', async () => {
     const { lines, logger } = capture();
     server.script(json(200, { data: {} }));
