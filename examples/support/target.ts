@@ -1,9 +1,10 @@
 /**
- * Where the examples run: an embedded simulator (default), or the server at MATCH_VENUE_BASE_URL
+ * Where the examples run: an embedded simulator (default), mock mode (MATCH_VENUE_ENV=mock), or the server at MATCH_VENUE_BASE_URL
  * (for instance `npx match-venue-sim`). Against a simulator the seeded parties and the `/_sim/`
  * control plane are used; against a real venue the party comes from MATCH_VENUE_API_KEY,
  * MATCH_VENUE_WALLET_ID and MATCH_VENUE_FIAT_ACCOUNT_ID and auctions clear on their own schedule.
  */
+import { getMockSimulator } from 'match-venue';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 
 export interface Party {
@@ -53,6 +54,20 @@ const seeded = (name: 'burner' | 'minter'): Party => ({
 });
 
 export async function openTarget(): Promise<Target> {
+  if (process.env.MATCH_VENUE_ENV === 'mock') {
+    // Mock mode: every client talks to the process's shared in-process simulator.
+    const sim = await getMockSimulator();
+    return {
+      baseUrl: 'http://127.0.0.1',
+      simulated: true,
+      burner: seeded('burner'),
+      minter: seeded('minter'),
+      clearAuction: async () => {
+        sim.clearAuction();
+      },
+      close: () => sim.close(),
+    };
+  }
   const remote = process.env.MATCH_VENUE_BASE_URL;
   if (!remote) {
     const sim = createSimulator();

@@ -56,6 +56,12 @@ describe.concurrent('examples run by themselves and exit 0', () => {
     90_000,
   );
 
+  it('withdraw in mock mode (MATCH_VENUE_ENV=mock)', async () => {
+    const run = await runExample('withdraw.ts', { MATCH_VENUE_ENV: 'mock' });
+    expect(run.stdout).toContain('withdraw done');
+    expect(run.code).toBe(0);
+  }, 90_000);
+
   it('quickstart against MATCH_VENUE_BASE_URL (a running simulator)', async () => {
     const run = await runExample('quickstart.ts', { MATCH_VENUE_BASE_URL: running.url });
     expect(run.stdout).toContain('quickstart done');
