@@ -19,26 +19,22 @@ export function accountSummary(state: EngineState, entityId: string, now: number
     total += w.balanceCents;
     reserved += w.reservedCents;
   }
-  let active = 0;
-  let mint = 0;
-  let burn = 0;
+  const exposure = state.exposure.get(entityId) ?? { BURN: 0, MINT: 0 };
+  const from = now - windowMs;
+  const log = state.activity.get(entityId);
   let matched = 0;
   let rebates = 0;
   let fees = 0;
-  const from = now - windowMs;
-  for (const o of state.ordersByEntity.get(entityId) ?? []) {
-    if (o.status === 'pending') {
-      active++;
-      if (o.orderType === 'MINT') mint++;
-      else burn++;
-    }
-    const f = o.fill;
-    if (!f || f.filledCents === 0 || f.matchedAt < from || f.matchedAt > now) continue;
-    if (o.status !== 'filled' && o.status !== 'partial_fill') continue;
-    matched += f.filledCents;
-    if (o.orderType === 'MINT') rebates += f.feeCents;
-    else fees += f.feeCents;
+  if (log) {
+    const lo = firstAtOrAfter(log.at, from);
+    const hi = firstAtOrAfter(log.at, now + 1);
+    matched = (log.matched[hi] ?? 0) - (log.matched[lo] ?? 0);
+    rebates = (log.rebates[hi] ?? 0) - (log.rebates[lo] ?? 0);
+    fees = (log.fees[hi] ?? 0) - (log.fees[lo] ?? 0);
   }
+  const active = exposure.BURN + exposure.MINT;
+  const mint = exposure.MINT;
+  const burn = exposure.BURN;
   return {
     accountId: entity.accountId,
     stablecoin: {
@@ -57,3 +53,32 @@ export function accountSummary(state: EngineState, entityId: string, now: number
   };
 }
 export type WireAccountSummary = ReturnType<typeof accountSummary>;
+
+function firstAtOrAfter(sorted: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] ?? 0) < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Records a settled fill (matchedAt never decreases: fills settle in clearing order). */
+export function recordActivity(
+  state: EngineState,
+  entityId: string,
+  at: number,
+  side: 'BURN' | 'MINT',
+  filled: number,
+  fee: number,
+): void {
+  const log = state.activity.get(entityId);
+  if (!log) return;
+  const n = log.at.length;
+  log.at.push(at);
+  log.matched.push((log.matched[n] ?? 0) + filled);
+  log.rebates.push((log.rebates[n] ?? 0) + (side === 'MINT' ? fee : 0));
+  log.fees.push((log.fees[n] ?? 0) + (side === 'BURN' ? fee : 0));
+}

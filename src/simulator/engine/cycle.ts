@@ -1,7 +1,8 @@
+import { recordActivity } from './account.js';
 import { bpsAmountCents, type ClearingOrder, clearOrders } from './clearing.js';
 import { rollChildOrderId } from './ids.js';
 import { usdMoney } from './money.js';
-import { admitOrder, releaseReservation, setStatus } from './orders.js';
+import { admitOrder, bumpPending, releaseReservation, setStatus } from './orders.js';
 import { currentAuction, type EngineContext, mustEntity, newAuction } from './state.js';
 import type { Auction, Order } from './types.js';
 import { iso, toWireAuction } from './wire.js';
@@ -99,6 +100,7 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
       matchedAt: ctx.time,
       feeCents: filled > 0 ? bpsAmountCents(filled, result.clearingFeeCentiBps) : 0,
     };
+    bumpPending(state, o, -1);
     setStatus(ctx, o, 'settling');
   });
   auction.fillsCount = fills;
@@ -167,6 +169,7 @@ function settleOrder(ctx: EngineContext, o: Order): void {
     state.house.stablecoinCents -= F;
     entity.venueBalanceCents += F;
   }
+  if (F > 0) recordActivity(state, o.entityId, fill.matchedAt, o.orderType, F, fill.feeCents);
   const remainder = fill.unfilledCents;
   if (remainder === 0) {
     setStatus(ctx, o, 'filled');

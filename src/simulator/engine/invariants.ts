@@ -31,6 +31,18 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
       v.push(`auction ${a.auctionId}: BURN filled ${burn}, MINT filled ${mint}, matched ${a.matchedCents}`);
   }
 
+  const pendingCount = new Map<string, { BURN: number; MINT: number }>();
+  for (const o of state.orders.values()) {
+    if (o.status !== 'pending') continue;
+    const c = pendingCount.get(o.entityId) ?? { BURN: 0, MINT: 0 };
+    c[o.orderType]++;
+    pendingCount.set(o.entityId, c);
+  }
+  for (const [entityId, e] of state.exposure) {
+    const c = pendingCount.get(entityId) ?? { BURN: 0, MINT: 0 };
+    if (c.BURN !== e.BURN || c.MINT !== e.MINT) v.push(`entity ${entityId} exposure counters off`);
+  }
+
   const walletHeld = new Map<string, number>();
   const cashHeld = new Map<string, number>();
   for (const o of state.orders.values()) {

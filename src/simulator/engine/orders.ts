@@ -74,11 +74,8 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     if (!fiat || fiat.entityId !== entityId) throw venueError.invalidFiatAccount(fiatAccountId);
   }
   const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
-  for (const id of auction.orderIds) {
-    const o = state.orders.get(id);
-    if (o && o.entityId === entityId && o.orderType === opposite && o.status === 'pending')
-      throw venueError.selfMatch(auction.auctionId, opposite);
-  }
+  if ((state.pendingBySide.get(sideKey(auction.auctionId, entityId, opposite)) ?? 0) > 0)
+    throw venueError.selfMatch(auction.auctionId, opposite);
   if (isBurn) {
     const wallet = state.wallets.get(sourceWalletId as string);
     if (!wallet) throw venueError.walletNotFound(String(sourceWalletId));
@@ -142,6 +139,9 @@ export function admitOrder(ctx: EngineContext, fields: NewOrder): Order {
   state.orders.set(order.orderId, order);
   state.ordersByEntity.get(order.entityId)?.push(order);
   auction.orderIds.push(order.orderId);
+  bumpPending(state, order, 1);
+  const exposure = state.exposure.get(order.entityId);
+  if (exposure) exposure[order.orderType] += 1;
   ctx.emit({
     channel: 'account',
     entityId: order.entityId,
@@ -150,6 +150,18 @@ export function admitOrder(ctx: EngineContext, fields: NewOrder): Order {
   });
   ctx.dirty.add(order.entityId);
   return order;
+}
+
+export function sideKey(auctionId: number, entityId: string, side: OrderType): string {
+  return `${auctionId}:${entityId}:${side}`;
+}
+
+/** Keeps the per-auction pending count in step; clearing leaves it behind with its auction. */
+export function bumpPending(state: EngineState, order: Order, delta: number): void {
+  const k = sideKey(order.auctionId, order.entityId, order.orderType);
+  const n = (state.pendingBySide.get(k) ?? 0) + delta;
+  if (n === 0) state.pendingBySide.delete(k);
+  else state.pendingBySide.set(k, n);
 }
 
 export function releaseReservation(state: EngineState, order: Order): void {
@@ -162,6 +174,10 @@ export function releaseReservation(state: EngineState, order: Order): void {
 }
 
 export function setStatus(ctx: EngineContext, order: Order, status: OrderStatus): void {
+  if ((order.status === 'pending') !== (status === 'pending')) {
+    const e = ctx.state.exposure.get(order.entityId);
+    if (e) e[order.orderType] += status === 'pending' ? 1 : -1;
+  }
   order.status = status;
   order.updatedAt = ctx.time;
   ctx.emit({
@@ -211,6 +227,7 @@ export function cancelOrder(ctx: EngineContext, entityId: string, auctionId: num
 
 function cancelPending(ctx: EngineContext, order: Order): void {
   releaseReservation(ctx.state, order);
+  bumpPending(ctx.state, order, -1);
   setStatus(ctx, order, 'cancelled');
   ctx.dirty.add(order.entityId);
 }

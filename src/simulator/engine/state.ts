@@ -36,6 +36,20 @@ export interface EngineState {
   initialTotals: { usdCents: number; stablecoinCents: number; eurCents: number };
   /** `${auctionId}:${entityId}` -> orders the entity placed in that auction (roll children excluded). */
   placedPerAuction: Map<string, number>;
+  /** `${auctionId}:${entityId}:${side}` -> pending orders, so the self-match check is O(1). */
+  pendingBySide: Map<string, number>;
+  /** entityId -> pending orders by side (the account summary's exposure), kept by setStatus/admit. */
+  exposure: Map<string, { BURN: number; MINT: number }>;
+  /** entityId -> settled fills in matchedAt order with prefix sums, for O(log n) activity windows. */
+  activity: Map<string, ActivityLog>;
+}
+
+export interface ActivityLog {
+  at: number[];
+  /** Prefix sums (length at.length + 1): filled volume, MINT rebates, BURN fees. */
+  matched: number[];
+  rebates: number[];
+  fees: number[];
 }
 
 export interface EngineEventMarket {
@@ -83,6 +97,9 @@ export function createState(config: EngineConfig, startTime: number): EngineStat
     issuer: { usdCents: 0, stablecoinCents: 0 },
     initialTotals: { usdCents: 0, stablecoinCents: 0, eurCents: 0 },
     placedPerAuction: new Map(),
+    pendingBySide: new Map(),
+    exposure: new Map(world.entities.map((e) => [e.id, { BURN: 0, MINT: 0 }])),
+    activity: new Map(world.entities.map((e) => [e.id, { at: [], matched: [0], rebates: [0], fees: [0] }])),
   };
   state.auctions.set(1, newAuction(1, startTime, config));
   state.initialTotals = currencyTotals(state);
