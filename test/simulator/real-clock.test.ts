@@ -1,0 +1,34 @@
+import { checkInvariants, createSimulator } from 'match-venue/simulator';
+import { describe, expect, it } from 'vitest';
+
+describe('real clock', () => {
+  it('timers drive open -> lock -> clear -> settle, and close() stops them', async () => {
+    const sim = createSimulator({ clock: 'real', cycleMs: 60, lockMs: 20, settleMs: 10 });
+    const seen: string[] = [];
+    const settled = new Promise<void>((resolve) => {
+      sim.onEvent((e) => {
+        if (e.channel !== 'market') return;
+        seen.push(`${e.event}:${(e.data as { auctionId: number }).auctionId}`);
+        if (e.event === 'auction.settled') resolve();
+      });
+    });
+    await settled;
+    await sim.close();
+    expect(seen.slice(0, 4)).toEqual(['auction.locked:1', 'auction.cleared:1', 'auction.opened:2', 'auction.settled:1']);
+    expect(checkInvariants(sim)).toEqual([]);
+    const count = seen.length;
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen.length).toBe(count);
+  });
+
+  it('market snapshot names the current auction and the one settling', () => {
+    const sim = createSimulator();
+    sim.clearAuction({ settle: false });
+    const snap = sim.marketSnapshot();
+    expect(snap.auction).toMatchObject({ auctionId: 2, phase: 'open' });
+    expect(snap.settling).toMatchObject({ auctionId: 1, phase: 'settling' });
+    sim.settleAuction();
+    expect(sim.marketSnapshot().settling).toBeNull();
+    expect(sim.marketSnapshot().lastCleared).toMatchObject({ auctionId: 1, phase: 'settled' });
+  });
+});
