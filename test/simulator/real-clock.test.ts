@@ -14,7 +14,12 @@ describe('real clock', () => {
     });
     await settled;
     await sim.close();
-    expect(seen.slice(0, 4)).toEqual(['auction.locked:1', 'auction.cleared:1', 'auction.opened:2', 'auction.settled:1']);
+    expect(seen.slice(0, 4)).toEqual([
+      'auction.locked:1',
+      'auction.cleared:1',
+      'auction.opened:2',
+      'auction.settled:1',
+    ]);
     expect(checkInvariants(sim)).toEqual([]);
     const count = seen.length;
     await new Promise((r) => setTimeout(r, 150));
@@ -30,5 +35,19 @@ describe('real clock', () => {
     sim.settleAuction();
     expect(sim.marketSnapshot().settling).toBeNull();
     expect(sim.marketSnapshot().lastCleared).toMatchObject({ auctionId: 1, phase: 'settled' });
+  });
+});
+
+describe('long clock jumps', () => {
+  it('skip idle auctions in one step: the auction id matches the elapsed cycles', () => {
+    const sim = createSimulator({ cycleMs: 10_000, lockMs: 2_000, settleMs: 1_000 });
+    sim.advance(7 * 24 * 3600 * 1000 + 5_000);
+    const s = sim.getState();
+    expect(s.auction).toMatchObject({
+      auctionId: 60_481,
+      phase: 'open',
+      opensAt: '2026-01-08T00:00:00.000Z',
+    });
+    expect(checkInvariants(sim)).toEqual([]);
   });
 });

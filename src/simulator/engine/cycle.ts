@@ -27,6 +27,7 @@ export function nextDeadline(ctx: EngineContext): number | null {
 /** Runs every transition due at or before `until`, each at its own scheduled instant. */
 export function advanceTo(ctx: EngineContext, until: number): void {
   for (;;) {
+    skipIdleCycles(ctx, until);
     const due = nextDeadline(ctx);
     if (due === null || due > until) break;
     ctx.time = Math.max(ctx.time, due);
@@ -39,6 +40,25 @@ export function advanceTo(ctx: EngineContext, until: number): void {
     else if (current.clearsAt <= due) clearAuction(ctx, true);
     else advanceWithdrawal(ctx, due);
   }
+}
+
+/**
+ * A long clock jump over auctions that can hold no order (none rests, nothing settles, no payout
+ * falls due) moves straight to the last of them: their ids are consumed, their events not sent.
+ */
+function skipIdleCycles(ctx: EngineContext, until: number): void {
+  const { state, config } = ctx;
+  const current = currentAuction(state);
+  if (current.orderIds.length > 0 || state.settlingAuctionId !== null) return;
+  const k = Math.floor((until - current.clearsAt) / config.cycleMs);
+  if (k < 3) return;
+  const w = nextWithdrawalDeadline(state);
+  if (w !== null && w <= until) return;
+  // Auction id + k is the last whose cycle ends by `until`; the loop then locks and clears it as usual.
+  const next = newAuction(current.auctionId + k, current.clearsAt + (k - 1) * config.cycleMs, config);
+  state.auctions.delete(current.auctionId);
+  state.auctions.set(next.auctionId, next);
+  state.currentAuctionId = next.auctionId;
 }
 
 export function lockAuction(ctx: EngineContext): void {
