@@ -54,6 +54,8 @@ export interface Faults {
   dropResponse?: boolean | number;
   /** Order ids whose settlement fails, or a rate in [0, 1]. */
   failSettlement?: readonly string[] | number;
+  /** GET /v1/match/account answers 400 139001 (venue wallet invalid) for entities with an account. */
+  venueWalletInvalid?: boolean;
 }
 
 export interface TicketIssuer {

@@ -180,6 +180,16 @@ describe('faults and rate limiting', () => {
     expect((await d.order(id, BURNER.apiKey)).status).toBe('pending');
   });
 
+  it('venueWalletInvalid: GET /v1/match/account answers 400 139001', async () => {
+    const d = newDriver();
+    await d.call('POST', '/_sim/faults', null, { venueWalletInvalid: true });
+    expectError(await d.call('GET', '/v1/match/account', BURNER.apiKey), 400, 139001);
+    // An entity without an account still gets 138003 first.
+    expectError(await d.call('GET', '/v1/match/account', SEEDED.noaccount.apiKey), 404, 138003);
+    await d.call('POST', '/_sim/faults', null, {});
+    expect((await d.call('GET', '/v1/match/account', BURNER.apiKey)).status).toBe(200);
+  });
+
   it('killSockets signals the WebSocket layer', async () => {
     const d = newDriver();
     const signals: string[] = [];

@@ -23,6 +23,7 @@ export const FaultsBody = z
     dropResponse: z.union([z.boolean(), z.number().int().min(0)]).optional(),
     killSockets: z.boolean().optional(),
     failSettlement: z.union([z.array(z.string()), z.number().min(0).max(1)]).optional(),
+    venueWalletInvalid: z.boolean().optional(),
   })
   .strict();
 

@@ -58,7 +58,12 @@ function listQuery(url: URL): ListQuery {
 
 export const venueRoutes: Record<string, Partial<Record<string, VenueHandler>>> = {
   '/v1/match/account': {
-    GET: (sim, r) => dataResponse(200, sim.engine.account(r.entityId)),
+    GET: (sim, r) => {
+      const summary = sim.engine.account(r.entityId);
+      // The simulator's venue wallets are always sound; the fault lets clients exercise 139001.
+      if (sim.faults.venueWalletInvalid) throw new HttpError(400, 139001, 'Venue wallet invalid');
+      return dataResponse(200, summary);
+    },
   },
   '/v1/match/orders': {
     POST: async (sim, r) => {
