@@ -5,12 +5,6 @@ export type Environment = 'production' | 'sandbox' | 'mock';
 
 const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox', 'mock'];
 
-// The venue's public hosts. Override with `baseUrl` / `wsUrl` (or the env vars) when they differ.
-export const ENVIRONMENT_URLS: Record<Exclude<Environment, 'mock'>, { baseUrl: string; wsUrl: string }> = {
-  production: { baseUrl: 'https://api.circle.com', wsUrl: 'wss://api.circle.com' },
-  sandbox: { baseUrl: 'https://api-sandbox.circle.com', wsUrl: 'wss://api-sandbox.circle.com' },
-};
-
 /** Base URL of mock mode; never dialled (requests go to the in-process simulator). */
 export const MOCK_BASE_URL = 'http://mock.match-venue.localhost';
 
@@ -82,12 +76,16 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
         "(or use environment: 'mock' / MATCH_VENUE_ENV=mock to run against the in-process simulator).",
     );
   }
+  // The spec gives each environment its own address without naming them, so none is guessed here:
+  // a request sent to a wrong host with a live key would be worse than this error.
   const explicitBase = input.baseUrl ?? env('MATCH_VENUE_BASE_URL');
-  const baseUrl = checkBaseUrl(explicitBase ?? ENVIRONMENT_URLS[environment].baseUrl, 'baseUrl');
-  const explicitWs = input.wsUrl ?? env('MATCH_VENUE_WS_URL');
-  const wsUrl = checkBaseUrl(
-    explicitWs ?? (explicitBase ? wsFromBase(baseUrl) : ENVIRONMENT_URLS[environment].wsUrl),
-    'wsUrl',
-  );
+  if (explicitBase === undefined) {
+    throw new MatchVenueError(
+      `No base URL for the ${environment} environment: pass \`baseUrl\` to new MatchVenue({ baseUrl }) or set ` +
+        'MATCH_VENUE_BASE_URL (your venue onboarding gives the address; for the local simulator it is printed by npx match-venue-sim).',
+    );
+  }
+  const baseUrl = checkBaseUrl(explicitBase, 'baseUrl');
+  const wsUrl = checkBaseUrl(input.wsUrl ?? env('MATCH_VENUE_WS_URL') ?? wsFromBase(baseUrl), 'wsUrl');
   return { apiKey, environment, baseUrl, wsUrl };
 }

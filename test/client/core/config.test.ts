@@ -37,14 +37,25 @@ describe('client options', () => {
   });
 
   it('picks the environment from the key prefix, options win', () => {
-    expect(new MatchVenue({ apiKey: 'LIVE_API_KEY:a:b' }).environment).toBe('production');
-    expect(new MatchVenue({ apiKey: 'TEST_API_KEY:a:b' }).baseUrl).toMatch(/^https:\/\//);
-    expect(new MatchVenue({ apiKey: 'TEST_API_KEY:a:b', environment: 'production' }).environment).toBe(
-      'production',
-    );
-    expect(() => new MatchVenue({ apiKey: 'k', environment: 'staging' as 'sandbox' })).toThrow(
+    const baseUrl = 'https://venue.example.com';
+    expect(new MatchVenue({ apiKey: 'LIVE_API_KEY:a:b', baseUrl }).environment).toBe('production');
+    expect(new MatchVenue({ apiKey: 'TEST_API_KEY:a:b', baseUrl }).environment).toBe('sandbox');
+    expect(
+      new MatchVenue({ apiKey: 'TEST_API_KEY:a:b', baseUrl, environment: 'production' }).environment,
+    ).toBe('production');
+    expect(() => new MatchVenue({ apiKey: 'k', baseUrl, environment: 'staging' as 'sandbox' })).toThrow(
       /one of production/,
     );
+  });
+
+  it('never guesses a host: outside mock mode a base URL is required and the error names the option and env var', () => {
+    expect(() => new MatchVenue({ apiKey: 'LIVE_API_KEY:a:b' })).toThrow(
+      /No base URL for the production environment: pass `baseUrl`.*MATCH_VENUE_BASE_URL/,
+    );
+    expect(() => new MatchVenue({ apiKey: 'TEST_API_KEY:a:b' })).toThrow(
+      /No base URL for the sandbox environment/,
+    );
+    expect(new MatchVenue({ apiKey: 'TEST_API_KEY:a:b', environment: 'mock' }).environment).toBe('mock');
   });
 
   it('accepts https anywhere and http only on loopback', () => {
