@@ -148,7 +148,7 @@ export class Simulator implements SimulatorCore {
     authority.catch(() => {});
     this.tickets = {
       issue: async (entityId) => (await authority).issue(entityId),
-      verify: async (ticket) => (await authority).verify(ticket as string),
+      verify: async (ticket) => (await authority).verify(ticket),
     };
     this.platform = createPlatform({
       now: () => this.now(),

@@ -22,7 +22,7 @@ import {
   mustEntity,
 } from './state.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig, type Entity, type SettlementFaults } from './types.js';
-import { toWireAuction } from './wire.js';
+import { iso, toWireAuction } from './wire.js';
 import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
 
 export interface EngineOptions {
@@ -59,8 +59,8 @@ export class VenueEngine {
   }
 
   /** Runs `fn` as one step: due transitions first, then fn, then balance.updated per touched entity. */
-  private step<T>(fn: (ctx: EngineContext) => T, until?: number): T {
-    const ctx: EngineContext = {
+  private context(): EngineContext {
+    return {
       state: this.state,
       config: this.config,
       faults: this.faults,
@@ -69,6 +69,10 @@ export class VenueEngine {
       emit: this.onEvent,
       dirty: new Set(),
     };
+  }
+
+  private step<T>(fn: (ctx: EngineContext) => T, until?: number): T {
+    const ctx = this.context();
     const target = Math.max(this.time, until ?? this.now());
     try {
       advanceTo(ctx, target);
@@ -96,15 +100,7 @@ export class VenueEngine {
 
   /** When the next scheduled transition is due, or null if nothing is scheduled. */
   nextDeadline(): number | null {
-    return nextDeadline({
-      state: this.state,
-      config: this.config,
-      faults: this.faults,
-      random: this.random,
-      time: this.time,
-      emit: this.onEvent,
-      dirty: new Set(),
-    });
+    return nextDeadline(this.context());
   }
 
   entityForApiKey(apiKey: string): Entity | undefined {
@@ -190,12 +186,12 @@ export class VenueEngine {
         auction: {
           auctionId: a.auctionId,
           phase: a.phase,
-          opensAt: toWireAuction(a).opensAt,
-          locksAt: toWireAuction(a).locksAt,
-          clearsAt: toWireAuction(a).clearsAt,
+          opensAt: iso(a.opensAt),
+          locksAt: iso(a.locksAt),
+          clearsAt: iso(a.clearsAt),
         },
         settlingAuctionId: s.settlingAuctionId,
-        now: new Date(ctx.time).toISOString(),
+        now: iso(ctx.time),
         entities: [...s.entities.values()].map((e) => ({
           entityId: e.id,
           accountId: e.accountId,
@@ -208,8 +204,8 @@ export class VenueEngine {
             return {
               id,
               currency: w?.currency ?? 'USD',
-              balance: usdMoneyIn(w?.balanceCents ?? 0, w?.currency ?? 'USD'),
-              reserved: usdMoneyIn(w?.reservedCents ?? 0, w?.currency ?? 'USD'),
+              balance: moneyIn(w?.balanceCents ?? 0, w?.currency ?? 'USD'),
+              reserved: moneyIn(w?.reservedCents ?? 0, w?.currency ?? 'USD'),
             };
           }),
           fiatAccounts: e.fiatAccountIds.map((id) => ({
@@ -229,6 +225,6 @@ export class VenueEngine {
   }
 }
 
-function usdMoneyIn(cents: number, currency: string) {
+function moneyIn(cents: number, currency: string) {
   return { amount: formatCents(cents), currency };
 }
