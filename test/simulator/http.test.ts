@@ -215,6 +215,9 @@ describe('faults and rate limiting', () => {
     expect((await d.list(BURNER.apiKey)).pagination.total).toBe(0);
     expect(d.sim.getState().auction.auctionId).toBe(1);
     expect(codeOf(await d.call('POST', '/_sim/phase', null, { phase: 'closed' }))).toBe(2);
+    expectError(await d.call('POST', '/_sim/clock/advance', null, { ms: -1 }), 400, 2);
+    expectError(await d.call('POST', '/_sim/clock/advance', null, { ms: 604_800_001 }), 400, 2);
+    expectError(await d.call('POST', '/_sim/faults', null, { errorRate: 2 }), 400, 2);
   });
 });
 

@@ -14,7 +14,14 @@ async function optionalBody(req: Request): Promise<unknown> {
 }
 
 const ClearBody = z.object({ settle: z.boolean().optional() });
-const AdvanceBody = z.object({ ms: z.number().int('must be an integer').min(0, 'must not be negative') });
+// Bounded: every elapsed cycle with resting orders is simulated (roll chains grow each cycle).
+const AdvanceBody = z.object({
+  ms: z
+    .number()
+    .int('must be an integer')
+    .min(0, 'must not be negative')
+    .max(604_800_000, 'must be at most 7 days'),
+});
 const PhaseBody = z.object({ phase: z.enum(['open', 'lock']) });
 export const FaultsBody = z
   .object({
