@@ -1,17 +1,33 @@
-import { Decimal } from 'decimal.js';
-
-/** Integer cents (safe integers) for every balance; decimal strings only at the wire. */
+/**
+ * Integer cents (safe integers) for every balance; decimal strings only at the wire. The
+ * conversions are string/integer operations, exact for every safe integer (no float math).
+ */
 export function formatCents(cents: number): string {
-  return new Decimal(cents).div(100).toFixed(2);
+  return formatHundredths(cents);
+}
+
+const TWO_DECIMALS = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
+
+function parseHundredths(text: string, allowNegative: boolean): number | undefined {
+  const m = TWO_DECIMALS.exec(text);
+  if (!m) return undefined;
+  const [, sign, whole = '', frac = ''] = m;
+  if (sign && !allowNegative) return undefined;
+  const n = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
+  if (!Number.isSafeInteger(n) || whole.length > 16) return undefined;
+  return sign && n !== 0 ? -n : n;
+}
+
+function formatHundredths(n: number): string {
+  const abs = Math.abs(n);
+  const whole = Math.floor(abs / 100);
+  const frac = abs - whole * 100;
+  return `${n < 0 ? '-' : ''}${whole}.${frac < 10 ? '0' : ''}${frac}`;
 }
 
 /** Parses a 2-decimal amount string to cents; undefined when it is not one. */
 export function parseCents(amount: string): number | undefined {
-  if (!/^-?\d+(\.\d{1,2})?$/.test(amount)) return undefined;
-  const cents = new Decimal(amount).mul(100);
-  if (!cents.isInteger()) return undefined;
-  const n = cents.toNumber();
-  return Number.isSafeInteger(n) ? n : undefined;
+  return parseHundredths(amount, true);
 }
 
 export interface WireMoney {
@@ -23,13 +39,11 @@ export function usdMoney(cents: number): WireMoney {
   return { amount: formatCents(cents), currency: 'USD' };
 }
 
-/** feeBps strings carry at most 2 decimals; the engine works in hundredths of a basis point. */
+/** feeBps strings are non-negative with at most 2 decimals; the engine works in hundredths of a bps. */
 export function parseCentiBps(feeBps: string): number | undefined {
-  if (!/^\d+(\.\d{1,2})?$/.test(feeBps)) return undefined;
-  const n = new Decimal(feeBps).mul(100).toNumber();
-  return Number.isSafeInteger(n) ? n : undefined;
+  return parseHundredths(feeBps, false);
 }
 
 export function formatCentiBps(centiBps: number): string {
-  return new Decimal(centiBps).div(100).toFixed(2);
+  return formatHundredths(centiBps);
 }
