@@ -97,24 +97,28 @@ sim.onEvent((e) => {
   }
 });
 
-const running = await sim.listen({ host: args.host, port }).catch((err: unknown) => {
-  fail(`cannot listen on ${args.host}:${port}: ${err instanceof Error ? err.message : String(err)}`);
-});
-const state = sim.getState();
-const lines = [
-  'match-venue simulator',
-  `  base URL:      ${running.url}`,
-  `  WebSocket URL: ${running.wsUrl}/v1/match/ws`,
-  `  clock:         ${clock}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
-  '  seeded entities (test keys; Authorization: Bearer <key>):',
-];
-for (const name of ['burner', 'minter', 'ineligible', 'noaccount'] as const) {
-  const s = SEEDED[name];
-  const wallet = name === 'noaccount' ? '-' : s.walletId;
-  lines.push(`    ${name.padEnd(10)} key ${s.apiKey.padEnd(28)} wallet ${wallet}  fiat ${s.fiatAccountId}`);
+async function main(): Promise<void> {
+  const running = await sim.listen({ host: args.host, port }).catch((err: unknown) => {
+    fail(`cannot listen on ${args.host}:${port}: ${err instanceof Error ? err.message : String(err)}`);
+  });
+  const state = sim.getState();
+  const lines = [
+    'match-venue simulator',
+    `  base URL:      ${running.url}`,
+    `  WebSocket URL: ${running.wsUrl}/v1/match/ws`,
+    `  clock:         ${clock}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
+    '  seeded entities (test keys; Authorization: Bearer <key>):',
+  ];
+  for (const name of ['burner', 'minter', 'ineligible', 'noaccount'] as const) {
+    const s = SEEDED[name];
+    const wallet = name === 'noaccount' ? '-' : s.walletId;
+    lines.push(`    ${name.padEnd(10)} key ${s.apiKey.padEnd(28)} wallet ${wallet}  fiat ${s.fiatAccountId}`);
+  }
+  lines.push(
+    `  control: POST ${running.url}/_sim/auctions/clear, GET ${running.url}/_sim/state (see README)`,
+  );
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
-lines.push(`  control: POST ${running.url}/_sim/auctions/clear, GET ${running.url}/_sim/state (see README)`);
-process.stdout.write(`${lines.join('\n')}\n`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
@@ -128,3 +132,5 @@ async function stop(signal: string): Promise<void> {
 }
 process.on('SIGINT', () => void stop('SIGINT'));
 process.on('SIGTERM', () => void stop('SIGTERM'));
+
+main().catch((err: unknown) => fail(err instanceof Error ? err.message : String(err)));
