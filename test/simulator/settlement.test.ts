@@ -140,6 +140,37 @@ describe('clearing and settlement', () => {
     expect(o.status).toBe('cancelled');
     expect(o.fill?.unfilledAmount.amount).toBe('100.00');
     expect(d.balances('burner').walletReserved).toBe('0.00');
+    const partial = await d.placed(d.burn('500.00', { feeBps: null }));
+    await d.placed(d.mint('200.00', { feeBps: null }));
+    await d.clear();
+    const p = await d.order(partial, BURNER.apiKey);
+    expect(p).toMatchObject({ status: 'partial_fill', lineage: { childOrderId: null } });
+    expect(p.fill?.filledAmount.amount).toBe('200.00');
+    expect(d.balances('burner')).toMatchObject({ wallet: '99999800.00', walletReserved: '0.00' });
+  });
+
+  it('BURN fallback: the remainder leaves the wallet and arrives at the fiat account at par', async () => {
+    const d = newDriver();
+    await d.placed(d.burn('900.00', { feeBps: null, postFillAction: 'fallback' }));
+    await d.placed(d.mint('100.00', { feeBps: null }));
+    await d.clear();
+    // 100 matched at the 5 bps reference fee (0.05 fee), 800 redeemed at par.
+    expect(d.balances('burner')).toMatchObject({
+      wallet: '99999100.00',
+      walletReserved: '0.00',
+      fiat: '899.95',
+    });
+  });
+
+  it('a second clear settles the auction still settling first', async () => {
+    const d = newDriver();
+    const first = await d.placed(d.burn('100.00'));
+    await d.clear(false);
+    const second = await d.placed(d.burn('100.00'));
+    await d.clear(false);
+    expect((await d.order(first, BURNER.apiKey)).status).toBe('cancelled');
+    expect((await d.order(second, BURNER.apiKey)).status).toBe('settling');
+    expect(d.sim.getState()).toMatchObject({ settlingAuctionId: 2, auction: { auctionId: 3 } });
   });
 
   it('failed: an injected settlement fault fails the order, moves nothing, releases the reservation', async () => {
