@@ -8,6 +8,7 @@
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { type ClearingOrder, clearOrders } from '../src/simulator/engine/clearing.js';
+import { seededRandom as prng } from '../src/simulator/engine/ids.js';
 
 export interface ClearingBenchRow {
   name: string;
@@ -27,18 +28,6 @@ export interface ClearingBenchRow {
 
 const DEFAULT_SIZES = [1_000, 10_000, 100_000, 1_000_000];
 const REFERENCE_FEE = 300;
-
-/** mulberry32: a small seeded PRNG, so every run clears the same books. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A book like a busy auction: half BURN, half MINT, 5% market orders, limits on the 0.01 bps grid

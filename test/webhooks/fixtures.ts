@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { FetchLike, SnsNotification } from 'match-venue/webhooks';
+import { type FetchLike, type SnsNotification, WebhookError } from 'match-venue/webhooks';
 
 interface SnsFixture {
   source: string;
@@ -26,3 +26,13 @@ export function certificateServer(url: string, pem: string): FetchLike & { calls
 
 /** The raw body of a message, as SNS would post it. */
 export const rawBody = (message: object): string => JSON.stringify(message);
+
+/** The stable code of the WebhookError a promise rejects with (fails the test on anything else). */
+export async function codeOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (error instanceof WebhookError) return error.code;
+  throw new Error(`expected a WebhookError, got ${String(error)}`);
+}

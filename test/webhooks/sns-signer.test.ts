@@ -5,23 +5,15 @@ import {
   createSnsVerifier,
   loopbackUrlPolicy,
   type SnsSignatureVersion,
-  WebhookError,
+  type WebhookError,
 } from 'match-venue/webhooks';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './fixtures.js';
 
 // One RSA key for the file: generating 2048-bit keys is the slow part.
 const signer = createSnsTestSigner();
 const otherSigner = createSnsTestSigner({ signatureVersion: '1' });
 const keyPair = otherSigner.keyPair;
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof WebhookError) return error.code;
-  throw new Error(`expected a WebhookError, got ${String(error)}`);
-}
 
 const verifier = () => createSnsVerifier({ fetch: signer.fetch });
 

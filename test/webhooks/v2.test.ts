@@ -4,21 +4,13 @@ import {
   createV2TestSigner,
   createV2Verifier,
   importV2PublicKey,
-  WebhookError,
+  type WebhookError,
 } from 'match-venue/webhooks';
 import { describe, expect, it } from 'vitest';
+import { codeOf } from './fixtures.js';
 
 const BASE = 'https://api.platform.test';
 const API_KEY = 'TEST_API_KEY:abc:secret-part';
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  if (error instanceof WebhookError) return error.code;
-  throw new Error(`expected a WebhookError, got ${String(error)}`);
-}
 
 function setup() {
   const signer = createV2TestSigner();
