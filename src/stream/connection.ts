@@ -25,8 +25,12 @@ export interface ReconcilableOrder {
 
 /** What the stream needs from its owner (the REST client, or anything else). */
 export interface StreamHost {
-  /** `{ws_url}` or the full `{ws_url}/v1/match/ws`. */
-  wsUrl: string;
+  /**
+   * `{ws_url}` or the full `{ws_url}/v1/match/ws`. A function is called before every (re)connect,
+   * so an address that only exists later (mock mode starting a loopback server) or that moves
+   * can be resolved lazily; its failure counts as a failed connection attempt.
+   */
+  wsUrl: string | (() => string | Promise<string>);
   /** POST /v1/match/ws/ticket; called right before every (re)connect. */
   ticket(): Promise<{ ticket: string; expiresAt: string }>;
   /** GET /v1/match/orders, every page; used to reconcile when the server cannot replay. */
@@ -119,7 +123,6 @@ function endpoint(wsUrl: string): string {
 }
 
 class StreamConnection implements VenueStream {
-  private readonly url: string;
   private readonly log: Logger;
   private readonly bufferSize: number;
   private readonly policy: OverflowPolicy;
@@ -154,7 +157,8 @@ class StreamConnection implements VenueStream {
     private readonly host: StreamHost,
     private readonly opts: StreamOptions,
   ) {
-    this.url = endpoint(host.wsUrl);
+    // A fixed address is checked now, so a typo throws here rather than retrying forever.
+    if (typeof host.wsUrl === 'string') endpoint(host.wsUrl);
     this.log = host.logger ?? noopLogger;
     this.bufferSize = opts.bufferSize ?? 1000;
     this.policy = opts.overflow ?? 'pause';
@@ -214,6 +218,18 @@ class StreamConnection implements VenueStream {
   private async open(): Promise<void> {
     if (this.closed) return;
     this.setState(this.attempt === 0 && this.counters.reconnects === 0 ? 'connecting' : 'reconnecting');
+    let url: string;
+    try {
+      const wsUrl = this.host.wsUrl;
+      url = typeof wsUrl === 'string' ? endpoint(wsUrl) : endpoint(await wsUrl());
+    } catch (err) {
+      this.log.warn('stream: resolving the WebSocket URL failed', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+      this.retry('WebSocket URL unavailable');
+      return;
+    }
+    if (this.closed) return;
     let ticket: string;
     try {
       // Never reuse a ticket: they are single-use and short-lived.
@@ -226,7 +242,7 @@ class StreamConnection implements VenueStream {
       return;
     }
     if (this.closed) return;
-    const ws = new WebSocket(this.url, [SUBPROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
+    const ws = new WebSocket(url, [SUBPROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
       perMessageDeflate: false,
       handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000,
     });

@@ -139,6 +139,39 @@ describe('iterators', () => {
   });
 });
 
+describe('a lazily resolved wsUrl', () => {
+  it('is resolved before every connect (a failure is retried) and may move between connects', async () => {
+    const a = await fakeVenue();
+    const b = await extraSocketServer(a.sim);
+    cleanups.push(() => b.close());
+    const calls: string[] = [];
+    const stream = connectStream(
+      {
+        // First call fails, second gives server A, later ones server B (the address moved).
+        wsUrl: async () => {
+          calls.push('call');
+          if (calls.length === 1) throw new Error('not listening yet');
+          return calls.length === 2 ? a.server.wsUrl : `${b.wsUrl}/v1/match/ws`;
+        },
+        ticket: () => a.sim.tickets.issue('entity-a'),
+        async *listOrders() {},
+      },
+      { reconnect: { initialDelayMs: 1, maxDelayMs: 5 } },
+    );
+    cleanups.push(() => stream.close());
+    const market = stream.market();
+    await take(market, 1);
+    expect(calls).toHaveLength(2);
+    expect(a.server.handle.stats().connections).toBe(1);
+
+    a.server.handle.killSockets();
+    await take(market, 1);
+    expect(calls).toHaveLength(3);
+    expect(b.handle.stats()).toMatchObject({ connections: 1, market: 1 });
+    expect(stream.stats().reconnects).toBe(1);
+  });
+});
+
 /** A bare server speaking just enough of the protocol to misbehave on purpose. */
 async function scriptedServer(
   onFrame: (send: (frame: unknown) => void, frame: Record<string, unknown>) => void,
