@@ -1,3 +1,10 @@
+/** The field a code-2 refusal is about, so the HTTP layer can answer with the extended body. */
+export interface VenueErrorField {
+  location: string;
+  message: string;
+  invalidValue?: string;
+}
+
 /** A business rule refused the call; the HTTP layer turns it into `{code, message}` with `status`. */
 export class VenueError extends Error {
   override readonly name = 'VenueError';
@@ -5,9 +12,17 @@ export class VenueError extends Error {
     readonly status: number,
     readonly code: number,
     message: string,
+    readonly field?: VenueErrorField,
   ) {
     super(message);
   }
+}
+
+/** Code 2 (malformed request) raised by the engine for a rule the request schema cannot express. */
+export function invalidField(location: string, message: string, invalidValue?: string): VenueError {
+  const field: VenueErrorField = { location, message };
+  if (invalidValue !== undefined) field.invalidValue = invalidValue;
+  return new VenueError(400, 2, `Invalid request: ${location} ${message}`, field);
 }
 
 export const venueError = {

@@ -1,4 +1,4 @@
-import { VenueError, venueError } from './errors.js';
+import { invalidField, type VenueError, venueError } from './errors.js';
 import { formatCents, parseCentiBps, parseCents } from './money.js';
 import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import type { Entity, Order, OrderStatus, OrderType, PlaceResult, PostFillAction } from './types.js';
@@ -19,9 +19,9 @@ export function requireEligible(entity: Entity): void {
   if (!entity.eligible) throw venueError.notEligible();
 }
 
-function invalid(message: string): VenueError {
-  return new VenueError(400, 2, message);
-}
+/** A 2-decimal amount too large for exact cents is far above any transaction limit. */
+const DECIMAL_AMOUNT = /^\d+(?:\.\d{1,2})?$/;
+const FEE_RULE = 'must be a non-negative number of basis points with at most 2 decimals, below 9e13';
 
 /**
  * Placement. Checks run in a fixed order so that one request always meets the same error:
@@ -33,18 +33,21 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   const entity = mustEntity(state, entityId);
   requireEligible(entity);
   const amountCents = parseCents(input.amount.amount);
-  if (amountCents === undefined || input.amount.currency !== 'USD')
-    throw invalid('amount must be a USD amount with at most 2 decimals');
+  const oversize = amountCents === undefined && DECIMAL_AMOUNT.test(input.amount.amount);
+  if (amountCents === undefined && !oversize)
+    throw invalidField('amount.amount', 'must be a decimal with at most 2 decimals', input.amount.amount);
+  if (input.amount.currency !== 'USD')
+    throw invalidField('amount.currency', 'must be USD', input.amount.currency);
   const feeBps = input.feeBps ?? null;
   const limitCentiBps = feeBps === null ? null : parseCentiBps(feeBps);
-  if (limitCentiBps === undefined) throw invalid('feeBps must be a decimal with at most 2 decimals');
+  if (limitCentiBps === undefined) throw invalidField('feeBps', FEE_RULE, feeBps ?? '');
   const isBurn = input.orderType === 'BURN';
   const sourceWalletId = isBurn ? (input.sourceWalletId ?? null) : null;
   const fiatAccountId = isBurn ? (input.fiatAccountId ?? null) : null;
   const paramsKey = JSON.stringify([
     entityId,
     input.orderType,
-    amountCents,
+    amountCents ?? input.amount.amount,
     limitCentiBps,
     input.postFillAction,
     sourceWalletId,
@@ -56,7 +59,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
     return existing.placeResult;
   }
-  if (amountCents > config.transactionLimitCents)
+  if (amountCents === undefined || amountCents > config.transactionLimitCents)
     throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
   const auction = currentAuction(state);
   const capKey = `${auction.auctionId}:${entityId}`;
@@ -65,7 +68,10 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
 
   if (isBurn) {
     if (sourceWalletId === null || fiatAccountId === null)
-      throw invalid('BURN orders need sourceWalletId and fiatAccountId');
+      throw invalidField(
+        sourceWalletId === null ? 'sourceWalletId' : 'fiatAccountId',
+        'is required on a BURN order',
+      );
     const wallet = state.wallets.get(sourceWalletId);
     if (!wallet) throw venueError.walletNotFound(sourceWalletId);
     if (wallet.entityId !== entityId || wallet.currency !== 'USD')
@@ -265,7 +271,7 @@ export function modifyOrder(
   const order = ownOrder(state, entityId, orderId, auctionId);
   if (order.status !== 'pending') throw clearedError(order, 'modified');
   const limit = feeBps === null ? null : parseCentiBps(feeBps);
-  if (limit === undefined) throw invalid('feeBps must be a decimal with at most 2 decimals');
+  if (limit === undefined) throw invalidField('feeBps', FEE_RULE, feeBps ?? '');
   const auction = currentAuction(state);
   // An unchanged fee is accepted in the lock window so that a retried modify stays harmless.
   if (
@@ -302,7 +308,8 @@ export interface ListQuery {
 /** Results are sorted by createdAt ascending, then orderId ascending. */
 export function listOrders(state: EngineState, entityId: string, q: ListQuery) {
   requireEligible(mustEntity(state, entityId));
-  if (q.from !== undefined && q.to !== undefined && q.from > q.to) throw invalid('from must not be after to');
+  if (q.from !== undefined && q.to !== undefined && q.from > q.to)
+    throw invalidField('to', 'must not be before from');
   const page = q.page ?? 1;
   const pageSize = q.pageSize ?? 20;
   const matching = (state.ordersByEntity.get(entityId) ?? []).filter(

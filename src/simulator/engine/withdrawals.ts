@@ -48,10 +48,12 @@ export function createWithdrawal(
     if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
     return existing.createResult;
   }
-  if (cents === undefined || cents <= 0)
+  // A 2-decimal amount too large for exact cents is far above any transaction limit.
+  const oversize = cents === undefined && /^\d+(?:\.\d{1,2})?$/.test(input.amount.amount);
+  if (!oversize && (cents === undefined || cents <= 0))
     throw venueError.withdrawalInvalid('amount must be a positive amount with at most 2 decimals');
   if (input.amount.currency !== 'USD') throw venueError.withdrawalInvalid('amount currency must be USD');
-  if (cents > config.transactionLimitCents)
+  if (cents === undefined || cents > config.transactionLimitCents)
     throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
   const fiat = state.fiatAccounts.get(input.fiatAccountId);
   if (!fiat || fiat.entityId !== entityId) throw venueError.invalidWithdrawalDestination(input.fiatAccountId);

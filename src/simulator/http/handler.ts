@@ -37,7 +37,12 @@ function methodNotAllowed(
 
 function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (err instanceof VenueError) return new HttpError(err.status, err.code, err.message);
+  if (err instanceof VenueError) {
+    // Code 2 always carries the extended body, whichever layer found the fault.
+    const f = err.field;
+    const errors = f ? [{ error: 'invalid_value', ...f }] : undefined;
+    return new HttpError(err.status, err.code, err.message, errors);
+  }
   return undefined;
 }
 

@@ -31,8 +31,18 @@ async function body(req: Request): Promise<unknown> {
 
 function listQuery(url: URL): ListQuery {
   const raw: Record<string, string | number> = {};
-  for (const [k, v] of url.searchParams)
-    raw[k] = (k === 'page' || k === 'pageSize') && /^-?\d+$/.test(v) ? Number(v) : v;
+  for (const [k, v] of url.searchParams) {
+    if (k !== 'page' && k !== 'pageSize') {
+      raw[k] = v;
+      continue;
+    }
+    // Plain decimal digits only: the schema's coercion would otherwise read '0x10', '1e2' or ''.
+    if (!/^-?\d+$/.test(v))
+      throw invalidRequest(`Invalid request: ${k} must be an integer`, [
+        { error: 'invalid_type', message: 'must be an integer', location: k, invalidValue: v },
+      ]);
+    raw[k] = Number(v);
+  }
   const q = validate(ListOrdersQuery, raw, 'query');
   const from = q.from === undefined ? undefined : Date.parse(q.from);
   const to = q.to === undefined ? undefined : Date.parse(q.to);
