@@ -242,11 +242,11 @@ function emitString(schema: SchemaObject): string {
 }
 
 function emitInteger(schema: SchemaObject, ctx: EmitContext): string {
-  // <number>: callers pass numbers; the coercion serves servers reading the query string.
-  let out = ctx.coerce ? 'z.coerce.number<number>(messages()).int()' : 'z.int(messages())';
+  let out = ctx.coerce ? `z.int(typeMessage('must be an integer'))` : 'z.int(messages())';
   if (schema.minimum !== undefined) out += `.min(${schema.minimum})`;
   if (schema.maximum !== undefined) out += `.max(${schema.maximum})`;
-  return out;
+  // Only plain decimal text becomes a number: Number() would also read '0x10', '1e2', ' 5' and true.
+  return ctx.coerce ? `z.preprocess(integerText, ${out})` : out;
 }
 
 function indent(text: string, by: string): string {
@@ -409,6 +409,23 @@ const HELPERS = `/**
  */
 function messages(rule?: string): { error: (issue: { input?: unknown }) => string | undefined } {
   return { error: (issue) => (issue.input === undefined ? 'is required' : rule) };
+}
+
+/** Like messages(), but the rule replaces only the wrong-type message; range checks keep zod's own. */
+function typeMessage(rule: string): { error: (issue: { input?: unknown; code?: string }) => string | undefined } {
+  return {
+    error: (issue) =>
+      issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? rule : undefined,
+  };
+}
+
+/**
+ * A query string's integer: decimal digits (optionally signed) become a number, anything else is
+ * left for the integer check to reject. Typed on \`number\` so that callers still pass numbers.
+ */
+function integerText(value: number): unknown {
+  const text: unknown = value;
+  return typeof text === 'string' && /^-?\\d+$/.test(text) ? Number(text) : text;
 }
 
 /** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */

@@ -9,6 +9,23 @@ function messages(rule?: string): { error: (issue: { input?: unknown }) => strin
   return { error: (issue) => (issue.input === undefined ? 'is required' : rule) };
 }
 
+/** Like messages(), but the rule replaces only the wrong-type message; range checks keep zod's own. */
+function typeMessage(rule: string): { error: (issue: { input?: unknown; code?: string }) => string | undefined } {
+  return {
+    error: (issue) =>
+      issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? rule : undefined,
+  };
+}
+
+/**
+ * A query string's integer: decimal digits (optionally signed) become a number, anything else is
+ * left for the integer check to reject. Typed on `number` so that callers still pass numbers.
+ */
+function integerText(value: number): unknown {
+  const text: unknown = value;
+  return typeof text === 'string' && /^-?\d+$/.test(text) ? Number(text) : text;
+}
+
 /** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
 function decimalUnits(value: string, scale: number): bigint | undefined {
   const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
@@ -187,8 +204,8 @@ export type PlaceOrderResult = z.infer<typeof PlaceOrderResult>;
 
 export const ListOrdersQuery = z.object(
   {
-    page: z.coerce.number<number>(messages()).int().min(1).default(1),
-    pageSize: z.coerce.number<number>(messages()).int().min(1).max(100).default(20),
+    page: z.preprocess(integerText, z.int(typeMessage('must be an integer')).min(1)).default(1),
+    pageSize: z.preprocess(integerText, z.int(typeMessage('must be an integer')).min(1).max(100)).default(20),
     status: OrderStatus.optional(),
     orderType: OrderType.optional(),
     orderId: z.guid(messages('must be a UUID')).optional(),

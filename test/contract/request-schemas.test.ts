@@ -152,7 +152,16 @@ describe('ListOrdersQuery', () => {
   it.each([
     [{ pageSize: 0 }, ['pageSize'], 'Too small: expected number to be >=1'],
     [{ pageSize: 101 }, ['pageSize'], 'Too big: expected number to be <=100'],
-    [{ pageSize: 2.5 }, ['pageSize'], 'Invalid input: expected int, received number'],
+    [{ pageSize: 2.5 }, ['pageSize'], 'must be an integer'],
+    [{ pageSize: '2.5' }, ['pageSize'], 'must be an integer'],
+    // Number() would read these as 16, 100, 5, 0 and 1; a query string's integer is plain digits.
+    [{ pageSize: '0x10' }, ['pageSize'], 'must be an integer'],
+    [{ pageSize: '1e2' }, ['pageSize'], 'must be an integer'],
+    [{ pageSize: ' 5' }, ['pageSize'], 'must be an integer'],
+    [{ page: '' }, ['page'], 'must be an integer'],
+    [{ page: true }, ['page'], 'must be an integer'],
+    [{ pageSize: '101' }, ['pageSize'], 'Too big: expected number to be <=100'],
+    [{ page: '0' }, ['page'], 'Too small: expected number to be >=1'],
     [{ page: 0 }, ['page'], 'Too small: expected number to be >=1'],
     [
       { status: 'open' },
