@@ -242,4 +242,28 @@ describe('protocol', () => {
     await closed;
     expect([a.ws.readyState, b.ws.readyState]).toEqual([WebSocket.CLOSED, WebSocket.CLOSED]);
   });
+
+  it('a simulator reset drops every socket and restarts the sequences: `since` from before is unavailable', async () => {
+    const a = await connect();
+    a.ws.send(JSON.stringify({ op: 'subscribe', channel: 'account', id: 1 }));
+    const base = (await a.f.next()).seq as number;
+    await placeOrder(venue.url, 'burner', 'BURN');
+    const last = await a.f.next((x) => x.event === 'balance.updated');
+    expect(last.seq).toBe(base + 2);
+    const closed = new Promise((r) => a.ws.once('close', r));
+    const res = await fetch(`${venue.url}/_sim/reset`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    await closed;
+
+    const b = await connect();
+    b.ws.send(JSON.stringify({ op: 'subscribe', channel: 'account', id: 2, since: last.seq }));
+    expect(await b.f.next()).toMatchObject({
+      type: 'subscribed',
+      seq: 0,
+      since: last.seq,
+      replay: 'unavailable',
+    });
+    b.ws.send(JSON.stringify({ op: 'subscribe', channel: 'market', id: 3 }));
+    expect(await b.f.next()).toMatchObject({ type: 'subscribed', channel: 'market', seq: 0 });
+  });
 });

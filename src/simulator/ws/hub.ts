@@ -46,7 +46,7 @@ function isFrameId(value: unknown): value is FrameId {
 
 /** Assigns seq per channel, keeps the replay buffers and fans events out to subscribed sockets. */
 export class Hub {
-  private readonly market: SequenceLog;
+  private market: SequenceLog;
   private readonly accounts = new Map<string, SequenceLog>();
   private readonly connections = new Set<Connection>();
 
@@ -110,6 +110,17 @@ export class Hub {
   terminateAll(): void {
     for (const c of this.connections) c.ws.terminate();
     this.connections.clear();
+  }
+
+  /**
+   * The simulator went back to its seeded state: what clients hold describes a world that no longer
+   * exists. Drop every socket and start every sequence afresh, so a client coming back with `since`
+   * is told the replay is unavailable and resyncs (fresh snapshot, orders re-read over REST).
+   */
+  restart(): void {
+    this.terminateAll();
+    this.market = new SequenceLog(this.opts.replayBufferSize);
+    this.accounts.clear();
   }
 
   private accountLog(entityId: string): SequenceLog {

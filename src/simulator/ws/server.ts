@@ -10,7 +10,10 @@ export interface WsSimulator {
   tickets: { verify(ticket: string | undefined): Promise<{ entityId: string }> };
   onEvent(listener: (event: SimEvent) => void): () => void;
   marketSnapshot(): unknown;
-  /** Control-plane notifications; `{ type: 'killSockets' }` drops every socket. */
+  /**
+   * Control-plane notifications: `{ type: 'killSockets' }` drops every socket; `{ type: 'reset' }`
+   * drops every socket and restarts every sequence.
+   */
   onControl?(listener: (control: { type: string }) => void): () => void;
   now?(): number;
 }
@@ -109,6 +112,7 @@ export function attachWebSocket(
   const offEvent = sim.onEvent((ev) => hub.publish(ev));
   const offControl = sim.onControl?.((control) => {
     if (control.type === 'killSockets') hub.terminateAll();
+    else if (control.type === 'reset') hub.restart();
   });
   const heartbeatMs = options.heartbeatIntervalMs ?? 30_000;
   const heartbeat = heartbeatMs > 0 ? setInterval(() => hub.heartbeat(), heartbeatMs) : undefined;
