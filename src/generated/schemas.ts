@@ -111,8 +111,8 @@ export const OrderFill = z.looseObject(
   {
     filledAmount: Money,
     unfilledAmount: Money,
-    clearingFeeBps: FeeBps,
-    matchedAt: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }),
+    clearingFeeBps: FeeBps.optional(),
+    matchedAt: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }).optional(),
   },
   messages(),
 );
@@ -125,7 +125,7 @@ export const BurnOrder = z.looseObject(
     lineage: OrderLineage,
     orderType: z.literal('BURN', messages()),
     amount: Money,
-    feeBps: z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string of basis points with at most 2 decimal places' }).nullable(),
+    feeBps: z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string of basis points with at most 2 decimal places' }).nullable().optional(),
     postFillAction: PostFillAction,
     status: OrderStatus,
     createdAt: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }),
@@ -145,7 +145,7 @@ export const MintOrder = z.looseObject(
     lineage: OrderLineage,
     orderType: z.literal('MINT', messages()),
     amount: Money,
-    feeBps: z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string of basis points with at most 2 decimal places' }).nullable(),
+    feeBps: z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string of basis points with at most 2 decimal places' }).nullable().optional(),
     postFillAction: PostFillAction,
     status: OrderStatus,
     createdAt: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }),

@@ -414,15 +414,16 @@ export interface components {
              */
             childOrderId: string | null;
         };
+        /** @description The document marks `filledAmount` and `unfilledAmount` Required and not `clearingFeeBps` or `matchedAt`, so a fill without those two is accepted (the simulator always sends all four). */
         OrderFill: {
             filledAmount: components["schemas"]["Money"];
             unfilledAmount: components["schemas"]["Money"];
-            clearingFeeBps: components["schemas"]["FeeBps"];
+            clearingFeeBps?: components["schemas"]["FeeBps"];
             /**
              * Format: date-time
              * @description When the auction cleared.
              */
-            matchedAt: string;
+            matchedAt?: string;
         };
         /** @description A BURN order (stablecoin to USD). */
         BurnOrder: {
@@ -440,8 +441,8 @@ export interface components {
              */
             orderType: "BURN";
             amount: components["schemas"]["Money"];
-            /** @description Maximum fee willing to pay, in basis points; null for a market order. */
-            feeBps: string | null;
+            /** @description Maximum fee willing to pay, in basis points; null for a market order. The document marks every other field Required but not this one, so a response without it is accepted (the simulator always sends it). */
+            feeBps?: string | null;
             postFillAction: components["schemas"]["PostFillAction"];
             status: components["schemas"]["OrderStatus"];
             /** Format: date-time */
@@ -474,8 +475,8 @@ export interface components {
              */
             orderType: "MINT";
             amount: components["schemas"]["Money"];
-            /** @description Minimum rebate required, in basis points; null for a market order. */
-            feeBps: string | null;
+            /** @description Minimum rebate required, in basis points; null for a market order. The document marks every other field Required but not this one, so a response without it is accepted (the simulator always sends it). */
+            feeBps?: string | null;
             postFillAction: components["schemas"]["PostFillAction"];
             status: components["schemas"]["OrderStatus"];
             /** Format: date-time */

@@ -73,6 +73,23 @@ describe('Order', () => {
     ]);
   });
 
+  it('accepts what the document does not mark Required left out: feeBps, and a fill without fee or time', () => {
+    const { feeBps: _fee, ...noFee } = burnOrder;
+    expect(Order.safeParse(noFee).success).toBe(true);
+    const { clearingFeeBps: _clearing, matchedAt: _matched, ...bareFill } = burnOrder.fill;
+    expect(Order.safeParse({ ...burnOrder, fill: bareFill }).success).toBe(true);
+  });
+
+  it('still checks those fields when present, and requires the fill amounts', () => {
+    const paths = (input: unknown) => Order.safeParse(input).error?.issues.map((issue) => issue.path);
+    expect(paths({ ...burnOrder, feeBps: 5 })).toEqual([['feeBps']]);
+    expect(paths({ ...burnOrder, fill: { ...burnOrder.fill, matchedAt: 'soon' } })).toEqual([
+      ['fill', 'matchedAt'],
+    ]);
+    const { unfilledAmount: _unfilled, ...noUnfilled } = burnOrder.fill;
+    expect(paths({ ...burnOrder, fill: noUnfilled })).toEqual([['fill', 'unfilledAmount']]);
+  });
+
   it('rejects a BURN order with a null fiatAccountId and an unknown status', () => {
     expect(Order.safeParse({ ...burnOrder, fiatAccountId: null }).success).toBe(false);
     expect(Order.safeParse({ ...burnOrder, status: 'open' }).success).toBe(false);
