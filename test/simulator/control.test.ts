@@ -84,7 +84,7 @@ describe('/_sim/ control endpoints over the HTTP handler', () => {
     await d.placed(d.burn('100.00'));
     const reset = await d.call('POST', '/_sim/reset', null);
     expect(dataOf(reset)).toMatchObject({ auction: { auctionId: 1, phase: 'open' } });
-    expect((dataOf(reset) as { faults: unknown }).faults).toEqual({});
+    expect(dataOf(await d.call('GET', '/_sim/faults', null))).toEqual({});
     expect(d.balances('burner')).toMatchObject({ wallet: '100000000.00', walletReserved: '0.00' });
   });
 });
