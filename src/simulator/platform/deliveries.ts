@@ -54,17 +54,8 @@ export interface DeliveryQueueOptions {
   randomId?: () => string;
 }
 
-export const realSleep: Sleep = (ms, signal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+/** A retry timer, as node (ref/unref) or another runtime (a number) returns it. */
+type RetryTimer = ReturnType<typeof setTimeout>;
 
 function succeeded(kind: DeliveryKind, status: number): boolean {
   return kind === 'v2-notification' ? status === 200 : status >= 200 && status < 300;
@@ -76,6 +67,10 @@ export class DeliveryQueue {
   readonly #inFlight = new Set<Promise<void>>();
   readonly #listeners = new Set<(record: DeliveryRecord) => void>();
   #closer = new AbortController();
+  /** Timers of the default sleep: unref'd, so pending retries never keep a process alive... */
+  readonly #timers = new Set<RetryTimer>();
+  /** ...except while someone awaits idle() (or holds keepAlive()), who wants the retries to finish. */
+  #keepers = 0;
 
   constructor(options: DeliveryQueueOptions) {
     this.#options = options;
@@ -122,8 +117,46 @@ export class DeliveryQueue {
 
   /** Resolves when no delivery is in flight, including ones started while waiting. */
   async idle(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    const release = this.keepAlive();
+    try {
+      while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    } finally {
+      release();
+    }
   }
+
+  /**
+   * Makes waiting retry timers keep the process alive until the returned function is called. By
+   * default they do not: a script that leaves deliveries retrying exits when its own work is done
+   * instead of hanging for the rest of the schedule (up to ~36 s by default).
+   */
+  keepAlive(): () => void {
+    this.#keepers += 1;
+    if (this.#keepers === 1) for (const timer of this.#timers) timer.ref?.();
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#keepers -= 1;
+      if (this.#keepers === 0) for (const timer of this.#timers) timer.unref?.();
+    };
+  }
+
+  /** The default sleep: a timer that settles early on abort, unref'd unless {@link keepAlive} holds. */
+  readonly #sleep: Sleep = (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted) return resolve();
+      const done = (): void => {
+        clearTimeout(timer);
+        this.#timers.delete(timer);
+        signal.removeEventListener('abort', done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      if (this.#keepers === 0) timer.unref?.();
+      this.#timers.add(timer);
+      signal.addEventListener('abort', done, { once: true });
+    });
 
   /** Stops retrying, aborts attempts in flight and waits for them to end. */
   async close(): Promise<void> {
@@ -140,7 +173,7 @@ export class DeliveryQueue {
 
   async #run(request: DeliveryRequest, record: DeliveryRecord, closed: AbortSignal): Promise<void> {
     const delays = [0, ...this.#options.retrySchedule];
-    const sleep = this.#options.sleep ?? realSleep;
+    const sleep = this.#options.sleep ?? this.#sleep;
     const timeoutMs = this.#options.timeoutMs ?? 5000;
     for (const [index, delay] of delays.entries()) {
       if (index > 0) await sleep(delay, closed).catch(() => undefined);

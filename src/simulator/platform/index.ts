@@ -94,7 +94,10 @@ export interface Platform {
   onSimulatorEvent(event: SimulatorEventLike): void;
   /** The delivery log, oldest first (records update live as attempts happen). */
   deliveries(): readonly DeliveryRecord[];
-  /** Resolves when no delivery (or queued publish) is in flight. */
+  /**
+   * Resolves when no delivery (or queued publish) is in flight. Retry timers are unref'd, so a
+   * process exits with retries pending; awaiting idle() holds it open until they are done.
+   */
   idle(): Promise<void>;
   state(): PlatformState;
   signers(): Promise<PlatformSigners>;
@@ -319,10 +322,16 @@ export function createPlatform(deps: PlatformDeps): Platform {
     deliveries: () => queue.log(),
 
     async idle() {
-      while (publishing.size > 0) {
-        await Promise.allSettled([...publishing]);
+      // Waiting retries keep the process alive only while someone waits for them (see keepAlive).
+      const release = queue.keepAlive();
+      try {
+        while (publishing.size > 0) {
+          await Promise.allSettled([...publishing]);
+        }
+        await queue.idle();
+      } finally {
+        release();
       }
-      await queue.idle();
     },
 
     state() {
