@@ -141,6 +141,8 @@ class StreamConnection implements VenueStream {
   private attempt = 0;
   private frameId = 0;
   private reconnectTimer: NodeJS.Timeout | undefined;
+  /** The pause between failed REST reconciliation attempts; close() cuts it short. */
+  private reconcileWait: { timer: NodeJS.Timeout; wake: () => void } | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
   // Flow control: `blocked` while some iterator is full ('pause' policy); `reconciling` while a
@@ -303,6 +305,10 @@ class StreamConnection implements VenueStream {
   private shutdown(error: Error | undefined): void {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    if (this.reconcileWait) {
+      clearTimeout(this.reconcileWait.timer);
+      this.reconcileWait.wake();
+    }
     this.stopHeartbeat();
     this.ws?.terminate();
     for (const ch of Object.values(this.channels)) {
@@ -606,7 +612,13 @@ class StreamConnection implements VenueStream {
             error: err instanceof Error ? err.message : String(err),
           });
           const delay = backoffDelay(attempt, this.opts.reconnect ?? {}, this.random);
-          await new Promise((resolve) => setTimeout(resolve, delay));
+          await new Promise<void>((resolve) => {
+            const wake = (): void => {
+              this.reconcileWait = undefined;
+              resolve();
+            };
+            this.reconcileWait = { timer: setTimeout(wake, delay), wake };
+          });
         }
       }
     } finally {

@@ -285,6 +285,38 @@ describe('liveness and gaps', () => {
   });
 });
 
+describe('close() during a failing reconciliation', () => {
+  it('ends the retry pause at once: no timer outlives the stream', async () => {
+    const server = await scriptedServer((send, f) => {
+      if (f.op !== 'subscribe') return;
+      send({ type: 'subscribed', channel: 'account', id: f.id, seq: 0, ts: T });
+      send(ev('account', 2, 'balance.updated', { accountId: 'a' }));
+    });
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
+    const before = timers();
+    let listCalls = 0;
+    const stream = connectStream(
+      {
+        wsUrl: server.wsUrl,
+        ticket: async () => ({ ticket: 't', expiresAt: T }),
+        // biome-ignore lint/correctness/useYield: fails before yielding, like a REST outage
+        async *listOrders() {
+          listCalls += 1;
+          throw new Error('REST down');
+        },
+      },
+      // The retry pause after a failed reconciliation would be 30 s to 60 s.
+      { reconnect: { initialDelayMs: 60_000, maxDelayMs: 60_000 } },
+    );
+    const account = stream.account();
+    expect((await take(account, 1))[0]?.event).toBe('stream.resync');
+    await until(() => listCalls === 1, 'the first reconciliation attempt');
+    await stream.close();
+    await expect(account.next()).resolves.toEqual({ value: undefined, done: true });
+    expect(timers()).toBeLessThanOrEqual(before);
+  });
+});
+
 describe('server heartbeat', () => {
   it('terminates a socket that stops answering WebSocket pings', async () => {
     const { WebSocket } = await import('ws');
