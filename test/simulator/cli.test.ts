@@ -113,4 +113,64 @@ describe('match-venue-sim CLI', () => {
     const [code] = await exited;
     expect(code).toBe(0);
   });
+
+  it('honours --host, --clock real, --cycle-ms, --lock-ms, --settle-ms and --seed, logging each phase', async () => {
+    const proc = spawn(
+      'node_modules/.bin/tsx',
+      [
+        'src/simulator/cli.ts',
+        '--host',
+        '127.0.0.1',
+        '--port',
+        '0',
+        '--clock',
+        'real',
+        '--cycle-ms',
+        '400',
+        '--lock-ms',
+        '150',
+        '--settle-ms',
+        '50',
+        '--seed',
+        '7',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child = proc;
+    const out = { text: '' };
+    proc.stdout?.on('data', (b: Buffer) => {
+      out.text += b.toString();
+    });
+    await waitFor(out, proc, /base URL:\s+http:\/\/127\.0\.0\.1:\d+/);
+    expect(out.text).toMatch(/clock:\s+real/);
+    // The log names every phase; the announced lock and clear times are --lock-ms apart.
+    const [, locks, clears] = await waitFor(out, proc, /auction \d+ open \(locks (\S+), clears (\S+)\)/);
+    expect(Date.parse(String(clears)) - Date.parse(String(locks))).toBe(150);
+    await waitFor(out, proc, /auction \d+ locked/);
+    await waitFor(out, proc, /auction \d+ cleared: fee 5\.00 bps, matched 0\.00 USD/);
+    await waitFor(out, proc, /auction \d+ settled/);
+    const exited = once(proc, 'exit');
+    proc.kill('SIGINT');
+    expect((await exited)[0]).toBe(0);
+  });
+
+  it('rejects inconsistent flags with exit code 2 and the usage text', async () => {
+    const proc = spawn(
+      'node_modules/.bin/tsx',
+      ['src/simulator/cli.ts', '--cycle-ms', '1000', '--lock-ms', '2000'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child = proc;
+    let err = '';
+    proc.stderr?.on('data', (b: Buffer) => {
+      err += b.toString();
+    });
+    const [code] = await once(proc, 'exit');
+    expect(code).toBe(2);
+    expect(err).toContain('lockMs must be shorter than cycleMs');
+    for (const flag of ['--host', '--port', '--clock', '--cycle-ms', '--lock-ms', '--settle-ms', '--seed'])
+      expect(err).toContain(flag);
+  });
 });
