@@ -50,9 +50,9 @@ async function fakeVenue(serverOptions: Parameters<typeof extraSocketServer>[1] 
   return { sim, server, frames, connect };
 }
 
-function burst(sim: FakeSim, n: number): void {
+function burst(sim: FakeSim, n: number, pad = ''): void {
   for (let i = 0; i < n; i++)
-    sim.emit({ channel: 'market', event: 'auction.opened', data: { auctionId: i } });
+    sim.emit({ channel: 'market', event: 'auction.opened', data: { auctionId: i, pad } });
 }
 
 describe('backpressure', () => {
@@ -61,11 +61,14 @@ describe('backpressure', () => {
     const stream = connect({ bufferSize: 20 });
     const market = stream.market();
     await take(market, 1);
-    burst(sim, 3000);
+    // ~1 KiB frames: 3 MiB in all, far more than one socket read.
+    burst(sim, 3000, 'x'.repeat(1000));
     let maxSeen = 0;
+    let maxBacklog = 0;
     const ids: number[] = [];
     for (let i = 0; i < 3000; i++) {
       maxSeen = Math.max(maxSeen, market.buffered);
+      maxBacklog = Math.max(maxBacklog, stream.stats().backlog);
       const [ev] = await take(market, 1);
       ids.push((ev as { data: { auctionId: number } }).data.auctionId);
       // A slow consumer: one event per event-loop turn.
@@ -73,6 +76,10 @@ describe('backpressure', () => {
     }
     expect(ids).toEqual(Array.from({ length: 3000 }, (_, i) => i));
     expect(maxSeen).toBeLessThanOrEqual(20);
+    // Frames read off the socket but not decoded yet: what one socket read held (64 KiB), not the
+    // burst: the rest waited in TCP and on the server.
+    expect(maxBacklog).toBeGreaterThan(0);
+    expect(maxBacklog).toBeLessThanOrEqual(200);
     expect(market.maxBuffered).toBe(20);
     expect(market.dropped).toBe(0);
   });
