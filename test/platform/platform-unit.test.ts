@@ -128,4 +128,17 @@ describe('createPlatform in-process', () => {
     expect(await badJson?.json()).toMatchObject({ code: 2, errors: [{ location: 'body' }] });
     await platform.close();
   });
+
+  it('answers a malformed percent-escape in an id with 400/404 code 2, not a 500', async () => {
+    const platform = createPlatform({ now: () => 0, fetch: endpointFetch().fetchFn, mode: 'sandbox' });
+    const deleted = await platform.handle(request('DELETE', '/v1/notifications/subscriptions/%E0%A4%A'), {
+      entityId: 'e1',
+    });
+    expect(deleted?.status).toBe(400);
+    expect(await deleted?.json()).toMatchObject({ code: 2, errors: [{ location: 'id' }] });
+    const key = await platform.handle(request('GET', '/v2/notifications/publicKey/%ZZ'), { entityId: 'e1' });
+    expect(key?.status).toBe(404);
+    expect(await key?.json()).toMatchObject({ code: 2 });
+    await platform.close();
+  });
 });

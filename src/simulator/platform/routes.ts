@@ -50,6 +50,15 @@ const V1_SCHEMA = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });
 const PUBLIC_KEY_PREFIX = '/v2/notifications/publicKey/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** A path segment percent-decoded; a malformed escape stays raw, so it fails the id checks (not a 500). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 function methodNotAllowed(allow: string): Response {
   // Code -1 with 405, as the simulator's other routes answer a wrong method.
   return new Response(JSON.stringify({ code: -1, message: `Method not allowed; use ${allow}.` }), {
@@ -223,7 +232,7 @@ export async function routePlatform(
   }
   if (pathname.startsWith(`${V1_BASE}/`) && !pathname.slice(V1_BASE.length + 1).includes('/')) {
     if (method !== 'DELETE') return methodNotAllowed('DELETE');
-    return deleteV1(decodeURIComponent(pathname.slice(V1_BASE.length + 1)), entityId, ctx);
+    return deleteV1(decodeSegment(pathname.slice(V1_BASE.length + 1)), entityId, ctx);
   }
   const variant = V2_CREATE_PATHS[pathname];
   if (variant !== undefined) {
@@ -232,7 +241,7 @@ export async function routePlatform(
   }
   if (pathname.startsWith(PUBLIC_KEY_PREFIX) && !pathname.slice(PUBLIC_KEY_PREFIX.length).includes('/')) {
     if (method !== 'GET') return methodNotAllowed('GET');
-    return publicKey(decodeURIComponent(pathname.slice(PUBLIC_KEY_PREFIX.length)), ctx);
+    return publicKey(decodeSegment(pathname.slice(PUBLIC_KEY_PREFIX.length)), ctx);
   }
   return undefined;
 }
