@@ -47,7 +47,7 @@ export type FeeBps = z.infer<typeof FeeBps>;
 export const IdempotencyKey = z.string(messages()).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/, { error: 'must be a UUID v4' });
 export type IdempotencyKey = z.input<typeof IdempotencyKey>;
 
-export const HttpsUrl = z.string(messages()).regex(/^https:\/\//, { error: 'must be an HTTPS URL' });
+export const HttpsUrl = z.string(messages()).regex(/^https:\/\/[^\s\/?#@]+([\/?#]\S*)?$/, { error: 'must be an HTTPS URL' });
 export type HttpsUrl = z.input<typeof HttpsUrl>;
 
 export const Money = z.looseObject(
@@ -484,6 +484,23 @@ export const V1Subscription = z.looseObject(
   messages(),
 );
 export type V1Subscription = z.infer<typeof V1Subscription>;
+
+export const V1ConfirmationMessage = z.looseObject(
+  {
+    Type: z.literal('SubscriptionConfirmation', messages()),
+    MessageId: z.string(messages()),
+    Token: z.string(messages()),
+    TopicArn: z.string(messages()),
+    Message: z.string(messages()),
+    SubscribeURL: z.string(messages()),
+    Timestamp: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }),
+    SignatureVersion: z.string(messages()),
+    Signature: z.string(messages()),
+    SigningCertURL: z.string(messages()),
+  },
+  messages(),
+);
+export type V1ConfirmationMessage = z.input<typeof V1ConfirmationMessage>;
 
 export const NotificationPublicKey = z.looseObject(
   {

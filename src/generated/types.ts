@@ -338,7 +338,30 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    v1SubscriptionConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * v1 subscription confirmation (sent to the subscriber)
+         * @description After POST /v1/notifications/subscriptions the notification service posts this message to the
+         *     endpoint; opening its `SubscribeURL` (browser or server-side fetch) moves the detail entry from
+         *     `pending` to `confirmed`. Any 2xx answer marks a v1 delivery successful.
+         */
+        post: operations["receiveV1SubscriptionConfirmation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -753,6 +776,24 @@ export interface components {
             id: string;
             endpoint: string;
             subscriptionDetails: components["schemas"]["V1SubscriptionDetail"][];
+        };
+        /** @description The v1 confirmation message the notification service posts to a new subscription's endpoint (a third-party topic notification service). Fields beyond the documented ones are kept. */
+        V1ConfirmationMessage: {
+            /** @enum {string} */
+            Type: "SubscriptionConfirmation";
+            MessageId: string;
+            Token: string;
+            TopicArn: string;
+            Message: string;
+            /** @description Opening it confirms the subscription. */
+            SubscribeURL: string;
+            /** Format: date-time */
+            Timestamp: string;
+            SignatureVersion: string;
+            Signature: string;
+            SigningCertURL: string;
+        } & {
+            [key: string]: unknown;
         };
         NotificationPublicKey: {
             /** Format: uuid */
@@ -1387,6 +1428,35 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+        };
+    };
+    receiveV1SubscriptionConfirmation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["V1ConfirmationMessage"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx marks the delivery successful. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver rejects a message it cannot verify; the notification service retries. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

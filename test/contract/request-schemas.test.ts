@@ -6,6 +6,7 @@ import {
   ListOrdersQuery,
   ModifyOrderRequest,
   PlaceOrderRequest,
+  V1ConfirmationMessage,
   V1SubscriptionRequest,
   WalletSubscriptionRequest,
 } from '../../src/generated/schemas.js';
@@ -215,12 +216,52 @@ describe('other request bodies', () => {
 
   it('subscription endpoints must be HTTPS', () => {
     expect(V1SubscriptionRequest.safeParse({ endpoint: 'https://hooks.example.com/v1' }).success).toBe(true);
-    expect(issuesOf(V1SubscriptionRequest, { endpoint: 'http://hooks.example.com/v1' })).toEqual([
-      { path: ['endpoint'], message: 'must be an HTTPS URL' },
-    ]);
+    for (const endpoint of [
+      'http://hooks.example.com/v1',
+      'https://',
+      'https:///v1',
+      'https://a b.example',
+      'https://user@hooks.example.com',
+    ]) {
+      expect(issuesOf(V1SubscriptionRequest, { endpoint }), endpoint).toEqual([
+        { path: ['endpoint'], message: 'must be an HTTPS URL' },
+      ]);
+    }
+    expect(
+      V1SubscriptionRequest.safeParse({ endpoint: 'https://hooks.example.com:8443/v1/in?tenant=7#x' })
+        .success,
+    ).toBe(true);
     expect(
       WalletSubscriptionRequest.safeParse({ endpoint: 'https://hooks.example.com', notificationTypes: ['*'] })
         .success,
     ).toBe(true);
+  });
+
+  it('the v1 confirmation message carries every documented field', () => {
+    const message = {
+      Type: 'SubscriptionConfirmation',
+      MessageId: '165545c9-2a5c-472c-8df2-7ff2be2b3b1b',
+      Token:
+        '2336412f37fb687f5d51e6e241d09c805a5a57b30d712f794cc5f6a988666d92768dd60a747ba6f3beb71854e285d6ad02428b09ceece29417f1f02d609c582afbacc99c583a916b9981dd2728f4ae6fdb82efd087cc3b7849e05798d2d2785c03b0879594eeac82c01f235d0e717736',
+      TopicArn: 'arn:aws:sns:us-east-1:123456789012:notifications',
+      Message: 'You have chosen to subscribe to the topic.',
+      SubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=ConfirmSubscription&Token=2336',
+      Timestamp: '2026-11-21T19:00:00.000Z',
+      SignatureVersion: '2',
+      Signature:
+        'EXAMPLEpH+DcEwjAPg8O9mY8dReBSwksfg2S7WKQcikcNKWLQjwu6A4VbeS0QHVCkhRS7fUQvi2egU3N858fiTDN6bkkOxYDVrY0Ad8L10Hs3zH81mtnPk5uvvolIC1CXGu43obcgFxeL3khZl8IKvO61GWB6jI9b5+gLPoBc1Q=',
+      SigningCertURL:
+        'https://sns.us-east-1.amazonaws.com/SimpleNotificationService-0000000000000000000000.pem',
+      UnsubscribeURL: 'https://sns.us-east-1.amazonaws.com/?Action=Unsubscribe',
+    };
+    // Fields the document does not list are kept, not stripped: a signature covers the raw message.
+    expect(V1ConfirmationMessage.parse(message)).toEqual(message);
+    const { SubscribeURL: _url, ...noUrl } = message;
+    expect(issuesOf(V1ConfirmationMessage, noUrl)).toEqual([
+      { path: ['SubscribeURL'], message: 'is required' },
+    ]);
+    expect(issuesOf(V1ConfirmationMessage, { ...message, Type: 'Notification' })).toEqual([
+      { path: ['Type'], message: 'Invalid input: expected "SubscriptionConfirmation"' },
+    ]);
   });
 });
