@@ -210,7 +210,14 @@ describe('configuration and key verification', () => {
       (await platformClient(sim.url, 'TEST_API_KEY:burner:sim').configuration.retrieve()).payments,
     ).toEqual(config.payments);
     expect(await configuration.verifyApiKey()).toBe(true);
-    expect(await platformClient(sim.url, 'not-a-key').configuration.verifyApiKey()).toBe(false);
+    // A well-formed key the platform does not know: 401 code 156007.
+    expect(
+      await platformClient(sim.url, 'TEST_API_KEY:nobody:unknown-secret').configuration.verifyApiKey(),
+    ).toBe(false);
+    // A malformed credential is refused by the platform with 401 code 401.
+    const malformed = await fetch(`${sim.url}/v1/configuration`, { headers: { authorization: 'Bearer x' } });
+    expect(malformed.status).toBe(401);
+    expect(((await malformed.json()) as { code: number }).code).toBe(401);
     await sim.close();
     await expect(configuration.verifyApiKey()).rejects.toThrow(/Connection error/);
     sim = undefined;
