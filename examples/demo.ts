@@ -34,12 +34,18 @@ function book(round: number) {
   return { burns, mints };
 }
 
-const placedIds = new Map<number, { id: string; owner: MatchVenue }[]>();
+// Orders placed but not yet reported, by the auction each one landed in.
+const unreported = new Map<number, { id: string; owner: MatchVenue }[]>();
+
+function track(auctionId: number, order: { id: string; owner: MatchVenue }): void {
+  const list = unreported.get(auctionId) ?? [];
+  list.push(order);
+  unreported.set(auctionId, list);
+}
 
 async function placeBook(round: number): Promise<void> {
   const { burns, mints } = book(round);
-  const ids: { id: string; owner: MatchVenue }[] = [];
-  let auctionId = 0;
+  const auctions = new Set<number>();
   for (const b of burns) {
     const r = await burner.orders.place({
       orderType: 'BURN',
@@ -49,8 +55,8 @@ async function placeBook(round: number): Promise<void> {
       sourceWalletId: SEEDED.burner.walletId,
       fiatAccountId: SEEDED.burner.fiatAccountId,
     });
-    ids.push({ id: r.orderId, owner: burner });
-    auctionId = r.auctionId;
+    track(r.auctionId, { id: r.orderId, owner: burner });
+    auctions.add(r.auctionId);
   }
   for (const m of mints) {
     const r = await minter.orders.place({
@@ -59,10 +65,10 @@ async function placeBook(round: number): Promise<void> {
       feeBps: m.feeBps,
       postFillAction: 'cancel',
     });
-    ids.push({ id: r.orderId, owner: minter });
+    track(r.auctionId, { id: r.orderId, owner: minter });
+    auctions.add(r.auctionId);
   }
-  placedIds.set(auctionId, ids);
-  console.log(`\n▶ auction ${auctionId} open: orders placed`);
+  console.log(`\n▶ auction ${[...auctions].join(' and ')} open: orders placed`);
   console.table([
     ...burns.map((b) => ({
       side: 'BURN (pays ≤)',
@@ -78,7 +84,8 @@ async function placeBook(round: number): Promise<void> {
 }
 
 async function showFills(auctionId: number): Promise<void> {
-  const ids = placedIds.get(auctionId) ?? [];
+  const ids = unreported.get(auctionId) ?? [];
+  unreported.delete(auctionId);
   const orders: Order[] = await Promise.all(ids.map(({ id, owner }) => owner.orders.retrieve(id)));
   console.log(`  fills of auction ${auctionId}:`);
   console.table(
@@ -118,12 +125,24 @@ const deadline = setTimeout(() => {
 }, 60_000);
 deadline.unref();
 
+/** Reports every auction up to `auctionId` that holds our orders: a settled event missed while the
+ *  stream reconnected is caught up by the next one. */
+async function reportSettled(auctionId: number): Promise<void> {
+  for (const id of [...unreported.keys()].sort((a, b) => a - b)) {
+    if (id <= auctionId) await showFills(id);
+  }
+}
+
 try {
-  let settled = 0;
   let placedRounds = 0;
   for await (const ev of stream.market()) {
     if (isEvent(ev, 'auction.snapshot')) {
       if (placedRounds === 0) await placeBook(++placedRounds);
+      else {
+        // A reconnect: whatever cleared before the current auction (and is not still settling) is settled.
+        const settling = ev.data.settling?.auctionId ?? ev.data.auction.auctionId;
+        await reportSettled(Math.min(settling, ev.data.auction.auctionId) - 1);
+      }
     } else if (isEvent(ev, 'auction.opened')) {
       if (placedRounds < AUCTIONS) await placeBook(++placedRounds);
     } else if (isEvent(ev, 'auction.locked')) {
@@ -134,11 +153,9 @@ try {
       );
     } else if (isEvent(ev, 'auction.settled')) {
       console.log(`✔ auction ${ev.data.auctionId} settled`);
-      if (placedIds.has(ev.data.auctionId)) {
-        await showFills(ev.data.auctionId);
-        if (++settled === AUCTIONS) break;
-      }
+      await reportSettled(ev.data.auctionId);
     }
+    if (placedRounds === AUCTIONS && unreported.size === 0) break;
   }
   console.log('\ndemo finished');
 } finally {
