@@ -1,3 +1,4 @@
+import { generateKeyPair, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { TicketAuthority, TicketError } from '../../src/simulator/ws/tickets.js';
 
@@ -58,6 +59,31 @@ describe('TicketAuthority', () => {
     expect(await reasonOf(auth.verify(forged))).toBe('invalid');
     expect(await reasonOf(auth.verify('not.a.jwt'))).toBe('invalid');
     expect(await reasonOf(auth.verify((await other.issue('a')).ticket))).toBe('invalid');
+  });
+
+  it('checks issuer and audience even when the signature is good', async () => {
+    const keys = await generateKeyPair('ES256');
+    const auth = await TicketAuthority.create({ now: () => 0, keys });
+    const otherIssuer = await TicketAuthority.create({ now: () => 0, keys, issuer: 'someone-else' });
+    const otherAudience = await TicketAuthority.create({ now: () => 0, keys, audience: 'service-other.v1' });
+    expect(await reasonOf(auth.verify((await otherIssuer.issue('a')).ticket))).toBe('invalid');
+    expect(await reasonOf(auth.verify((await otherAudience.issue('a')).ticket))).toBe('invalid');
+    // Same key, same claims: accepted, so the two refusals above come from iss and aud alone.
+    const twin = await TicketAuthority.create({ now: () => 0, keys });
+    expect(await reasonOf(auth.verify((await twin.issue('a')).ticket))).toBe('accepted');
+  });
+
+  it('accepts only ES256: an HS256 token with the right claims is refused', async () => {
+    const auth = await TicketAuthority.create({ now: () => 0 });
+    const hs = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(auth.issuer)
+      .setAudience(auth.audience)
+      .setSubject('a')
+      .setJti('j')
+      .setExpirationTime(60)
+      .sign(new TextEncoder().encode('a-shared-secret-of-enough-length!'));
+    expect(await reasonOf(auth.verify(hs))).toBe('invalid');
   });
 
   it('accepts a ticket once, then refuses it as reused', async () => {

@@ -21,6 +21,8 @@ export interface TicketAuthorityOptions {
   ttlMs?: number;
   /** The simulator's clock (manual in tests), so expiry follows simulated time. */
   now: () => number;
+  /** An ES256 key pair to sign with (e.g. shared by several authorities); default: a fresh one. */
+  keys?: { privateKey: CryptoKey; publicKey: CryptoKey };
 }
 
 export const DEFAULT_TICKET_TTL_MS = 30_000;
@@ -53,7 +55,7 @@ export class TicketAuthority {
   }
 
   static async create(opts: TicketAuthorityOptions): Promise<TicketAuthority> {
-    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const { privateKey, publicKey } = opts.keys ?? (await generateKeyPair('ES256'));
     return new TicketAuthority(privateKey, publicKey, opts.now, opts);
   }
 
