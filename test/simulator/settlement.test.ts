@@ -249,4 +249,24 @@ describe('clearing and settlement', () => {
     expect(updates).toEqual(['settling', 'cancelled']);
     expect(key()).not.toBe(id);
   });
+
+  it('a roll that would rest beside an open opposite order of the same entity is not made (no self-trade)', async () => {
+    const d = newDriver();
+    const root = await d.placed(d.burn('300.00', { feeBps: '5', postFillAction: 'roll' }));
+    await d.clear(false); // auction 1 clears unmatched and stays settling
+    // While auction 1 settles the same entity opens a MINT in auction 2: no BURN of its rests there yet.
+    const mint = await d.placed(d.mint('100.00', { feeBps: null }, BURNER.apiKey));
+    await d.call('POST', '/_sim/auctions/settle', null);
+    const parent = await d.order(root, BURNER.apiKey);
+    expect(parent).toMatchObject({
+      status: 'unfilled',
+      lineage: { parentOrderId: null, childOrderId: null },
+    });
+    expect(d.balances('burner')).toMatchObject({ walletReserved: '0.00', cashReserved: '100.00' });
+    await d.clear();
+    // The MINT found no counterparty: without the guard it would have filled against its own BURN.
+    const m = await d.order(mint, BURNER.apiKey);
+    expect(m).toMatchObject({ status: 'cancelled', fill: { filledAmount: { amount: '0.00' } } });
+    expect((await d.account(BURNER.apiKey)).activity.totalMatched.amount).toBe('0.00');
+  });
 });

@@ -2,7 +2,7 @@ import { recordActivity } from './account.js';
 import { bpsAmountCents, type ClearingOrder, clearOrders } from './clearing.js';
 import { rollChildOrderId } from './ids.js';
 import { usdMoney } from './money.js';
-import { admitOrder, bumpPending, releaseReservation, setStatus } from './orders.js';
+import { admitOrder, bumpPending, releaseReservation, setStatus, sideKey } from './orders.js';
 import { currentAuction, type EngineContext, mustEntity, newAuction } from './state.js';
 import type { Auction, Order } from './types.js';
 import { iso, toWireAuction } from './wire.js';
@@ -206,6 +206,11 @@ function settleOrder(ctx: EngineContext, o: Order): void {
 
 function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): void {
   const { state } = ctx;
+  // A child next to an open opposite order of the same entity would trade with it (the self-match
+  // 137006 forbids): that roll is not made and the remainder is dropped, as by `cancel`.
+  const opposite = parent.orderType === 'BURN' ? 'MINT' : 'BURN';
+  const target = currentAuction(state).auctionId;
+  if ((state.pendingBySide.get(sideKey(target, parent.entityId, opposite)) ?? 0) > 0) return;
   if (parent.orderType === 'BURN') {
     const wallet = state.wallets.get(parent.sourceWalletId ?? '');
     if (wallet) wallet.reservedCents += remainder;

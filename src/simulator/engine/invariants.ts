@@ -5,7 +5,7 @@ import { currencyTotals, type EngineState } from './state.js';
  * money conserved per currency across all accounts (participants, fiat accounts, house, issuer);
  * reservations equal to what resting/settling orders and in-flight withdrawals hold;
  * no negative participant or house balance; each auction's BURN fills = MINT fills = matched volume;
- * fills and roll lineage consistent.
+ * fills and roll lineage consistent; no entity resting on both sides of one auction.
  */
 export function checkInvariants(target: EngineState | { readonly state: EngineState }): string[] {
   const state = 'state' in target ? target.state : target;
@@ -38,6 +38,17 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
     c[o.orderType]++;
     pendingCount.set(o.entityId, c);
   }
+  // 137006's rule holds for the book itself, roll children included: no entity rests on both sides.
+  const sides = new Map<string, Set<string>>();
+  for (const o of state.orders.values()) {
+    if (o.status !== 'pending') continue;
+    const k = `${o.auctionId}:${o.entityId}`;
+    const set = sides.get(k) ?? new Set<string>();
+    set.add(o.orderType);
+    sides.set(k, set);
+  }
+  for (const [k, set] of sides)
+    if (set.size > 1) v.push(`auction:entity ${k} rests on both sides (self-match)`);
   for (const [entityId, e] of state.exposure) {
     const c = pendingCount.get(entityId) ?? { BURN: 0, MINT: 0 };
     if (c.BURN !== e.BURN || c.MINT !== e.MINT) v.push(`entity ${entityId} exposure counters off`);
