@@ -93,6 +93,48 @@ describe('v1 subscriptions against the simulator', () => {
     });
   });
 
+  it('redelivers a v1 notification after a non-2xx, and counts any 2xx (204) as delivered', async () => {
+    server = await startSimulator();
+    receiver = await startReceiver(server.url, BURNER);
+    await server.client().subscriptions.create({ endpoint: receiver.url });
+    await server.platform.idle();
+    const burner = server.entityId(BURNER);
+
+    receiver.failNext.push(503);
+    const [retried] = await server.platform.publish(burner, 'withdrawal.updated', { id: 'w-1' });
+    await server.platform.idle();
+    expect(retried?.kind).toBe('v1-notification');
+    expect(retried?.attempts.map((a) => a.status)).toEqual([503, 200]);
+    expect(retried?.state).toBe('delivered');
+    expect(receiver.events).toHaveLength(1);
+
+    receiver.failNext.push(204);
+    const [accepted] = await server.platform.publish(burner, 'balance.updated', {});
+    await server.platform.idle();
+    expect(accepted?.attempts.map((a) => a.status)).toEqual([204]);
+    expect(accepted?.state).toBe('delivered');
+    // The 204 was answered without the receiver handling it: no redelivery followed.
+    expect(receiver.events).toHaveLength(1);
+  });
+
+  it('redelivers a confirmation the endpoint failed, then confirms it', async () => {
+    // A longer first retry delay so both first attempts arrive before either retry does.
+    server = await startSimulator({ mode: 'production', retrySchedule: [300] });
+    receiver = await startReceiver(server.url, BURNER);
+    receiver.failNext.push(500, 500);
+    const { subscriptions } = server.client();
+    const created = await subscriptions.create({ endpoint: receiver.url });
+    await server.platform.idle();
+    const confirmations = server.platform.deliveries().filter((d) => d.kind === 'v1-confirmation');
+    expect(confirmations.map((d) => [d.state, d.attempts.map((a) => a.status)])).toEqual([
+      ['delivered', [500, 200]],
+      ['delivered', [500, 200]],
+    ]);
+    const [listed] = await subscriptions.list();
+    expect(listed?.id).toBe(created.id);
+    expect(listed?.subscriptionDetails.map((d) => d.status)).toEqual(['confirmed', 'confirmed']);
+  });
+
   it('blocks deletion while a detail is pending: client-side (no DELETE sent) and server-side', async () => {
     server = await startSimulator();
     // Answering both confirmations with a bare 200 leaves both details pending.
