@@ -45,7 +45,16 @@ describe('msw handlers backed by the simulator', () => {
   });
 
   it('turns a dropped response into a network error that the client retries safely', async () => {
-    const burner = viaMsw(SEEDED.burner.apiKey);
+    const posts: string[] = [];
+    const burner = new MatchVenue({
+      apiKey: SEEDED.burner.apiKey,
+      baseUrl: BASE,
+      fetch: (url, init) => {
+        if (init.method === 'POST') posts.push(url);
+        return globalThis.fetch(url, init);
+      },
+      retry: { sleep: async () => {} },
+    });
     sim.reset();
     sim.setFaults({ dropResponse: true });
     const placed = await burner.orders.place({
@@ -53,7 +62,10 @@ describe('msw handlers backed by the simulator', () => {
       amount: usd('100'),
       postFillAction: 'cancel',
     });
+    // The first answer was dropped after the simulator placed the order; the retry replayed it.
+    expect(posts).toEqual([`${BASE}/v1/match/orders`, `${BASE}/v1/match/orders`]);
     const page = await burner.orders.list();
+    expect(page.pagination.total).toBe(1);
     expect(page.items.map((o) => o.orderId)).toEqual([placed.orderId]);
   });
 

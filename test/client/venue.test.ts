@@ -275,11 +275,37 @@ describe('MatchVenue against the simulator over HTTP', () => {
 
 describe('retries and unknown outcomes against the simulator', () => {
   it('a dropped response after the order was placed is retried with the same key: exactly one order', async () => {
-    const burner = venue('burner');
+    const delays: number[] = [];
+    const burner = venue('burner', { retry: { sleep: async (ms) => void delays.push(ms) } });
+    const before = await burner.account.retrieve();
+    const key = crypto.randomUUID();
     sim.setFaults({ dropResponse: true });
-    const placed = await burner.orders.place(burnParams());
+    const placed = await burner.orders.place({ ...burnParams('1000'), idempotencyKey: key });
+    // The venue placed the order and its answer was lost: the client retried once, with the same key.
+    expect(delays).toHaveLength(1);
+    expect(placed.orderId).toBe(key);
     const page = await burner.orders.list();
     expect(page.pagination.total).toBe(1);
+    expect(page.items.map((o) => o.orderId)).toEqual([key]);
+    const after = await burner.account.retrieve();
+    expect(after.exposure.activeOrderCount).toBe(1);
+    expect(subMoney(after.stablecoin.reserved, before.stablecoin.reserved)).toEqual(usd('1000'));
+  });
+
+  it('a dropped response with a generated key: the retry reuses it, so one order exists', async () => {
+    const sent: string[] = [];
+    const burner = venue('burner', {
+      fetch: (input, init) => {
+        if (init.method === 'POST') sent.push(String(init.body));
+        return fetch(input, init);
+      },
+    });
+    sim.setFaults({ dropResponse: true });
+    const placed = await burner.orders.place(burnParams());
+    expect(sent).toHaveLength(2);
+    const keys = sent.map((body) => (JSON.parse(body) as { idempotencyKey: string }).idempotencyKey);
+    expect(keys).toEqual([placed.orderId, placed.orderId]);
+    const page = await burner.orders.list();
     expect(page.items.map((o) => o.orderId)).toEqual([placed.orderId]);
   });
 
