@@ -33,17 +33,24 @@ describe('secrets never leak', () => {
     expect(String(venue)).not.toContain('verysecretpart');
   });
 
-  it('is silent by default', async () => {
+  it('is silent by default, on every console method', async () => {
     const writes: unknown[] = [];
-    const original = console.error;
-    console.error = (...args: unknown[]) => writes.push(args);
+    const methods = ['debug', 'info', 'log', 'warn', 'error'] as const;
+    const originals = methods.map((m) => console[m]);
+    for (const m of methods) console[m] = (...args: unknown[]) => void writes.push([m, ...args]);
     try {
-      server.script(json(500, {}), json(500, {}), json(500, {}));
+      // Exhausted retries are logged as warnings and 4xx at debug when a level is set; by default nothing.
+      server.script(json(500, {}), json(500, {}), json(500, {}), json(400, { code: 2, message: 'bad' }));
       const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
       await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() }).catch(() => undefined);
+      await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() }).catch(() => undefined);
+      venue.logger.error('direct');
     } finally {
-      console.error = original;
+      methods.forEach((m, i) => {
+        console[m] = originals[i] as (typeof console)[typeof m];
+      });
     }
+    expect(server.seen).toHaveLength(4);
     expect(writes).toEqual([]);
   });
 
