@@ -341,4 +341,46 @@ describe('malformed input: always 400 with the extended body, never a 500', () =
       137009,
     );
   });
+
+  it('JSON nested deeper than the stack, huge values and huge key sets: 400 code 2, clipped echoes, nothing logged', async () => {
+    const logged: unknown[] = [];
+    const sim = createSimulator({ logger: { info: () => {}, error: (_m, e) => logged.push(e) } });
+    const deep = (n: number) => `${'['.repeat(n)}${']'.repeat(n)}`;
+    const bodies: [string, string][] = [
+      ['/v1/match/orders', deep(100_000)],
+      ['/v1/match/orders', `{"orderType":"BURN","amount":${deep(5_000)}}`],
+      ['/v1/match/orders/cancel', `{"auctionId":${deep(5_000)},"orderId":"x"}`],
+      ['/v1/match/withdrawals', `{"amount":{"amount":${deep(5_000)},"currency":"USD"}}`],
+      ['/_sim/faults', `{"failSettlement":${deep(5_000)}}`],
+      ['/_sim/faults', `{${Array.from({ length: 5_000 }, (_, i) => `"k${i}":1`).join(',')}}`],
+      ['/v1/match/orders', `{"orderType":"MINT","idempotencyKey":"${'x'.repeat(100_000)}"}`],
+    ];
+    for (const [path, body] of bodies) {
+      const res = await sim.handle(
+        new Request(`http://sim.test${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${SEEDED.burner.apiKey}` },
+          body,
+        }),
+      );
+      const text = await res.text();
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      const parsed = JSON.parse(text) as {
+        code: number;
+        message: string;
+        errors: { invalidValue?: string }[];
+      };
+      expect(parsed.code).toBe(2);
+      expect(parsed.message.length).toBeLessThan(400);
+      for (const e of parsed.errors) expect(e.invalidValue?.length ?? 0).toBeLessThanOrEqual(201);
+    }
+    expect(logged).toEqual([]);
+    await sim.close();
+  });
+
+  it('names the field once in the message', async () => {
+    const d = newDriver();
+    const r = await d.call('POST', '/v1/match/orders', BURNER.apiKey, { orderType: 'SWAP' });
+    expect(r.body).toMatchObject({ code: 2, message: 'Invalid request: orderType must be BURN or MINT' });
+  });
 });

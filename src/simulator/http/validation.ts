@@ -29,13 +29,23 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+const SHOW_MAX = 200;
+
+function clip(text: string): string {
+  return text.length > SHOW_MAX ? `${text.slice(0, SHOW_MAX)}…` : text;
+}
+
+/**
+ * The offending value as the answer echoes it: clipped, and safe on hostile input (JSON nested
+ * deeper than the stack throws RangeError from JSON.stringify and from String() alike).
+ */
 function show(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return clip(value);
   try {
-    return JSON.stringify(value) ?? String(value);
+    return clip(JSON.stringify(value) ?? String(value));
   } catch {
-    return String(value);
+    return Array.isArray(value) ? '[array nested too deep to show]' : '[object nested too deep to show]';
   }
 }
 
@@ -58,7 +68,11 @@ export function issuesToDetails(issues: readonly IssueLike[], input: unknown, ro
 
 export function firstMessage(details: ErrorDetail[]): string {
   const d = details[0];
-  return d ? `Invalid request: ${d.location} ${d.message}` : 'Invalid request';
+  if (!d) return 'Invalid request';
+  // Some schema messages already start with the field name ("orderType must be BURN or MINT").
+  const text =
+    d.location && !d.message.startsWith(`${d.location} `) ? `${d.location} ${d.message}` : d.message;
+  return `Invalid request: ${clip(text)}`;
 }
 
 /** Parses `input` with `schema` or throws the 400 code 2 answer naming every failing field. */
