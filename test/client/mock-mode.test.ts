@@ -1,4 +1,5 @@
-import { getMockSimulator, MatchVenue, usd } from 'match-venue';
+import net from 'node:net';
+import { APIConnectionError, getMockSimulator, MatchVenue, usd } from 'match-venue';
 import { createMockVenue, SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -51,6 +52,37 @@ describe('mock mode', () => {
     const shared = new MatchVenue({ environment: 'mock' });
     expect((await shared.orders.list()).items.map((o) => o.orderId)).toEqual([placed.orderId]);
     expect(sim.getState()).toBeTruthy();
+  });
+
+  it('opens no socket: option and env var both run in-process', async () => {
+    const proto = net.Socket.prototype;
+    const original = proto.connect;
+    let connects = 0;
+    proto.connect = function (this: net.Socket, ...args: unknown[]) {
+      connects++;
+      return Reflect.apply(original, this, args) as net.Socket;
+    } as typeof original;
+    try {
+      const byOption = new MatchVenue({ environment: 'mock' });
+      const placed = await byOption.orders.place(burn);
+      expect((await byOption.orders.retrieve(placed.orderId)).status).toBe('pending');
+      process.env.MATCH_VENUE_ENV = 'mock';
+      const byEnv = new MatchVenue({ apiKey: SEEDED.minter.apiKey, baseUrl: 'https://venue.example.com' });
+      await byEnv.orders.place(mint);
+      expect((await byEnv.orders.list()).pagination.total).toBe(1);
+      expect(connects).toBe(0);
+      // The probe sees the default transport dial: a real client against a closed loopback port.
+      delete process.env.MATCH_VENUE_ENV;
+      const real = new MatchVenue({
+        apiKey: SEEDED.burner.apiKey,
+        baseUrl: 'http://127.0.0.1:1',
+        maxRetries: 0,
+      });
+      await expect(real.account.retrieve()).rejects.toBeInstanceOf(APIConnectionError);
+      expect(connects).toBeGreaterThan(0);
+    } finally {
+      proto.connect = original;
+    }
   });
 
   it('createMockVenue is isolated and hands out clients per seeded entity', async () => {
