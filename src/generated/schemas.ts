@@ -161,7 +161,7 @@ export type MintOrder = z.infer<typeof MintOrder>;
 export const Order = z.discriminatedUnion('orderType', [BurnOrder, MintOrder]);
 export type Order = z.infer<typeof Order>;
 
-export const BurnOrderRequest = z.object(
+export const BurnOrderRequest = z.strictObject(
   {
     idempotencyKey: IdempotencyKey,
     orderType: z.literal('BURN', messages()),

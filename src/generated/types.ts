@@ -515,7 +515,7 @@ export interface components {
         };
         /** @description An order, discriminated by `orderType`. */
         Order: components["schemas"]["BurnOrder"] | components["schemas"]["MintOrder"];
-        /** @description Body of a BURN order. */
+        /** @description Body of a BURN order. Unknown keys are refused, as for MINT: a misspelt `feeBps` (say `feeBPS`) would otherwise be dropped and leave a market order that pays any clearing fee. */
         BurnOrderRequest: {
             idempotencyKey: components["schemas"]["IdempotencyKey"];
             /**

@@ -104,6 +104,15 @@ describe('PlaceOrderRequest', () => {
     ]);
   });
 
+  it('refuses unknown keys on both sides, so a misspelt feeBps cannot become a market order', () => {
+    expect(issuesOf(PlaceOrderRequest, { ...burn, feeBps: undefined, feeBPS: '5' })).toEqual([
+      { path: [], message: 'Unrecognized key: "feeBPS"' },
+    ]);
+    expect(issuesOf(PlaceOrderRequest, { ...mint, feebps: '5' })).toEqual([
+      { path: [], message: 'Unrecognized key: "feebps"' },
+    ]);
+  });
+
   it('rejects an idempotency key that is not a UUID v4', () => {
     expect(issuesOf(PlaceOrderRequest, { ...burn, idempotencyKey: KEY_V1 })).toEqual([
       { path: ['idempotencyKey'], message: 'must be a UUID v4' },
