@@ -66,9 +66,10 @@ export interface WebhookReceiver {
   node(req: NodeRequest, res: NodeResponse): void;
   /**
    * Express-style middleware: `app.post('/hook', receiver.express)`, with no body parser on that
-   * route or with `express.raw({ type: () => true })` (SNS posts text/plain, so a raw parser limited
-   * to JSON types would skip it). A body already parsed into an object is passed to `next` as a
-   * `WEBHOOK_BODY_NOT_RAW` error.
+   * route or with `express.raw({ type: () => true })` (SNS posts text/plain, so a raw parser
+   * limited to JSON types would skip it). A parser that skipped the request without reading it
+   * (Express 4's `express.json()` leaves `{}` on a text/plain post) is harmless: the raw stream is
+   * read instead. A body actually parsed into an object goes to `next` as `WEBHOOK_BODY_NOT_RAW`.
    */
   express(req: NodeRequest, res: NodeResponse, next: (error?: unknown) => void): void;
 }
@@ -78,6 +79,8 @@ export interface NodeRequest extends AsyncIterable<unknown> {
   method?: string | undefined;
   headers: Record<string, string | string[] | undefined>;
   body?: unknown;
+  /** node's IncomingMessage flag: false while the body stream has not been read to its end. */
+  readableEnded?: boolean;
 }
 
 /** The parts of node's ServerResponse the adapters use. */
@@ -196,7 +199,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
 
   async function handleNode(req: NodeRequest): Promise<WebhookReply> {
     const method = req.method ?? 'GET';
-    if (method.toUpperCase() !== 'POST' || req.body !== undefined) {
+    if (method.toUpperCase() !== 'POST' || hasAttachedBody(req)) {
       return handle({ method, headers: req.headers, body: req.body });
     }
     const chunks: Uint8Array[] = [];
@@ -235,13 +238,8 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       );
     },
     express(req, res, next) {
-      const body = req.body;
-      const isRaw =
-        body === undefined ||
-        typeof body === 'string' ||
-        body instanceof Uint8Array ||
-        body instanceof ArrayBuffer;
-      if (!isRaw && (req.method ?? '').toUpperCase() === 'POST') {
+      const parsed = hasAttachedBody(req) && !isRawBody(req.body);
+      if (parsed && (req.method ?? '').toUpperCase() === 'POST') {
         next(
           new WebhookError(
             'WEBHOOK_BODY_NOT_RAW',
@@ -257,6 +255,20 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
       );
     },
   };
+}
+
+function isRawBody(body: unknown): boolean {
+  return typeof body === 'string' || body instanceof Uint8Array || body instanceof ArrayBuffer;
+}
+
+/**
+ * Whether a framework attached the body to be used: a raw one always; a parsed object only when
+ * the stream was consumed, since a parser that skipped a content type (body-parser 1.x sets `{}`)
+ * left the raw bytes unread in the stream.
+ */
+function hasAttachedBody(req: NodeRequest): boolean {
+  if (req.body === undefined) return false;
+  return isRawBody(req.body) || req.readableEnded !== false;
 }
 
 /** Runs user code, turning anything it throws into `WEBHOOK_HANDLER_FAILED` (answered with 500). */

@@ -260,7 +260,9 @@ describe('node adapter given a parsed body by a framework', () => {
 describe('node:http and Express-style adapters on a loopback server', () => {
   const h = harness();
   // Stands in for Express: `parse` plays the body parser mounted before the middleware.
-  let parse: ((req: IncomingMessage, raw: Buffer) => unknown) | 'no body parser' = () => undefined;
+  // 'skipped' plays Express 4's express.json() on a text/plain post: `{}` attached, stream unread.
+  let parse: ((req: IncomingMessage, raw: Buffer) => unknown) | 'no body parser' | 'skipped' = () =>
+    undefined;
   const nextErrors: unknown[] = [];
   let nodeServer: Server;
   let expressServer: Server;
@@ -278,7 +280,9 @@ describe('node:http and Express-style adapters on a loopback server', () => {
     nodeServer = createServer(h.receiver.node);
     expressServer = createServer(async (req, res) => {
       let request: IncomingMessage & { body?: unknown } = req;
-      if (parse !== 'no body parser') {
+      if (parse === 'skipped') {
+        request = Object.assign(req, { body: {} });
+      } else if (parse !== 'no body parser') {
         const chunks: Buffer[] = [];
         for await (const chunk of req) chunks.push(chunk as Buffer);
         request = Object.assign(req, { body: parse(req, Buffer.concat(chunks)) });
@@ -371,6 +375,18 @@ describe('node:http and Express-style adapters on a loopback server', () => {
     const { body, headers } = snsSigner.delivery(message);
     const response = await fetch(expressUrl, { method: 'POST', body, headers });
     expect(response.status).toBe(200);
+    expect(h.events).toEqual([{ version: 1, notification: message }]);
+  });
+
+  it('express: a JSON parser that skipped a text/plain SNS post (left {}, stream unread) is harmless', async () => {
+    h.events.length = 0;
+    nextErrors.length = 0;
+    parse = 'skipped';
+    const message = snsSigner.notification({ Message: 'skipped by express.json' });
+    const { body, headers } = snsSigner.delivery(message);
+    const response = await fetch(expressUrl, { method: 'POST', body, headers });
+    expect(response.status).toBe(200);
+    expect(nextErrors).toEqual([]);
     expect(h.events).toEqual([{ version: 1, notification: message }]);
   });
 
