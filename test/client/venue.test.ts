@@ -1,5 +1,6 @@
 import {
   APIConnectionTimeoutError,
+  type APIPromise,
   APIUserAbortError,
   BadRequestError,
   ConflictError,
@@ -243,6 +244,54 @@ describe('MatchVenue against the simulator over HTTP', () => {
     expect(isApiError(tooMuch, ErrorCode.WithdrawalExceedsBalance)).toBe(true);
   });
 
+  it('.withResponse() on every method: the status the endpoint table names, headers and request id', async () => {
+    const burner = venue('burner');
+    const minter = venue('minter');
+    const seen: [string, number][] = [];
+    async function check<T>(name: string, call: APIPromise<T>): Promise<T> {
+      const { data, response } = await call.withResponse();
+      expect(response.requestId, name).toMatch(/^req_/);
+      expect(response.headers['x-request-id'], name).toBe(response.requestId);
+      seen.push([name, response.status]);
+      return data;
+    }
+    const a = await check('orders.place', burner.orders.place(burnParams('1000', null)));
+    const b = await check('orders.place', burner.orders.place(burnParams('200')));
+    await check('orders.retrieve', burner.orders.retrieve(a.orderId));
+    const page = await check('orders.list', burner.orders.list({ pageSize: 1 }));
+    expect(page.items).toHaveLength(1);
+    await check('orders.list next page', page.getNextPage());
+    await check(
+      'orders.modify',
+      burner.orders.modify({ auctionId: b.auctionId, orderId: b.orderId, feeBps: '4' }),
+    );
+    await check('orders.cancel', burner.orders.cancel({ auctionId: b.auctionId, orderId: b.orderId }));
+    await check('orders.cancelAll', burner.orders.cancelAll());
+    await check('stream.ticket', burner.stream.ticket());
+    // cancelAll took the burner's orders; a fresh pair clears so the minter has a balance to withdraw.
+    await burner.orders.place(burnParams('1000', null));
+    await minter.orders.place(mintParams('1000', null));
+    sim.clearAuction();
+    await check('account.retrieve', minter.account.retrieve());
+    await check(
+      'withdrawals.create',
+      minter.withdrawals.create({ amount: usd('100'), fiatAccountId: SEEDED.minter.fiatAccountId }),
+    );
+    expect(seen).toEqual([
+      ['orders.place', 202],
+      ['orders.place', 202],
+      ['orders.retrieve', 200],
+      ['orders.list', 200],
+      ['orders.list next page', 200],
+      ['orders.modify', 200],
+      ['orders.cancel', 200],
+      ['orders.cancelAll', 200],
+      ['stream.ticket', 200],
+      ['account.retrieve', 200],
+      ['withdrawals.create', 201],
+    ]);
+  });
+
   it('stream.ticket returns a ticket and its expiry', async () => {
     const ticket = await venue('burner').stream.ticket();
     expect(ticket.ticket.split('.')).toHaveLength(3);
@@ -380,6 +429,8 @@ describe('retries and unknown outcomes against the simulator', () => {
   it('withdrawal outcome unknown: resolveUnknown replays the same key and gets one withdrawal', async () => {
     const minter = venue('minter');
     await venue('burner').orders.place(burnParams('1000', null));
+    // cancelAll took the burner's orders; a fresh pair clears so the minter has a balance to withdraw.
+    await burner.orders.place(burnParams('1000', null));
     await minter.orders.place(mintParams('1000', null));
     sim.clearAuction();
     const before = await minter.account.retrieve();
