@@ -98,4 +98,33 @@ describe('endpoint table', () => {
       }
     }
   });
+
+  it('answers every status and code the documents give per operation, and 401 everywhere', () => {
+    // [operationId, success status, {error status: codes the documents name for it}]
+    const documented: [keyof typeof endpoints, number, Record<number, number[]>][] = [
+      ['getAccount', 200, { 400: [139001], 404: [138003] }],
+      [
+        'placeOrder',
+        202,
+        { 400: [137001, 137002, 137003, 137007, 137008, 137009, 137010], 409: [137004, 137006] },
+      ],
+      ['listOrders', 200, { 400: [] }],
+      ['getOrder', 200, { 404: [] }],
+      ['cancelOrder', 200, { 400: [136001, 136002] }],
+      ['cancelAllOrders', 200, { 400: [136001, 136002] }],
+      ['modifyOrder', 200, { 400: [137005] }],
+      ['createWithdrawal', 201, { 400: [137001, 137009, 138001, 138002, 138004], 404: [138003] }],
+      ['createWsTicket', 200, {}],
+    ];
+    for (const [id, success, errors] of documented) {
+      const endpoint = endpoints[id];
+      expect(endpoint.successStatus, id).toBe(success);
+      for (const [status, codes] of Object.entries(errors)) {
+        expect(endpoint.errorCodes[Number(status)], `${id} ${status}`).toEqual(expect.arrayContaining(codes));
+      }
+    }
+    for (const [id, endpoint] of Object.entries(endpoints)) {
+      expect(endpoint.errorCodes[401], id).toEqual([401, 156007]);
+    }
+  });
 });
