@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { endpoints } from '../../src/generated/endpoints.js';
+import { type EndpointDefinition, endpoints } from '../../src/generated/endpoints.js';
 import { lookupErrorCode } from '../../src/generated/errors.js';
 import { Order, PlaceOrderRequest, V1Subscription } from '../../src/generated/schemas.js';
 
@@ -117,7 +117,7 @@ describe('endpoint table', () => {
       ['createWsTicket', 200, {}],
     ];
     for (const [id, success, errors] of documented) {
-      const endpoint = endpoints[id];
+      const endpoint: EndpointDefinition = endpoints[id];
       expect(endpoint.successStatus, id).toBe(success);
       for (const [status, codes] of Object.entries(errors)) {
         expect(endpoint.errorCodes[Number(status)], `${id} ${status}`).toEqual(expect.arrayContaining(codes));
