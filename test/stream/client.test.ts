@@ -255,6 +255,48 @@ describe('connectStream against the simulator', () => {
     expect(stream.stats().resyncs).toBe(1);
   });
 
+  it('resync reports an order whose status changed while away (filled), once, with its latest state', async () => {
+    const extra = await extraSocketServer(venue.sim, { replayBufferSize: 1 });
+    cleanups.push(() => extra.close());
+    const { stream, host } = open('burner', {}, extra.wsUrl);
+    const account = await accountReady(stream);
+    const burn = await placeOrder(venue.url, 'burner', 'BURN', '1000.00');
+    await placeOrder(venue.url, 'minter', 'MINT', '1000.00');
+    const seen = await take(account, 2);
+    expect(seen.map((e) => [e.event, (e.data as { status?: string }).status])).toEqual([
+      ['order.accepted', 'pending'],
+      ['balance.updated', undefined],
+    ]);
+
+    let release = () => {};
+    host.gate = new Promise<void>((r) => {
+      release = r;
+    });
+    extra.handle.killSockets();
+    await until(() => stream.state === 'reconnecting', 'reconnecting');
+    // Cleared, settled and a new auction opened: settling and filled both happen while away.
+    venue.sim.clearAuction();
+    host.gate = undefined;
+    release();
+
+    const [resync, fromRest] = await take(account, 2);
+    expect(resync).toMatchObject({ event: 'stream.resync', data: { reason: 'replay-unavailable' } });
+    expect(fromRest).toMatchObject({
+      event: 'order.updated',
+      source: 'rest',
+      data: {
+        orderId: burn,
+        status: 'filled',
+        fill: { filledAmount: { amount: '1000.00', currency: 'USD' } },
+      },
+    });
+    // Nothing else was synthesized: the next event is live.
+    const next = await placeOrder(venue.url, 'burner', 'BURN');
+    const [live] = await take(account, 1);
+    expect(live).toMatchObject({ event: 'order.accepted', data: { orderId: next } });
+    expect(live).not.toHaveProperty('source');
+  });
+
   it('entity A never sees entity B events', async () => {
     const burner = open('burner');
     const minter = open('minter');
