@@ -285,23 +285,31 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     expect((await d.order(id, BURNER.apiKey)).feeBps).toBeNull();
   });
 
-  it('modify in the lock window: BURN only lower, MINT only higher, market most competitive (137005)', async () => {
+  it('modify in the lock window: BURN only lower, MINT only higher, market least competitive (137005)', async () => {
     const d = newDriver();
     const burn = await d.placed(d.burn('100.00', { feeBps: '5' }));
     const mint = await d.placed(d.mint('100.00', { feeBps: '5' }));
+    const marketBurn = await d.placed(d.burn('100.00', { feeBps: null }));
     await d.call('POST', '/_sim/phase', null, { phase: 'lock' });
     const modify = (k: string, orderId: string, feeBps: string | null) =>
       d.call('POST', '/v1/match/orders/modify', k, { auctionId: 1, orderId, feeBps });
     expectError(await modify(BURNER.apiKey, burn, '6'), 400, 137005);
     expect((await modify(BURNER.apiKey, burn, '4')).status).toBe(200);
     expect((await modify(BURNER.apiKey, burn, '4')).status).toBe(200);
-    expect((await modify(BURNER.apiKey, burn, null)).status).toBe(200);
-    expectError(await modify(BURNER.apiKey, burn, '1'), 400, 137005);
+    // A market BURN takes any fee: an unbounded maximum, the highest there is.
+    expectError(await modify(BURNER.apiKey, burn, null), 400, 137005);
+    expect((await modify(BURNER.apiKey, burn, '1')).status).toBe(200);
     expectError(await modify(MINTER.apiKey, mint, '4'), 400, 137005);
     expect((await modify(MINTER.apiKey, mint, '6')).status).toBe(200);
-    expect((await modify(MINTER.apiKey, mint, null)).status).toBe(200);
-    expectError(await modify(MINTER.apiKey, mint, '100'), 400, 137005);
-    expect((await d.order(burn, BURNER.apiKey)).feeBps).toBeNull();
+    // A market MINT takes any rebate: a minimum of nothing, the lowest there is.
+    expectError(await modify(MINTER.apiKey, mint, null), 400, 137005);
+    expect((await modify(MINTER.apiKey, mint, '100')).status).toBe(200);
+    // From a market order every limit is more competitive; market to market is unchanged.
+    expect((await modify(BURNER.apiKey, marketBurn, null)).status).toBe(200);
+    expect((await modify(BURNER.apiKey, marketBurn, '20')).status).toBe(200);
+    expect((await d.order(burn, BURNER.apiKey)).feeBps).toBe('1');
+    expect((await d.order(mint, MINTER.apiKey)).feeBps).toBe('100');
+    expect((await d.order(marketBurn, BURNER.apiKey)).feeBps).toBe('20');
   });
 
   it('modify of a cleared order: 400 136002', async () => {

@@ -253,9 +253,13 @@ export function cancelAllOrders(ctx: EngineContext, entityId: string) {
   return { auctionId: auction.auctionId, orderIds, status: 'cancelled' as const };
 }
 
-/** How competitive a limit is, as a number where larger is better; market orders rank highest. */
+/**
+ * How competitive a limit is, larger is better, in the spec's order: lower for BURN, higher for
+ * MINT. A market order takes any fee: an unbounded BURN maximum, a MINT minimum of nothing, so it
+ * sits at the least competitive end on both sides.
+ */
 function competitiveness(type: OrderType, limit: number | null): number {
-  if (limit === null) return Number.POSITIVE_INFINITY;
+  if (limit === null) return Number.NEGATIVE_INFINITY;
   return type === 'BURN' ? -limit : limit;
 }
 
@@ -280,7 +284,7 @@ export function modifyOrder(
   ) {
     const better = order.orderType === 'BURN' ? 'lower' : 'higher';
     throw venueError.feeNotMoreCompetitive(
-      `Auction ${auction.auctionId} is locked: a ${order.orderType} fee change must be ${better} (market counts as most competitive)`,
+      `Auction ${auction.auctionId} is locked: a ${order.orderType} fee change must be ${better} (a market order counts as least competitive)`,
     );
   }
   order.feeBps = feeBps;
