@@ -53,7 +53,10 @@ export interface StreamOptions {
   heartbeatTimeoutMs?: number;
   /** Opening handshake limit. Default 10 s. */
   connectTimeoutMs?: number;
-  /** Reconnect backoff; `maxAttempts` consecutive failures end the stream (default: never). */
+  /**
+   * Reconnect backoff; `maxAttempts` consecutive failures end the stream (default: never). A ticket
+   * request refused with a 4xx (other than 408 and 429) ends the stream at once with that error.
+   */
   reconnect?: BackoffOptions & { maxAttempts?: number };
   /** Orders updated this long before the last seen account event are re-checked on resync. Default 0. */
   reconcileLookbackMs?: number;
@@ -114,6 +117,16 @@ function isOrderLike(data: unknown): data is ReconcilableOrder {
   if (typeof data !== 'object' || data === null) return false;
   const o = data as Record<string, unknown>;
   return typeof o.orderId === 'string' && typeof o.updatedAt === 'string' && typeof o.status === 'string';
+}
+
+/**
+ * A ticket request the venue refused for good (an HTTP 4xx other than 408 and 429, e.g. 401 or
+ * 137010), as opposed to a network failure or a 5xx that a later attempt may get past.
+ */
+function isRefusal(err: unknown): err is Error {
+  if (!(err instanceof Error)) return false;
+  const status = (err as { status?: unknown }).status;
+  return typeof status === 'number' && status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
 function endpoint(wsUrl: string): string {
@@ -240,6 +253,11 @@ class StreamConnection implements VenueStream {
       this.log.warn('stream: ticket request failed', {
         error: err instanceof Error ? err.message : String(err),
       });
+      if (isRefusal(err)) {
+        // A bad key or an ineligible entity does not heal by retrying: end the stream with the error.
+        this.shutdown(err);
+        return;
+      }
       this.retry('ticket request failed');
       return;
     }

@@ -340,6 +340,47 @@ describe('liveness and gaps', () => {
   });
 });
 
+describe('ticket request failures', () => {
+  const failing = (statuses: number[], wsUrl: string) => {
+    const calls: number[] = [];
+    const stream = connectStream(
+      {
+        wsUrl,
+        ticket: async () => {
+          const status = statuses[calls.length];
+          calls.push(status ?? 200);
+          if (status !== undefined) throw Object.assign(new Error(`HTTP ${status}`), { status });
+          return { ticket: 't', expiresAt: T };
+        },
+        async *listOrders() {},
+      },
+      { reconnect: { initialDelayMs: 1, maxDelayMs: 5 } },
+    );
+    cleanups.push(() => stream.close());
+    return { stream, calls };
+  };
+
+  it('a refusal (401) ends the stream at once with that error instead of retrying forever', async () => {
+    const server = await scriptedServer(() => {});
+    const { stream, calls } = failing([401, 401, 401], server.wsUrl);
+    const market = stream.market();
+    await expect(market.next()).rejects.toMatchObject({ message: 'HTTP 401', status: 401 });
+    expect(stream.state).toBe('closed');
+    expect(calls).toEqual([401]);
+    expect(server.connections()).toBe(0);
+  });
+
+  it('transient failures (503, 429) are retried with backoff', async () => {
+    const server = await scriptedServer((send, f) => {
+      if (f.op === 'subscribe') send({ type: 'subscribed', channel: 'market', id: f.id, seq: 0, ts: T });
+    });
+    const { stream, calls } = failing([503, 429], server.wsUrl);
+    stream.market();
+    await until(() => stream.state === 'open', 'open');
+    expect(calls).toEqual([503, 429, 200]);
+  });
+});
+
 describe('close() during a failing reconciliation', () => {
   it('ends the retry pause at once: no timer outlives the stream', async () => {
     const server = await scriptedServer((send, f) => {
