@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { rollChildOrderId } from '../../src/simulator/engine/ids.js';
 import { BURNER, dataOf, key, MINTER, newDriver } from './helpers.js';
 
 describe('clearing and settlement', () => {
@@ -268,5 +269,25 @@ describe('clearing and settlement', () => {
     const m = await d.order(mint, BURNER.apiKey);
     expect(m).toMatchObject({ status: 'cancelled', fill: { filledAmount: { amount: '0.00' } } });
     expect((await d.account(BURNER.apiKey)).activity.totalMatched.amount).toBe('0.00');
+  });
+
+  it('a roll child never takes the id of an order placed under its derived id', async () => {
+    const d = newDriver();
+    const root = await d.placed(d.burn('300.00', { feeBps: '5', postFillAction: 'roll' }));
+    const squatter = rollChildOrderId(root);
+    expect(await d.placed(d.burn('100.00', { idempotencyKey: squatter }))).toBe(squatter);
+    await d.clear(); // both unfilled; the root rolls (checkInvariants runs after every call)
+    const child = String((await d.order(root, BURNER.apiKey)).lineage.childOrderId);
+    expect(child).not.toBe(squatter);
+    expect(child).toBe(rollChildOrderId(squatter));
+    expect(await d.order(child, BURNER.apiKey)).toMatchObject({
+      amount: { amount: '300.00' },
+      lineage: { parentOrderId: root },
+    });
+    expect(await d.order(squatter, BURNER.apiKey)).toMatchObject({
+      amount: { amount: '100.00' },
+      status: 'cancelled',
+      lineage: { parentOrderId: null },
+    });
   });
 });

@@ -217,7 +217,9 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
   } else {
     mustEntity(state, parent.entityId).cash.reservedCents += remainder;
   }
-  const childId = rollChildOrderId(parent.orderId);
+  // The id is derived, so a caller could have placed an order under it already: derive again.
+  let childId = rollChildOrderId(parent.orderId);
+  while (state.orders.has(childId)) childId = rollChildOrderId(childId);
   const child = admitOrder(ctx, {
     orderId: childId,
     entityId: parent.entityId,
