@@ -75,6 +75,8 @@ export interface Receiver {
   errors: string[];
   /** Statuses to answer the next POSTs with, without handling them. */
   failNext: number[];
+  /** Raw bodies of the POSTs answered from {@link failNext} (never verified or handled). */
+  unhandled: string[];
   /** Method of every request the receiver saw. */
   seen: string[];
   /** URLs the receiver fetched (certificates, SubscribeURLs, public keys). */
@@ -95,6 +97,7 @@ export async function startReceiver(
   const confirmations: string[] = [];
   const errors: string[] = [];
   const failNext: number[] = [];
+  const unhandled: string[] = [];
   const seen: string[] = [];
   const fetched: string[] = [];
   const loggingFetch = (input: string, init?: RequestInit) => {
@@ -125,8 +128,12 @@ export async function startReceiver(
     }
     const status = req.method === 'POST' ? failNext.shift() : undefined;
     if (status !== undefined) {
-      req.resume();
-      res.writeHead(status).end();
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        unhandled.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(status).end();
+      });
       return;
     }
     receiver.node(req, res);
@@ -138,6 +145,7 @@ export async function startReceiver(
     confirmations,
     errors,
     failNext,
+    unhandled,
     seen,
     fetched,
     async close() {

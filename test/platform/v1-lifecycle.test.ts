@@ -227,8 +227,11 @@ describe('v1 subscriptions against the simulator', () => {
       data: { v1Subscriptions: { id: string }[] };
     };
     expect(state.data.v1Subscriptions.map((s) => s.id)).toEqual([created.id]);
-    const bogus = await fetch(`${server.url}/_sim/sns/confirm?Token=${'ab'.repeat(64)}`);
-    expect(bogus.status).toBe(404);
+    // The SubscribeURL of the confirmation that was answered without confirming no longer works.
+    const [unconfirmed] = receiver.unhandled.map((body) => JSON.parse(body) as { SubscribeURL: string });
+    expect(unconfirmed?.SubscribeURL).toContain('/_sim/sns/confirm?');
+    expect((await fetch(unconfirmed!.SubscribeURL)).status).toBe(404);
+    expect((await subscriptions.list())[0]?.subscriptionDetails).toHaveLength(1);
     // With only confirmed entries left, deletion is allowed.
     await subscriptions.delete(created.id);
   });
