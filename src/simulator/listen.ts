@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { invalidRequest } from './http/responses.js';
 import type { Simulator } from './simulator.js';
 import { attachWebSocket } from './ws/server.js';
 
@@ -59,8 +60,18 @@ export function listen(sim: Simulator, options: ListenOptions = {}): Promise<Run
     try {
       request = toRequest(req, origin);
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ code: 2, message: 'Malformed request line' }));
+      // An unusable Host header or request target: the same extended code-2 body as any bad input.
+      const bad = invalidRequest('Invalid request: malformed request line or Host header', [
+        {
+          error: 'invalid_url',
+          message: 'is not a valid request target',
+          location: 'url',
+          invalidValue: String(req.url).slice(0, 200),
+        },
+      ]).toResponse();
+      const answer = new Response(bad.body, { status: bad.status, headers: bad.headers });
+      answer.headers.set('x-request-id', `req_${crypto.randomUUID()}`);
+      void writeResponse(answer, res);
       return;
     }
     sim.handle(request).then(

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import fc from 'fast-check';
 import { createSimulator, DroppedResponseError, SEEDED } from 'match-venue/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -226,6 +227,28 @@ describe('over node:http', () => {
   afterEach(async () => {
     await close?.();
     close = undefined;
+  });
+
+  it('an unusable Host header is a 400 code 2 with the extended body and a request id', async () => {
+    const sim = createSimulator();
+    const running = await sim.listen({ port: 0 });
+    close = () => sim.close();
+    const port = Number(new URL(running.url).port);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.write('GET /_sim/state HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (b: Buffer) => {
+        text += b.toString();
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.toLowerCase()).toMatch(/\r\nx-request-id: req_/);
+    expect(JSON.parse(body)).toMatchObject({ code: 2, errors: [{ location: 'url' }] });
   });
 
   it('serves the same handler with keep-alive; dropResponse destroys the socket', async () => {
