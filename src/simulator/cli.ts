@@ -12,6 +12,7 @@ const USAGE = `Usage: match-venue-sim [options]
   --lock-ms <ms>       lock window at the end of each cycle (default 2000)
   --settle-ms <ms>     settlement delay after each clear (default 1000)
   --seed <n>           seed for fault draws (default 1)
+  --ticket-ttl-ms <ms> WebSocket ticket lifetime (default 30000)
   -h, --help           this text`;
 
 function fail(message: string): never {
@@ -36,6 +37,7 @@ function parse() {
       'lock-ms': { type: 'string' },
       'settle-ms': { type: 'string' },
       seed: { type: 'string' },
+      'ticket-ttl-ms': { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -58,6 +60,7 @@ const cycleMs = int('cycle-ms', args['cycle-ms'], 1);
 const lockMs = int('lock-ms', args['lock-ms'], 0);
 const settleMs = int('settle-ms', args['settle-ms'], 0);
 const seed = int('seed', args.seed, 0);
+const ticketTtlMs = int('ticket-ttl-ms', args['ticket-ttl-ms'], 1);
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
 
@@ -69,6 +72,7 @@ try {
     ...(lockMs === undefined ? {} : { lockMs }),
     ...(settleMs === undefined ? {} : { settleMs }),
     ...(seed === undefined ? {} : { seed }),
+    ...(ticketTtlMs === undefined ? {} : { ticketTtlMs }),
     logger: { info: log, error: (m, e) => log(`ERROR ${m}: ${e instanceof Error ? e.stack : String(e)}`) },
   });
 } catch (err) {

@@ -43,6 +43,8 @@ export interface SimulatorOptions {
   platformMode?: 'sandbox' | 'production';
   /** fetch used for webhook deliveries. Default globalThis.fetch. */
   fetch?: typeof fetch;
+  /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
+  ticketTtlMs?: number;
 }
 
 export interface Faults {
@@ -143,7 +145,10 @@ export class Simulator implements SimulatorCore {
     this.start = typeof start === 'string' ? Date.parse(start) : (start ?? DEFAULT_START);
     if (!Number.isFinite(this.start)) throw new RangeError('startTime is not a valid date');
     this.engine = this.newEngine();
-    const authority = TicketAuthority.create({ now: () => this.now() });
+    const authority = TicketAuthority.create({
+      now: () => this.now(),
+      ...(options.ticketTtlMs === undefined ? {} : { ttlMs: options.ticketTtlMs }),
+    });
     // Key generation is async; the first issue/verify waits for it, so construction stays synchronous.
     authority.catch(() => {});
     this.tickets = {
