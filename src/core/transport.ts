@@ -113,6 +113,88 @@ function fromUndici(err: unknown): unknown {
     : err;
 }
 
+type UndiciBody = Dispatcher.ResponseData['body'];
+
+/**
+ * One `undici.request` raced against its deadline; once the headers are in it is also the
+ * response handed to the pipeline. A class rather than closures: the hot path allocates one object
+ * and the timer calls back with it as an argument.
+ */
+class UndiciExchange implements TransportResponse {
+  status = 0;
+  headers: Record<string, string> = {};
+  readonly #limit: number;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #expired = false;
+  #body: UndiciBody | undefined;
+  /** Rejects whatever the caller is waiting on now: the response, then its body. */
+  #reject: ((err: unknown) => void) | undefined;
+
+  constructor(limit: number) {
+    this.#limit = limit;
+    this.#timer = setTimeout(expireExchange, limit, this);
+  }
+
+  #timeoutError(): TransportTimeoutError {
+    return new TransportTimeoutError(`timed out after ${this.#limit}ms`);
+  }
+
+  send(pending: Promise<Dispatcher.ResponseData>): Promise<TransportResponse> {
+    return new Promise<TransportResponse>((resolve, reject) => {
+      this.#reject = reject;
+      pending.then(
+        (res) => {
+          if (this.#expired) {
+            // The deadline already failed this attempt; free the connection.
+            res.body.dump().catch(() => {});
+            return;
+          }
+          this.status = res.statusCode;
+          this.headers = flattenHeaders(res.headers);
+          this.#body = res.body;
+          resolve(this);
+        },
+        (err: unknown) => {
+          clearTimeout(this.#timer);
+          reject(fromUndici(err));
+        },
+      );
+    });
+  }
+
+  text(): Promise<string> {
+    const body = this.#body;
+    if (body === undefined) return Promise.reject(new Error('text() before the response arrived'));
+    if (this.#expired) {
+      body.destroy();
+      return Promise.reject(this.#timeoutError());
+    }
+    return new Promise<string>((resolve, reject) => {
+      this.#reject = reject;
+      body.text().then(
+        (text) => {
+          clearTimeout(this.#timer);
+          resolve(text);
+        },
+        (err: unknown) => {
+          clearTimeout(this.#timer);
+          reject(fromUndici(err));
+        },
+      );
+    });
+  }
+
+  expire(): void {
+    this.#expired = true;
+    this.#body?.destroy();
+    this.#reject?.(this.#timeoutError());
+  }
+}
+
+function expireExchange(exchange: UndiciExchange): void {
+  exchange.expire();
+}
+
 /**
  * Default transport: `undici.request` over a keep-alive Agent (or the dispatcher given).
  *
@@ -133,47 +215,7 @@ export function undiciTransport(dispatcher?: Dispatcher): Transport {
       headersTimeout: limit,
       bodyTimeout: limit,
     });
-    return new Promise<TransportResponse>((resolve, reject) => {
-      let expired = false;
-      let onExpire = () => reject(new TransportTimeoutError(`timed out after ${limit}ms`));
-      const timer = setTimeout(() => {
-        expired = true;
-        onExpire();
-      }, limit);
-      pending.then(
-        (res) => {
-          if (expired) {
-            res.body.dump().catch(() => {});
-            return;
-          }
-          resolve({
-            status: res.statusCode,
-            headers: flattenHeaders(res.headers),
-            text: () =>
-              new Promise<string>((resolveText, rejectText) => {
-                onExpire = () => {
-                  res.body.destroy();
-                  rejectText(new TransportTimeoutError(`timed out after ${limit}ms`));
-                };
-                res.body.text().then(
-                  (text) => {
-                    clearTimeout(timer);
-                    resolveText(text);
-                  },
-                  (err: unknown) => {
-                    clearTimeout(timer);
-                    rejectText(fromUndici(err));
-                  },
-                );
-              }),
-          });
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(fromUndici(err));
-        },
-      );
-    });
+    return new UndiciExchange(limit).send(pending);
   };
 }
 

@@ -16,6 +16,7 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  drip,
   drop,
   hang,
   json,
@@ -233,6 +234,16 @@ describe('request pipeline', () => {
     const err = await get(venue).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(APIConnectionTimeoutError);
     expect((err as Error).message).toMatch(/timed out after 50ms/);
+    expect(server.seen).toHaveLength(2);
+    expect(delays).toHaveLength(1);
+  });
+
+  it('the attempt limit covers the body: a body that trickles in forever times out', async () => {
+    server.script(drip, drip);
+    const { venue, delays } = client({ timeout: 60, maxRetries: 1 });
+    const err = await get(venue).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionTimeoutError);
+    expect((err as Error).message).toMatch(/timed out after 60ms/);
     expect(server.seen).toHaveLength(2);
     expect(delays).toHaveLength(1);
   });

@@ -32,6 +32,14 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 /** Never answers (until the client gives up and the socket closes). */
 export const hang: Step = () => {};
 
+/** Sends the headers and then a byte every 10 ms, never finishing the body. */
+export const drip: Step = (_req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{');
+  const timer = setInterval(() => res.write(' '), 10);
+  res.on('close', () => clearInterval(timer));
+};
+
 /** Drops the connection without a response. */
 export const drop: Step = (_req, res) => {
   res.socket?.destroy();
