@@ -78,22 +78,28 @@ const REQUEST_ID = 'x-request-id';
 // Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
+type Limits = { timeout?: number; totalTimeout?: number; maxRetries?: number };
+
 /** Rejects option values the pipeline cannot honour, naming the option. */
-export function checkLimits(
-  limits: { timeout?: number; totalTimeout?: number; maxRetries?: number },
-  where: string,
-) {
+export function checkLimits(limits: Limits, where: string | { method: string; path: string }) {
+  // The common case (no per-call limits) costs three reads.
+  if (limits.timeout === undefined && limits.totalTimeout === undefined && limits.maxRetries === undefined) {
+    return;
+  }
+  const place = () => (typeof where === 'string' ? where : `${where.method} ${where.path}`);
   for (const name of ['timeout', 'totalTimeout'] as const) {
     const value = limits[name];
     if (value !== undefined && !(typeof value === 'number' && value > 0)) {
       throw new MatchVenueError(
-        `${where}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
+        `${place()}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
       );
     }
   }
   const retries = limits.maxRetries;
   if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) {
-    throw new MatchVenueError(`${where}: maxRetries must be a non-negative integer, got ${String(retries)}`);
+    throw new MatchVenueError(
+      `${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`,
+    );
   }
 }
 
@@ -152,7 +158,7 @@ export class ClientCore {
     let req: FinalRequest<T>;
     try {
       req = build();
-      checkLimits(req, `${req.method} ${req.path}`);
+      checkLimits(req, req);
     } catch (error) {
       return APIPromise.rejected(error);
     }
@@ -167,7 +173,7 @@ export class ClientCore {
     let req: FinalRequest<Body> & { query: Record<string, QueryValue> };
     try {
       req = build();
-      checkLimits(req, `${req.method} ${req.path}`);
+      checkLimits(req, req);
     } catch (error) {
       return PagePromise.rejectedPage(error);
     }

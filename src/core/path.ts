@@ -17,14 +17,20 @@ export function encodePathSegment(value: string): string {
  */
 export function path(statics: TemplateStringsArray, ...values: readonly unknown[]): string {
   let out = statics[0] ?? '';
+  // Encoding turns '%' and '/' into escapes, so only a literal '.' can make a dot segment; the
+  // regex runs only when one is present.
+  let dotted = false;
+  for (const part of statics) dotted ||= part.includes('.');
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value === undefined || value === null || value === '') {
       throw new MatchVenueError(`Path parameter ${i + 1} is empty in ${statics.join('{}')}`);
     }
-    out += encodePathSegment(String(value)) + (statics[i + 1] ?? '');
+    const text = String(value);
+    dotted ||= text.includes('.');
+    out += encodePathSegment(text) + (statics[i + 1] ?? '');
   }
-  if (DOT_SEGMENT.test(out)) {
+  if (dotted && DOT_SEGMENT.test(out)) {
     throw new MatchVenueError(`Path parameters produce a '.' or '..' segment: ${out}`);
   }
   return out;

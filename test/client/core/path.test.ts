@@ -13,5 +13,8 @@ describe('path tag', () => {
     expect(() => path`/v1/match/orders/${'.'}`).toThrow(/'\.' or '\.\.' segment/);
     expect(() => path`/v1/match/orders/${''}`).toThrow(/empty/);
     expect(path`/v1/match/orders/${'a..b'}`).toBe('/v1/match/orders/a..b');
+    // A dot segment written in the template itself is refused too; '%2e' in a value is escaped.
+    expect(() => path`/v1/match/orders/${'a'}/..`).toThrow(/'\.' or '\.\.' segment/);
+    expect(path`/v1/match/orders/${'%2e%2e'}`).toBe('/v1/match/orders/%252e%252e');
   });
 });
