@@ -39,11 +39,19 @@ export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
   pageSize?: number;
 };
 
-/** A cheap guard for path ids (hot path): a non-empty string, encoded later by the `path` tag. */
+// The spec's `uuid` (any version, as the generated schemas' z.guid() accepts); one regex test keeps
+// the hot path cheap.
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** Checks a path id before sending: an order id is a UUID (the `path` tag still encodes it). */
 function orderIdOf(value: unknown, context: string): string {
-  if (typeof value === 'string' && value.length > 0) return value;
+  if (typeof value === 'string' && UUID.test(value)) return value;
   throw new ValidationError(context, [
-    { path: 'orderId', rule: 'must be a non-empty order id', kind: 'invalid_type' },
+    {
+      path: 'orderId',
+      rule: typeof value === 'string' && value !== '' ? 'must be a UUID' : 'is required',
+      kind: typeof value === 'string' ? 'invalid_format' : 'invalid_type',
+    },
   ]);
 }
 

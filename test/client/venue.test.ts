@@ -315,6 +315,12 @@ describe('MatchVenue against the simulator over HTTP', () => {
     await expect(client.orders.cancel({ auctionId: 1, orderId: 'nope' })).rejects.toBeInstanceOf(
       ValidationError,
     );
+    const badId = await client.orders.retrieve('../account').catch((e: unknown) => e);
+    expect((badId as ValidationError).issues).toEqual([
+      { path: 'orderId', rule: 'must be a UUID', kind: 'invalid_format' },
+    ]);
+    await expect(client.orders.retrieve('')).rejects.toThrow(/orderId: is required/);
+    await expect(client.orders.resolveUnknown('not-a-key')).rejects.toBeInstanceOf(ValidationError);
     await expect(
       client.withdrawals.create({ amount: usd('0'), fiatAccountId: SEEDED.minter.fiatAccountId }),
     ).rejects.toThrow(/amount\.amount: must be greater than 0/);
