@@ -10,6 +10,7 @@ import {
   MatchVenue,
   type MatchVenueOptions,
   NotFoundError,
+  OutcomeUnknownError,
   RateLimitError,
   ResponseValidationError,
 } from 'match-venue';
@@ -101,6 +102,37 @@ describe('request pipeline', () => {
     expect(server.seen).toHaveLength(3);
     // random() = 0.5: half of 500ms, then half of 1000ms.
     expect(delays).toEqual([250, 500]);
+  });
+
+  it('retries a 408 and then succeeds', async () => {
+    server.script(json(408, { code: -1, message: 'timeout' }), json(200, { data: { ok: true } }));
+    const { venue, delays } = client();
+    await expect(get(venue)).resolves.toEqual({ ok: true });
+    expect(server.seen).toHaveLength(2);
+    expect(delays).toEqual([250]);
+  });
+
+  it('a create call whose every attempt got 408/5xx is OutcomeUnknownError with its key and body', async () => {
+    server.script(json(408, {}), json(502, {}), json(503, {}));
+    const { venue } = client();
+    const key = '6f1c2b1e-3c1d-4a8e-9f00-0000000000aa';
+    const err = await venue
+      .request({
+        method: 'POST',
+        path: '/v1/thing',
+        body: { idempotencyKey: key },
+        idempotencyKey: key,
+        outcome: 'placeOrder',
+        responseSchema: Ok,
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect((err as OutcomeUnknownError).idempotencyKey).toBe(key);
+    expect((err as OutcomeUnknownError).orderId).toBe(key);
+    expect((err as OutcomeUnknownError).attempts).toBe(3);
+    expect((err as OutcomeUnknownError).request).toEqual({ idempotencyKey: key });
+    expect((err as Error).cause).toBeInstanceOf(InternalServerError);
+    expect(server.seen.map((r) => JSON.parse(r.body).idempotencyKey)).toEqual([key, key, key]);
   });
 
   it('honours Retry-After in seconds on 429', async () => {
