@@ -14,6 +14,7 @@ import {
   RateLimitError,
   ResponseValidationError,
 } from 'match-venue';
+import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
@@ -335,6 +336,22 @@ describe('request pipeline', () => {
     server.script(json(200, { data: { ok: 'yes' } }));
     const { venue } = client({ validateResponses: false });
     await expect(get(venue)).resolves.toEqual({ ok: 'yes' });
+  });
+
+  it('sends through the undici dispatcher given (proxies, custom pools, MockAgent)', async () => {
+    const agent = new MockAgent();
+    agent.disableNetConnect();
+    // Nothing listens on port 9: only the dispatcher can answer.
+    agent
+      .get('http://127.0.0.1:9')
+      .intercept({ path: '/v1/thing', method: 'GET', headers: { authorization: `Bearer ${KEY}` } })
+      .reply(200, { data: { ok: true } }, { headers: { 'x-request-id': 'req-mock' } });
+    const venue = new MatchVenue({ apiKey: KEY, baseUrl: 'http://127.0.0.1:9', dispatcher: agent });
+    const { data, response } = await get(venue).withResponse();
+    expect(data).toEqual({ ok: true });
+    expect(response.requestId).toBe('req-mock');
+    agent.assertNoPendingInterceptors();
+    await agent.close();
   });
 
   it('uses a fetch function when given one', async () => {
