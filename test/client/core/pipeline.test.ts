@@ -105,6 +105,23 @@ describe('request pipeline', () => {
     expect(delays).toEqual([250, 500]);
   });
 
+  it('backoff doubles up to maxDelayMs, with full jitter', async () => {
+    server.script(
+      json(503, {}),
+      json(503, {}),
+      json(503, {}),
+      json(503, {}),
+      json(200, { data: { ok: true } }),
+    );
+    const { venue, delays } = client({ maxRetries: 4, retry: { maxDelayMs: 1500, random: () => 0.999 } });
+    await expect(get(venue)).resolves.toEqual({ ok: true });
+    expect(delays).toEqual([499, 999, 1498, 1498]);
+    const low = client({ maxRetries: 1, retry: { random: () => 0 } });
+    server.script(json(503, {}), json(200, { data: { ok: true } }));
+    await get(low.venue);
+    expect(low.delays).toEqual([0]);
+  });
+
   it('retries a 408 and then succeeds', async () => {
     server.script(json(408, { code: -1, message: 'timeout' }), json(200, { data: { ok: true } }));
     const { venue, delays } = client();
