@@ -1,9 +1,12 @@
 import { MatchVenueError } from './error.js';
 
-/** True for localhost, 127.0.0.0/8 and ::1 (the only hosts allowed without TLS). */
+/**
+ * True for localhost, 127.0.0.0/8 and ::1 (the only hosts allowed without TLS). Names under
+ * `.localhost` are not: browsers pin them to loopback, but Node resolves them through DNS.
+ */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (host === 'localhost' || host.endsWith('.localhost') || host === '::1') return true;
+  if (host === 'localhost' || host === '::1') return true;
   if (host === '0:0:0:0:0:0:0:1') return true;
   const v4 = /^127\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(host);
   return v4?.slice(1).every((octet) => Number(octet) <= 255) ?? false;

@@ -51,7 +51,8 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
     return {
       apiKey: input.apiKey ?? env('MATCH_VENUE_API_KEY') ?? MOCK_DEFAULT_API_KEY,
       environment: 'mock',
-      baseUrl: checkBaseUrl(input.baseUrl ?? MOCK_BASE_URL, 'baseUrl'),
+      // The mock URL only names the in-process target; it is never dialled.
+      baseUrl: input.baseUrl === undefined ? MOCK_BASE_URL : checkBaseUrl(input.baseUrl, 'baseUrl'),
       wsUrl: input.wsUrl === undefined ? undefined : checkBaseUrl(input.wsUrl, 'wsUrl'),
     };
   }

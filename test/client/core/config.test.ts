@@ -71,6 +71,9 @@ describe('client options', () => {
     for (const baseUrl of [
       'http://venue.example.com',
       'http://127.0.0.1.evil.com',
+      'http://venue.localhost',
+      'http://localhost.evil.com',
+      'http://[::ffff:7f00:1]',
       'http://10.0.0.1',
       'ftp://x',
     ]) {
