@@ -103,8 +103,13 @@ describe('mock mode', () => {
         code: 138003,
       });
       mock.setFaults({ dropResponse: true });
-      await burner.orders.place({ ...burn, amount: usd('200') });
+      const dropped = await burner.orders.place({ ...burn, amount: usd('200') });
       expect((await burner.orders.list()).pagination.total).toBe(2);
+      mock.setFaults({});
+      // The manual clock moves only when told: a full cycle later the next auction takes orders.
+      mock.advance(10_000);
+      const next = await burner.orders.place({ ...burn, amount: usd('300') });
+      expect(next.auctionId).toBe(dropped.auctionId + 1);
     } finally {
       await mock.close();
     }
