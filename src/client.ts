@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { ClientCore, checkLimits } from './core/api-client.js';
+import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.js';
 import { MatchVenueError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
@@ -131,6 +131,14 @@ export class MatchVenue extends ClientCore {
     this.configuration = new ConfigurationResource(this);
     this.subscriptions = new Subscriptions(this);
     this.notifications = new Notifications(this);
+  }
+
+  /**
+   * Whether the platform accepts this client's API key (`GET /v1/configuration`): false on a 401,
+   * true on success; any other failure is thrown, since it says nothing about the key.
+   */
+  verifyApiKey(options?: RequestOptions): Promise<boolean> {
+    return this.configuration.verifyApiKey(options);
   }
 
   /** What `util.inspect` and `console.log` show: never the API key. */

@@ -1,5 +1,13 @@
 export { MatchVenue, type MatchVenueOptions } from './client.js';
 export type { FinalRequest, HttpMethod, QueryValue, RequestOptions } from './core/api-client.js';
+export {
+  type ApiKeyEnvironment,
+  type ApiKeyKind,
+  InvalidApiKeyError,
+  isWellFormedApiKey,
+  type ParsedApiKey,
+  parseApiKey,
+} from './core/api-key.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export {
   APIConnectionError,

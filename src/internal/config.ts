@@ -1,3 +1,4 @@
+import { parseApiKey } from '../core/api-key.js';
 import { checkBaseUrl } from '../core/base-url.js';
 import { MatchVenueError } from '../core/error.js';
 
@@ -38,6 +39,11 @@ function parseEnvironment(value: string, source: string): Environment {
   throw new MatchVenueError(`${source} must be one of ${ENVIRONMENTS.join(', ')}; got "${value}".`);
 }
 
+function checkedKey(key: string): string {
+  parseApiKey(key);
+  return key;
+}
+
 function wsFromBase(baseUrl: string): string {
   return baseUrl.replace(/^http(s?):/, 'ws$1:');
 }
@@ -49,7 +55,7 @@ function wsFromBase(baseUrl: string): string {
 export function resolveConfig(input: ConfigInput): ResolvedConfig {
   if (input.inProcess) {
     return {
-      apiKey: input.apiKey ?? env('MATCH_VENUE_API_KEY') ?? MOCK_DEFAULT_API_KEY,
+      apiKey: checkedKey(input.apiKey ?? env('MATCH_VENUE_API_KEY') ?? MOCK_DEFAULT_API_KEY),
       environment: 'mock',
       // The mock URL only names the in-process target; it is never dialled.
       baseUrl: input.baseUrl === undefined ? MOCK_BASE_URL : checkBaseUrl(input.baseUrl, 'baseUrl'),
@@ -57,16 +63,14 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
     };
   }
   const envName = env('MATCH_VENUE_ENV');
-  const apiKey = input.apiKey ?? env('MATCH_VENUE_API_KEY');
+  const given = input.apiKey ?? env('MATCH_VENUE_API_KEY');
+  // A malformed key fails here, before any request, with an error that never repeats the key.
+  const parsed = given === undefined ? undefined : parseApiKey(given);
+  const apiKey = given;
   let environment: Environment;
   if (input.environment !== undefined) environment = parseEnvironment(input.environment, 'environment');
   else if (envName !== undefined) environment = parseEnvironment(envName, 'MATCH_VENUE_ENV');
-  else
-    environment = apiKey?.startsWith('LIVE_')
-      ? 'production'
-      : apiKey?.startsWith('TEST_')
-        ? 'sandbox'
-        : 'production';
+  else environment = parsed?.environment ?? 'production';
 
   if (environment === 'mock') {
     return { apiKey: apiKey ?? MOCK_DEFAULT_API_KEY, environment, baseUrl: MOCK_BASE_URL, wsUrl: undefined };

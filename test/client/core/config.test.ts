@@ -1,4 +1,5 @@
-import { MatchVenue, MatchVenueError } from 'match-venue';
+import { inspect } from 'node:util';
+import { InvalidApiKeyError, MatchVenue, MatchVenueError } from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
 const VARS = [
@@ -7,6 +8,7 @@ const VARS = [
   'MATCH_VENUE_WS_URL',
   'MATCH_VENUE_ENV',
 ] as const;
+const KEY = 'TEST_API_KEY:abc:s3cret-part';
 let saved: Record<string, string | undefined> = {};
 beforeEach(() => {
   saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
@@ -43,9 +45,30 @@ describe('client options', () => {
     expect(
       new MatchVenue({ apiKey: 'TEST_API_KEY:a:b', baseUrl, environment: 'production' }).environment,
     ).toBe('production');
-    expect(() => new MatchVenue({ apiKey: 'k', baseUrl, environment: 'staging' as 'sandbox' })).toThrow(
+    expect(() => new MatchVenue({ apiKey: KEY, baseUrl, environment: 'staging' as 'sandbox' })).toThrow(
       /one of production/,
     );
+  });
+
+  it('refuses a malformed key before any request, without repeating it', () => {
+    for (const apiKey of [
+      's3cret-part',
+      'TEST_API_KEY:abc',
+      'OTHER_KEY:abc:s3cret-part',
+      'TEST_API_KEY:abc:s3cret part',
+    ]) {
+      let error: unknown;
+      try {
+        new MatchVenue({ apiKey, baseUrl: 'https://venue.example.com' });
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InvalidApiKeyError);
+      expect(String(error)).not.toContain('s3cret');
+      expect(inspect(error)).not.toContain('s3cret');
+    }
+    process.env.MATCH_VENUE_API_KEY = 'garbage-s3cret';
+    expect(() => new MatchVenue({ baseUrl: 'https://venue.example.com' })).toThrow(InvalidApiKeyError);
   });
 
   it('never guesses a host: outside mock mode a base URL is required and the error names the option and env var', () => {
@@ -67,7 +90,7 @@ describe('client options', () => {
       'http://[::1]:80',
     ];
     for (const baseUrl of ok)
-      expect(new MatchVenue({ apiKey: 'k', baseUrl }).baseUrl).toBe(baseUrl.replace(/\/$/, ''));
+      expect(new MatchVenue({ apiKey: KEY, baseUrl }).baseUrl).toBe(baseUrl.replace(/\/$/, ''));
     for (const baseUrl of [
       'http://venue.example.com',
       'http://127.0.0.1.evil.com',
@@ -77,19 +100,19 @@ describe('client options', () => {
       'http://10.0.0.1',
       'ftp://x',
     ]) {
-      expect(() => new MatchVenue({ apiKey: 'k', baseUrl })).toThrow(MatchVenueError);
+      expect(() => new MatchVenue({ apiKey: KEY, baseUrl })).toThrow(MatchVenueError);
     }
-    expect(() => new MatchVenue({ apiKey: 'k', baseUrl: 'http://venue.example.com' })).toThrow(
+    expect(() => new MatchVenue({ apiKey: KEY, baseUrl: 'http://venue.example.com' })).toThrow(
       /baseUrl must use https:\/\/ unless it points at a loopback address/,
     );
     expect(
-      () => new MatchVenue({ apiKey: 'k', baseUrl: 'https://a.example', wsUrl: 'ws://a.example' }),
+      () => new MatchVenue({ apiKey: KEY, baseUrl: 'https://a.example', wsUrl: 'ws://a.example' }),
     ).toThrow(/wsUrl must use wss:\/\//);
   });
 
   it('rejects limits it cannot honour, and treats Infinity as no limit', async () => {
-    expect(() => new MatchVenue({ apiKey: 'k', timeout: 0 })).toThrow(/timeout must be a positive number/);
-    expect(() => new MatchVenue({ apiKey: 'k', maxRetries: -1 })).toThrow(
+    expect(() => new MatchVenue({ apiKey: KEY, timeout: 0 })).toThrow(/timeout must be a positive number/);
+    expect(() => new MatchVenue({ apiKey: KEY, maxRetries: -1 })).toThrow(
       /maxRetries must be a non-negative integer/,
     );
     const venue = new MatchVenue({
