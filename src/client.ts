@@ -13,7 +13,7 @@ import {
   type WebHandler,
 } from './core/transport.js';
 import { type Environment, resolveConfig } from './internal/config.js';
-import { getMockSimulator } from './internal/mock-mode.js';
+import { getMockSimulator, getMockWsUrl } from './internal/mock-mode.js';
 import { Account } from './resources/account.js';
 import { ConfigurationResource } from './resources/configuration.js';
 import { Notifications } from './resources/notifications.js';
@@ -127,7 +127,9 @@ export class MatchVenue extends ClientCore {
     this.account = new Account(this);
     this.orders = new Orders(this);
     this.withdrawals = new Withdrawals(this);
-    this.stream = new Stream(this, this.orders, () => this.wsUrl);
+    // Mock mode streams from the shared simulator, which listens on loopback only once asked.
+    const mockWs = config.environment === 'mock' && !options.handler ? getMockWsUrl : undefined;
+    this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs);
     this.configuration = new ConfigurationResource(this);
     this.subscriptions = new Subscriptions(this);
     this.notifications = new Notifications(this);

@@ -7,14 +7,17 @@ import { OrderStatus, WsTicket } from '../generated/schemas.js';
 import { connectStream, type StreamOptions, type VenueStream } from '../stream/index.js';
 import type { Orders } from './orders.js';
 
+/** A WebSocket base URL, or a function giving it before each (re)connect (mock mode starts lazily). */
+export type WsUrlSource = string | (() => string | Promise<string>);
+
 export class Stream extends APIResource {
   readonly #orders: Orders;
-  readonly #wsUrl: () => string | undefined;
+  readonly #wsUrl: () => WsUrlSource | undefined;
 
   constructor(
     client: ConstructorParameters<typeof APIResource>[0],
     orders: Orders,
-    wsUrl: () => string | undefined,
+    wsUrl: () => WsUrlSource | undefined,
   ) {
     super(client);
     this.#orders = orders;
@@ -39,8 +42,8 @@ export class Stream extends APIResource {
     const wsUrl = this.#wsUrl();
     if (wsUrl === undefined) {
       throw new MatchVenueError(
-        "Streaming needs a WebSocket URL. In mock mode use createMockVenue({ listen: true }) from 'match-venue/simulator' " +
-          '(its clients stream over loopback), or pass wsUrl.',
+        'Streaming needs a WebSocket URL: pass wsUrl. A client served by an in-process handler (createMockVenue ' +
+          "without listen) has no socket to stream on: use createMockVenue({ listen: true }) from 'match-venue/simulator'.",
       );
     }
     return connectStream(

@@ -75,6 +75,12 @@ export interface StateChange {
 
 export interface StreamSubscription<T> extends AsyncIterableIterator<T> {
   readonly channel: Channel;
+  /**
+   * Resolves `true` once the server has confirmed the channel's subscription: from then on every
+   * event of the channel reaches this iterator (await it before placing orders you want to see
+   * accepted). Resolves `false` if the stream closes first; it never rejects.
+   */
+  readonly ready: Promise<boolean>;
   /** Events waiting in this iterator's buffer. */
   readonly buffered: number;
   /** Highest `buffered` ever reached. */
@@ -109,6 +115,10 @@ interface ChannelState {
   lastSeq: number | undefined;
   /** Server time of the last account event (or of the first subscribe): the resync watermark. */
   lastTs: string | undefined;
+  /** The server has answered `subscribed` since the channel's first iterator subscribed. */
+  live: boolean;
+  /** `ready` promises of iterators waiting for that answer. */
+  waiting: Array<(live: boolean) => void>;
 }
 
 const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
@@ -141,8 +151,22 @@ class StreamConnection implements VenueStream {
   private readonly policy: OverflowPolicy;
   private readonly random: () => number;
   private readonly channels: Record<Channel, ChannelState> = {
-    market: { name: 'market', subs: new Set(), lastSeq: undefined, lastTs: undefined },
-    account: { name: 'account', subs: new Set(), lastSeq: undefined, lastTs: undefined },
+    market: {
+      name: 'market',
+      subs: new Set(),
+      lastSeq: undefined,
+      lastTs: undefined,
+      live: false,
+      waiting: [],
+    },
+    account: {
+      name: 'account',
+      subs: new Set(),
+      lastSeq: undefined,
+      lastTs: undefined,
+      live: false,
+      waiting: [],
+    },
   };
   private readonly tracker = new OrderTracker();
   /** Channels with at least one iterator, oldest subscription first. */
@@ -330,6 +354,7 @@ class StreamConnection implements VenueStream {
     this.stopHeartbeat();
     this.ws?.terminate();
     for (const ch of Object.values(this.channels)) {
+      for (const resolve of ch.waiting.splice(0)) resolve(false);
       for (const q of ch.subs) {
         q.clear();
         q.end(error);
@@ -383,6 +408,10 @@ class StreamConnection implements VenueStream {
   private subscribe(channel: Channel): StreamSubscription<StreamEvent> {
     const ch = this.channels[channel];
     const queue = new EventQueue<StreamEvent>(this.bufferSize, this.policy, () => this.onTake());
+    const ready =
+      this.closed || ch.live
+        ? Promise.resolve(!this.closed)
+        : new Promise<boolean>((resolve) => ch.waiting.push(resolve));
     if (this.closed) queue.end();
     else {
       ch.subs.add(queue);
@@ -401,11 +430,14 @@ class StreamConnection implements VenueStream {
         // A later iterator starts from "now", not from where this one left.
         ch.lastSeq = undefined;
         ch.lastTs = undefined;
+        ch.live = false;
+        for (const resolve of ch.waiting.splice(0)) resolve(false);
       }
       this.onTake();
     };
     const sub: StreamSubscription<StreamEvent> = {
       channel,
+      ready,
       get buffered() {
         return queue.length;
       },
@@ -566,6 +598,8 @@ class StreamConnection implements VenueStream {
   private onSubscribed(frame: SubscribedFrame): void {
     const ch = this.channels[frame.channel];
     if (!ch || ch.subs.size === 0) return;
+    ch.live = true;
+    for (const resolve of ch.waiting.splice(0)) resolve(true);
     if (frame.replay === 'unavailable') {
       this.resync(ch, 'replay-unavailable', frame.seq, frame.ts);
     } else if (frame.replay === undefined) {

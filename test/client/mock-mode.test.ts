@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { APIConnectionError, getMockSimulator, MatchVenue, usd } from 'match-venue';
+import { APIConnectionError, getMockSimulator, isEvent, MatchVenue, usd } from 'match-venue';
 import { createMockVenue, SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 
@@ -112,6 +112,32 @@ describe('mock mode', () => {
       expect(next.auctionId).toBe(dropped.auctionId + 1);
     } finally {
       await mock.close();
+    }
+  });
+
+  it("environment: 'mock' streams from the shared simulator, which starts listening on the first connect", async () => {
+    const burner = new MatchVenue({ environment: 'mock' });
+    expect(burner.wsUrl).toBeUndefined();
+    const stream = burner.stream.connect();
+    try {
+      const events = stream.account();
+      // Once the server confirms the subscription, every account event reaches the iterator.
+      expect(await events.ready).toBe(true);
+      let next = events.next();
+      const placed = await burner.orders.place(burn);
+      let accepted: string | undefined;
+      for (;;) {
+        const result = await next;
+        if (result.done) break;
+        if (isEvent(result.value, 'order.accepted')) {
+          accepted = result.value.data.orderId;
+          break;
+        }
+        next = events.next();
+      }
+      expect(accepted).toBe(placed.orderId);
+    } finally {
+      await stream.close();
     }
   });
 

@@ -31,8 +31,17 @@ describe('venue.stream.connect', () => {
     }
   });
 
-  it('explains what to do in mock mode without a listening simulator', () => {
-    expect(() => new MatchVenue({ environment: 'mock' }).stream.connect()).toThrow(MatchVenueError);
-    expect(() => new MatchVenue({ environment: 'mock' }).stream.connect()).toThrow(/listen: true/);
+  it('explains what to do for a client served in-process with no socket (createMockVenue without listen)', async () => {
+    const mock = await createMockVenue();
+    try {
+      const burner = mock.client('burner');
+      expect(() => burner.stream.connect()).toThrow(MatchVenueError);
+      expect(() => burner.stream.connect()).toThrow(/createMockVenue\(\{ listen: true \}\)/);
+    } finally {
+      await mock.close();
+    }
+    // environment: 'mock' has a socket to offer: its shared simulator listens on the first connect.
+    const stream = new MatchVenue({ environment: 'mock' }).stream.connect();
+    await stream.close();
   });
 });
