@@ -2,22 +2,30 @@
  * REST client overhead: `venue.orders.retrieve(id)` against raw `undici.request` and global
  * `fetch` on the same local simulator server, at concurrency 1 and 64. Reported as ratios to raw
  * undici.request (target: the SDK within 1.10x).
- *   npx tsx bench/rest.ts
+ *
+ * Method: many short rounds; in each round every variant runs once, in a rotating order, and the
+ * round's time of each variant is divided by raw undici's time in the same round. The median of
+ * those paired ratios is the result, with the interquartile range beside it: on a shared machine
+ * drift between rounds is larger than the effect measured, and pairing within a round cancels it.
+ *   npx tsx bench/rest.ts            (the source, through tsx)
+ *   npx tsx bench/rest.ts --dist     (the built package in dist/, what users run; `npm run build` first)
  */
 import { pathToFileURL } from 'node:url';
-import { MatchVenue, usd } from 'match-venue';
-import { createSimulator, SEEDED } from 'match-venue/simulator';
+import type * as Sdk from 'match-venue';
+import type * as SimulatorEntry from 'match-venue/simulator';
 import { Agent, request } from 'undici';
 import { VERSION } from '../src/internal/version.js';
 
 export interface RestBenchOptions {
-  /** Requests per measured run. Default 3000. */
+  /** Requests per variant in each round. Default 400. */
   requests?: number;
-  /** Unmeasured requests before the runs. Default 500. */
+  /** Unmeasured requests per variant before the rounds. Default 500. */
   warmup?: number;
-  /** Measured runs per variant; the fastest counts. Default 3. */
+  /** Rounds; each yields one paired ratio per variant. Default 15. */
   rounds?: number;
   concurrency?: readonly number[];
+  /** Measure the built package (dist/) instead of the source. Default false. */
+  dist?: boolean;
 }
 
 export interface RestBenchRow {
@@ -27,8 +35,12 @@ export interface RestBenchRow {
   requestsPerSecond: number;
   p50Ms: number;
   p99Ms: number;
-  /** Wall time of the run relative to raw undici.request at the same concurrency (lower is better). */
+  /** Median over rounds of (this variant's time / raw undici's time in the same round); lower is better. */
   ratioToUndici: number;
+  /** Interquartile range of those per-round ratios: the spread the median comes with. */
+  ratioIqr: [number, number];
+  /** What was measured: the source (through tsx) or the built package. */
+  build: 'source' | 'dist';
 }
 
 type Call = () => Promise<unknown>;
@@ -58,11 +70,21 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
+async function load(dist: boolean): Promise<{ sdk: typeof Sdk; simulator: typeof SimulatorEntry }> {
+  if (!dist) return { sdk: await import('match-venue'), simulator: await import('match-venue/simulator') };
+  const at = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
+  return { sdk: await import(at('index.js')), simulator: await import(at('simulator/index.js')) };
+}
+
 export async function benchRest(options: RestBenchOptions = {}): Promise<RestBenchRow[]> {
-  const total = options.requests ?? 3000;
+  const total = options.requests ?? 400;
   const warmup = options.warmup ?? 500;
-  const rounds = options.rounds ?? 3;
+  const rounds = options.rounds ?? 15;
   const levels = options.concurrency ?? [1, 64];
+  const build = options.dist ? 'dist' : 'source';
+  const { sdk, simulator } = await load(options.dist ?? false);
+  const { MatchVenue, usd } = sdk;
+  const { createSimulator, SEEDED } = simulator;
 
   const sim = createSimulator();
   const server = await sim.listen();
@@ -114,30 +136,44 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
     };
 
     const rows: RestBenchRow[] = [];
+    const names = Object.keys(variants) as RestBenchRow['variant'][];
     for (const concurrency of levels) {
       for (const call of Object.values(variants)) await run(call, warmup, concurrency);
-      const best = new Map<RestBenchRow['variant'], { ms: number; latencies: number[] }>();
-      // Rounds interleave the variants so drift on a shared machine hits them alike.
+      const ratios = new Map<RestBenchRow['variant'], number[]>(names.map((n) => [n, []]));
+      const latencies = new Map<RestBenchRow['variant'], number[]>(names.map((n) => [n, []]));
+      let totalMs = new Map<RestBenchRow['variant'], number>(names.map((n) => [n, 0]));
       for (let r = 0; r < rounds; r++) {
-        for (const [name, call] of Object.entries(variants) as [RestBenchRow['variant'], Call][]) {
-          const result = await run(call, total, concurrency);
-          const prev = best.get(name);
-          if (!prev || result.ms < prev.ms) best.set(name, result);
+        // Rotate the order so no variant always runs first (or right after the same neighbour).
+        const order = names.map((_, i) => names[(i + r) % names.length]!);
+        const ms = new Map<RestBenchRow['variant'], number>();
+        for (const name of order) {
+          const result = await run(variants[name], total, concurrency);
+          ms.set(name, result.ms);
+          latencies.get(name)!.push(...result.latencies);
+          totalMs.set(name, totalMs.get(name)! + result.ms);
         }
+        const base = ms.get('undici.request')!;
+        for (const name of names) ratios.get(name)!.push(ms.get(name)! / base);
       }
-      const base = best.get('undici.request')?.ms ?? 1;
-      for (const [variant, result] of best) {
-        const sorted = [...result.latencies].sort((a, b) => a - b);
+      for (const variant of names) {
+        const sortedRatios = [...ratios.get(variant)!].sort((a, b) => a - b);
+        const sorted = [...latencies.get(variant)!].sort((a, b) => a - b);
         rows.push({
           variant,
           concurrency,
-          requests: total,
-          requestsPerSecond: Math.round((total / result.ms) * 1000),
+          requests: total * rounds,
+          requestsPerSecond: Math.round(((total * rounds) / totalMs.get(variant)!) * 1000),
           p50Ms: Number(percentile(sorted, 50).toFixed(3)),
           p99Ms: Number(percentile(sorted, 99).toFixed(3)),
-          ratioToUndici: Number((result.ms / base).toFixed(3)),
+          ratioToUndici: Number(percentile(sortedRatios, 50).toFixed(3)),
+          ratioIqr: [
+            Number(percentile(sortedRatios, 25).toFixed(3)),
+            Number(percentile(sortedRatios, 75).toFixed(3)),
+          ],
+          build,
         });
       }
+      totalMs = new Map();
     }
     await agent.close();
     return rows;
@@ -146,13 +182,21 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
   }
 }
 
+/** One line per SDK row: the median paired ratio, its spread, and the verdict against 1.10x. */
+export function describeRest(rows: readonly RestBenchRow[]): string[] {
+  return rows
+    .filter((r) => r.variant.startsWith('match-venue'))
+    .map((row) => {
+      const verdict = row.ratioToUndici <= 1.1 ? 'within' : 'OVER';
+      return (
+        `${row.build}, concurrency ${row.concurrency}: ${row.variant} ${row.ratioToUndici}x raw undici.request ` +
+        `(IQR ${row.ratioIqr[0]}-${row.ratioIqr[1]}; ${verdict} the 1.10x target)`
+      );
+    });
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const rows = await benchRest();
+  const rows = await benchRest({ dist: process.argv.includes('--dist') });
   console.table(rows);
-  for (const row of rows.filter((r) => r.variant.startsWith('match-venue'))) {
-    const verdict = row.ratioToUndici <= 1.1 ? 'within' : 'OVER';
-    console.log(
-      `concurrency ${row.concurrency}: ${row.variant} ${row.ratioToUndici}x raw undici.request (${verdict} the 1.10x target)`,
-    );
-  }
+  for (const line of describeRest(rows)) console.log(line);
 }

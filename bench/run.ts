@@ -1,9 +1,9 @@
 // Runs every benchmark in one process and prints each against its target.
-// `npm run bench` for the full run; `npm run bench -- --smoke` for a seconds-long check that they still run.
+// `npm run bench` (after `npm run build`) for the full run; `npm run bench -- --smoke` for a seconds-long check that they still run.
 // Benchmarks are never part of the test suite: timings on a shared machine are not assertions.
 import { benchClearing } from './clearing.js';
 import { benchPlacements } from './placements.js';
-import { benchRest } from './rest.js';
+import { benchRest, describeRest } from './rest.js';
 import { benchStream } from './stream.js';
 
 const smoke = process.argv.includes('--smoke');
@@ -19,13 +19,11 @@ console.log('# placements');
 console.table(await benchPlacements(smoke ? 2_000 : undefined));
 
 console.log('# REST client overhead');
-const rest = await benchRest(smoke ? { requests: 200, warmup: 50, rounds: 1 } : {});
+// Both what the tests import (the source, through tsx) and what users install (dist/; built by npm run build).
+const restOptions = smoke ? { requests: 100, warmup: 50, rounds: 3 } : {};
+const rest = [...(await benchRest(restOptions)), ...(await benchRest({ ...restOptions, dist: true }))];
 console.table(rest);
-for (const row of rest.filter((r) => r.variant.startsWith('match-venue'))) {
-  console.log(
-    `concurrency ${row.concurrency}: ${row.variant} ${row.ratioToUndici}x raw undici.request (target <= 1.10x)`,
-  );
-}
+for (const line of describeRest(rest)) console.log(line);
 
 console.log('# stream');
 const stream = await benchStream(smoke ? 5_000 : undefined, smoke ? 1 : undefined);
