@@ -444,12 +444,14 @@ describe('server heartbeat', () => {
       autoPong: false,
     });
     cleanups.push(async () => ws.terminate());
-    await new Promise((resolve) => ws.once('open', resolve));
+    // Listen before 'open' resolves: at a 5 ms heartbeat the first ping can arrive in that gap.
     let pings = 0;
     ws.on('ping', () => {
       pings += 1;
     });
-    const code = await new Promise<number>((resolve) => ws.once('close', resolve));
+    const closed = new Promise<number>((resolve) => ws.once('close', resolve));
+    await new Promise((resolve) => ws.once('open', resolve));
+    const code = await closed;
     expect(code).toBe(1006);
     expect(pings).toBeGreaterThanOrEqual(1);
   });
