@@ -1,19 +1,19 @@
-import { isEvent, MatchVenue, usd } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED } from 'match-venue/simulator';
+import { isEvent, MatchVenue } from 'match-venue';
+import { SEEDED } from 'match-venue/simulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { placeOrder, startVenue, type Venue } from './helpers.js';
 
-const sim = createSimulator();
-let running: RunningSimulator;
-let venue: MatchVenue;
+let venue: Venue;
+let burner: MatchVenue;
 beforeAll(async () => {
-  running = await sim.listen();
-  venue = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url });
+  venue = await startVenue();
+  burner = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: venue.url });
 });
-afterAll(() => sim.close());
+afterAll(() => venue.close());
 
 describe('subscription.ready', () => {
   it('resolves true once the server confirms; an order placed right after is seen as accepted', async () => {
-    const stream = venue.stream.connect();
+    const stream = burner.stream.connect();
     try {
       const account = stream.account();
       expect(await account.ready).toBe(true);
@@ -21,17 +21,10 @@ describe('subscription.ready', () => {
       const again = stream.account();
       expect(await again.ready).toBe(true);
       await again.return?.();
-      const placed = await venue.orders.place({
-        orderType: 'BURN',
-        amount: usd('100'),
-        feeBps: null,
-        postFillAction: 'cancel',
-        sourceWalletId: SEEDED.burner.walletId,
-        fiatAccountId: SEEDED.burner.fiatAccountId,
-      });
+      const orderId = await placeOrder(venue.url, 'burner', 'BURN');
       for await (const ev of account) {
         if (isEvent(ev, 'order.accepted')) {
-          expect(ev.data.orderId).toBe(placed.orderId);
+          expect(ev.data.orderId).toBe(orderId);
           break;
         }
       }
@@ -41,7 +34,7 @@ describe('subscription.ready', () => {
   });
 
   it('resolves false when the stream closes before the confirmation, and never rejects', async () => {
-    const stream = venue.stream.connect();
+    const stream = burner.stream.connect();
     const market = stream.market();
     await stream.close();
     expect(await market.ready).toBe(false);
@@ -49,7 +42,7 @@ describe('subscription.ready', () => {
   });
 
   it('resolves false for an iterator left before the confirmation', async () => {
-    const stream = venue.stream.connect();
+    const stream = burner.stream.connect();
     try {
       const market = stream.market();
       await market.return?.();
