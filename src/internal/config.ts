@@ -63,10 +63,9 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
     };
   }
   const envName = env('MATCH_VENUE_ENV');
-  const given = input.apiKey ?? env('MATCH_VENUE_API_KEY');
+  const apiKey = input.apiKey ?? env('MATCH_VENUE_API_KEY');
   // A malformed key fails here, before any request, with an error that never repeats the key.
-  const parsed = given === undefined ? undefined : parseApiKey(given);
-  const apiKey = given;
+  const parsed = apiKey === undefined ? undefined : parseApiKey(apiKey);
   let environment: Environment;
   if (input.environment !== undefined) environment = parseEnvironment(input.environment, 'environment');
   else if (envName !== undefined) environment = parseEnvironment(envName, 'MATCH_VENUE_ENV');
