@@ -1,6 +1,5 @@
 import type { Dispatcher } from 'undici';
 import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.js';
-import { MatchVenueError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
 import {
@@ -12,7 +11,7 @@ import {
   undiciTransport,
   type WebHandler,
 } from './core/transport.js';
-import { type Environment, resolveConfig } from './internal/config.js';
+import { type Environment, envLogLevel, resolveConfig } from './internal/config.js';
 import { getMockSimulator, getMockWsUrl } from './internal/mock-mode.js';
 import { Account } from './resources/account.js';
 import { ConfigurationResource } from './resources/configuration.js';
@@ -66,17 +65,6 @@ export interface MatchVenueOptions {
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-const LEVELS: readonly LogLevelOption[] = ['debug', 'info', 'warn', 'error', 'silent'];
-
-function envLogLevel(): LogLevelOption | undefined {
-  const value =
-    typeof process === 'undefined' ? undefined : process.env.MATCH_VENUE_LOG_LEVEL?.trim().toLowerCase();
-  if (!value) return undefined;
-  const level = LEVELS.find((l) => l === value);
-  if (!level)
-    throw new MatchVenueError(`MATCH_VENUE_LOG_LEVEL must be one of ${LEVELS.join(', ')}; got "${value}".`);
-  return level;
-}
 
 /** Client of the match venue REST API. */
 export class MatchVenue extends ClientCore {

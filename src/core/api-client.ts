@@ -325,7 +325,7 @@ export class ClientCore {
     if (failure.error instanceof APIUserAbortError) return failure.error;
     // A definite client-side rejection of a replay with the same key tells the server's state.
     const status = (failure.error as Partial<APIError>).status;
-    if (status !== undefined && status < 500 && status !== 408 && status !== 429) return failure.error;
+    if (status !== undefined && !isRetryableStatus(status)) return failure.error;
     return new OutcomeUnknownError({
       operation: req.outcome,
       idempotencyKey: req.idempotencyKey,

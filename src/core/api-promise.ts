@@ -51,11 +51,6 @@ export class APIPromise<T> extends Promise<T> {
     });
   }
 
-  /** Same request, data transformed (e.g. unwrapping or wrapping into a Page). */
-  map<U>(transform: (data: T, raw: RawResponse) => U): APIPromise<U> {
-    return new APIPromise(this.#raw, (raw) => transform(this.#parse(raw), raw));
-  }
-
   #parsedPromise(): Promise<T> {
     this.#parsed ??= this.#raw.then(this.#parse);
     return this.#parsed;

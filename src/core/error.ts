@@ -1,4 +1,5 @@
 import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
+import { isRetryableStatus } from './retry.js';
 
 /** Base class of every error this SDK throws, so one `instanceof` catches them all. */
 export class MatchVenueError extends Error {
@@ -63,7 +64,7 @@ export class APIError extends MatchVenueError {
   /** True when the catalog marks the code retryable (or, without a code, the status is). */
   get retryable(): boolean {
     if (this.info) return this.info.retryable;
-    return this.status === 408 || this.status === 429 || this.status >= 500;
+    return isRetryableStatus(this.status);
   }
 }
 

@@ -56,13 +56,6 @@ export function redact(
   return out;
 }
 
-export const silentLogger: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-};
-
 /**
  * Wraps a logger with a level filter and redaction, so no call site can leak a secret by
  * accident. `secrets` are exact strings (the API key) removed wherever they appear.

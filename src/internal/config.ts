@@ -1,6 +1,7 @@
 import { parseApiKey } from '../core/api-key.js';
 import { checkBaseUrl } from '../core/base-url.js';
 import { MatchVenueError } from '../core/error.js';
+import type { LogLevelOption } from '../core/logger.js';
 
 export type Environment = 'production' | 'sandbox' | 'mock';
 
@@ -37,6 +38,20 @@ function env(name: string): string | undefined {
 function parseEnvironment(value: string, source: string): Environment {
   if ((ENVIRONMENTS as readonly string[]).includes(value)) return value as Environment;
   throw new MatchVenueError(`${source} must be one of ${ENVIRONMENTS.join(', ')}; got "${value}".`);
+}
+
+const LOG_LEVELS: readonly LogLevelOption[] = ['debug', 'info', 'warn', 'error', 'silent'];
+
+/** MATCH_VENUE_LOG_LEVEL, checked against the levels the logger knows. */
+export function envLogLevel(): LogLevelOption | undefined {
+  const value = env('MATCH_VENUE_LOG_LEVEL')?.toLowerCase();
+  if (value === undefined) return undefined;
+  const level = LOG_LEVELS.find((l) => l === value);
+  if (!level)
+    throw new MatchVenueError(
+      `MATCH_VENUE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${value}".`,
+    );
+  return level;
 }
 
 function checkedKey(key: string): string {

@@ -14,10 +14,11 @@ import {
 } from '../generated/schemas.js';
 import { WebhookEndpoint } from './subscriptions.js';
 
-const WalletParams = WalletSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
-const PaymentsNetworkParams = PaymentsNetworkSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
-const FxParams = FxSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
-const TransferParams = TransferSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+// The request bodies with the endpoint rule; the simulator validates with these same schemas.
+export const WalletParams = WalletSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+export const PaymentsNetworkParams = PaymentsNetworkSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+export const FxParams = FxSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+export const TransferParams = TransferSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
 
 export type WalletSubscriptionParams = z.input<typeof WalletParams>;
 export type PaymentsNetworkSubscriptionParams = z.input<typeof PaymentsNetworkParams>;

@@ -4,11 +4,11 @@ import { MatchVenueError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import { OrderStatus, WsTicket } from '../generated/schemas.js';
-import { connectStream, type StreamOptions, type VenueStream } from '../stream/index.js';
+import { connectStream, type StreamHost, type StreamOptions, type VenueStream } from '../stream/index.js';
 import type { Orders } from './orders.js';
 
 /** A WebSocket base URL, or a function giving it before each (re)connect (mock mode starts lazily). */
-export type WsUrlSource = string | (() => string | Promise<string>);
+export type WsUrlSource = StreamHost['wsUrl'];
 
 export class Stream extends APIResource {
   readonly #orders: Orders;

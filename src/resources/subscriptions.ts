@@ -25,7 +25,11 @@ export const WebhookEndpoint = z
   .string()
   .refine(isWebhookEndpoint, 'must be an HTTPS URL (plain http only on a loopback host, for local testing)');
 
-const CreateV1Params = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+/** The v1 create body with the endpoint rule; the simulator validates with this same schema. */
+export const CreateV1Params = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+
+const V1SubscriptionList = z.array(V1Subscription);
+const NoBody = z.unknown();
 
 /** Parameters of `subscriptions.create`. */
 export type V1SubscriptionCreateParams = z.input<typeof CreateV1Params>;
@@ -70,7 +74,7 @@ export class Subscriptions extends APIResource {
       ...options,
       method: 'GET',
       path: '/v1/notifications/subscriptions',
-      responseSchema: z.array(V1Subscription),
+      responseSchema: V1SubscriptionList,
     }));
   }
 
@@ -94,7 +98,7 @@ export class Subscriptions extends APIResource {
       method: 'DELETE',
       path: path`/v1/notifications/subscriptions/${id}`,
       // 204 without a body in this contract; a body, if a server sends one, is ignored.
-      responseSchema: z.unknown(),
+      responseSchema: NoBody,
     }));
   }
 }

@@ -2,13 +2,12 @@
 import type { z } from 'zod';
 import { endpoints } from '../../generated/endpoints.js';
 import {
-  FxSubscriptionRequest,
-  PaymentsNetworkSubscriptionRequest,
-  TransferSubscriptionRequest,
-  V1SubscriptionRequest,
-  WalletSubscriptionRequest,
-} from '../../generated/schemas.js';
-import { WebhookEndpoint } from '../../resources/subscriptions.js';
+  FxParams,
+  PaymentsNetworkParams,
+  TransferParams,
+  WalletParams,
+} from '../../resources/notifications.js';
+import { CreateV1Params } from '../../resources/subscriptions.js';
 import { data, entriesFromIssues, entry, error, invalidRequest } from './responses.js';
 import type { PlatformSigners } from './signers.js';
 import { toV1Wire, type V1Subscription, type V1SubscriptionStore } from './v1-store.js';
@@ -35,10 +34,10 @@ const V2_CREATE_PATHS: Readonly<Record<string, V2Variant>> = {
   '/v2/notifications/subscriptions/permissionless': 'transfer',
 };
 const V2_SCHEMAS: Readonly<Record<V2Variant, z.ZodType<Record<string, unknown>>>> = {
-  wallet: WalletSubscriptionRequest.extend({ endpoint: WebhookEndpoint }),
-  'payments-network': PaymentsNetworkSubscriptionRequest.extend({ endpoint: WebhookEndpoint }),
-  fx: FxSubscriptionRequest.extend({ endpoint: WebhookEndpoint }),
-  transfer: TransferSubscriptionRequest.extend({ endpoint: WebhookEndpoint }),
+  wallet: WalletParams,
+  'payments-network': PaymentsNetworkParams,
+  fx: FxParams,
+  transfer: TransferParams,
 };
 const V2_OPERATIONS = {
   wallet: 'createWalletSubscription',
@@ -46,7 +45,7 @@ const V2_OPERATIONS = {
   fx: 'createFxSubscription',
   transfer: 'createTransferSubscription',
 } as const satisfies Record<V2Variant, keyof typeof endpoints>;
-const V1_SCHEMA = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+const V1_SCHEMA = CreateV1Params;
 const PUBLIC_KEY_PREFIX = '/v2/notifications/publicKey/';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
