@@ -8,7 +8,6 @@ export const TICKET_PROTOCOL_PREFIX = 'ticket.';
 export const WS_PATH = '/v1/match/ws';
 
 export type Channel = 'market' | 'account';
-export const CHANNELS: readonly Channel[] = ['market', 'account'];
 
 export type FrameId = number | string;
 

@@ -70,7 +70,7 @@ export function allocateProRata(
 }
 
 /** Earlier createdAt first, then smaller orderId (code-unit order), then earlier input position. */
-export function compareTimePriority(orders: readonly ClearingOrder[], a: number, b: number): number {
+function compareTimePriority(orders: readonly ClearingOrder[], a: number, b: number): number {
   const oa = orders[a]!;
   const ob = orders[b]!;
   if (oa.createdAt !== ob.createdAt) return oa.createdAt < ob.createdAt ? -1 : 1;

@@ -30,6 +30,14 @@ export function parseCents(amount: string): number | undefined {
   return parseHundredths(amount, true);
 }
 
+/**
+ * A well-formed amount (digits, at most 2 decimals) that `parseCents` refused because it is too
+ * large for exact cents: far above any transaction limit, so it answers 137009, not a format error.
+ */
+export function isOversizeAmount(amount: string): boolean {
+  return /^\d+(?:\.\d{1,2})?$/.test(amount);
+}
+
 export interface WireMoney {
   amount: string;
   currency: string;

@@ -1,7 +1,7 @@
 import { invalidField, type VenueError, venueError } from './errors.js';
-import { formatCents, parseCentiBps, parseCents } from './money.js';
+import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
-import type { Entity, Order, OrderStatus, OrderType, PlaceResult, PostFillAction } from './types.js';
+import type { Entity, Order, OrderStatus, OrderType, PlaceResult, PostFillAction, Wallet } from './types.js';
 import { toWireOrder, type WireOrder } from './wire.js';
 
 /** A place request as the HTTP layer validated it (shape and field rules already checked). */
@@ -19,8 +19,6 @@ export function requireEligible(entity: Entity): void {
   if (!entity.eligible) throw venueError.notEligible();
 }
 
-/** A 2-decimal amount too large for exact cents is far above any transaction limit. */
-const DECIMAL_AMOUNT = /^\d+(?:\.\d{1,2})?$/;
 const FEE_RULE = 'must be a non-negative number of basis points with at most 2 decimals, below 9e13';
 
 /**
@@ -33,7 +31,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   const entity = mustEntity(state, entityId);
   requireEligible(entity);
   const amountCents = parseCents(input.amount.amount);
-  const oversize = amountCents === undefined && DECIMAL_AMOUNT.test(input.amount.amount);
+  const oversize = amountCents === undefined && isOversizeAmount(input.amount.amount);
   if (amountCents === undefined && !oversize)
     throw invalidField('amount.amount', 'must be a decimal with at most 2 decimals', input.amount.amount);
   if (input.amount.currency !== 'USD')
@@ -66,13 +64,14 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   if ((state.placedPerAuction.get(capKey) ?? 0) >= config.maxOrdersPerAuction)
     throw venueError.maxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
 
+  let wallet: Wallet | undefined;
   if (isBurn) {
     if (sourceWalletId === null || fiatAccountId === null)
       throw invalidField(
         sourceWalletId === null ? 'sourceWalletId' : 'fiatAccountId',
         'is required on a BURN order',
       );
-    const wallet = state.wallets.get(sourceWalletId);
+    wallet = state.wallets.get(sourceWalletId);
     if (!wallet) throw venueError.walletNotFound(sourceWalletId);
     if (wallet.entityId !== entityId || wallet.currency !== 'USD')
       throw venueError.invalidWallet(sourceWalletId);
@@ -82,9 +81,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
   if ((state.pendingBySide.get(sideKey(auction.auctionId, entityId, opposite)) ?? 0) > 0)
     throw venueError.selfMatch(auction.auctionId, opposite);
-  if (isBurn) {
-    const wallet = state.wallets.get(sourceWalletId as string);
-    if (!wallet) throw venueError.walletNotFound(String(sourceWalletId));
+  if (wallet) {
     const available = wallet.balanceCents - wallet.reservedCents;
     if (available < amountCents)
       throw venueError.insufficientBalance(`Wallet ${wallet.id} has ${formatCents(available)} available`);

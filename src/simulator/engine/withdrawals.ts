@@ -1,5 +1,5 @@
 import { VenueError, venueError } from './errors.js';
-import { formatCents, parseCents } from './money.js';
+import { formatCents, isOversizeAmount, parseCents, usdMoney } from './money.js';
 import { requireEligible } from './orders.js';
 import { type EngineContext, type EngineState, mustEntity } from './state.js';
 import type { WireWithdrawal, Withdrawal } from './types.js';
@@ -11,11 +11,13 @@ export interface WithdrawalInput {
   fiatAccountId: string;
 }
 
-export function toWireWithdrawal(w: Withdrawal): WireWithdrawal {
+export function toWireWithdrawal(
+  w: Pick<Withdrawal, 'id' | 'status' | 'amountCents' | 'fiatAccountId' | 'createdAt' | 'updatedAt'>,
+): WireWithdrawal {
   return {
     id: w.id,
     status: w.status,
-    amount: { amount: formatCents(w.amountCents), currency: 'USD' },
+    amount: usdMoney(w.amountCents),
     fiatAccountId: w.fiatAccountId,
     createdAt: iso(w.createdAt),
     updatedAt: iso(w.updatedAt),
@@ -48,8 +50,7 @@ export function createWithdrawal(
     if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
     return existing.createResult;
   }
-  // A 2-decimal amount too large for exact cents is far above any transaction limit.
-  const oversize = cents === undefined && /^\d+(?:\.\d{1,2})?$/.test(input.amount.amount);
+  const oversize = cents === undefined && isOversizeAmount(input.amount.amount);
   if (!oversize && (cents === undefined || cents <= 0))
     throw venueError.withdrawalInvalid('amount must be a positive amount with at most 2 decimals');
   if (input.amount.currency !== 'USD') throw venueError.withdrawalInvalid('amount currency must be USD');
@@ -67,26 +68,20 @@ export function createWithdrawal(
       `Only ${formatCents(free)} of the venue balance is not held by withdrawals in progress`,
     );
   entity.withdrawalHeldCents += cents;
-  const w: Withdrawal = {
+  const fields = {
     id: input.idempotencyKey,
     entityId,
     amountCents: cents,
     fiatAccountId: fiat.id,
-    status: 'pending',
+    status: 'pending' as const,
     createdAt: ctx.time,
     updatedAt: ctx.time,
     processingAt: ctx.time + config.withdrawalProcessingMs,
     completesAt: ctx.time + config.withdrawalCompleteMs,
     paramsKey,
-    createResult: {
-      id: input.idempotencyKey,
-      status: 'pending',
-      amount: { amount: formatCents(cents), currency: 'USD' },
-      fiatAccountId: fiat.id,
-      createdAt: iso(ctx.time),
-      updatedAt: iso(ctx.time),
-    },
   };
+  // The answer a replay of this request gets, frozen at creation.
+  const w: Withdrawal = { ...fields, createResult: toWireWithdrawal(fields) };
   state.withdrawals.set(w.id, w);
   state.activeWithdrawals.add(w.id);
   ctx.dirty.add(entityId);
@@ -134,9 +129,4 @@ export function advanceWithdrawal(ctx: EngineContext, due: number): void {
       data: toWireWithdrawal(w),
     });
   }
-}
-
-export function getWithdrawal(state: EngineState, entityId: string, id: string): WireWithdrawal | undefined {
-  const w = state.withdrawals.get(id);
-  return w && w.entityId === entityId ? toWireWithdrawal(w) : undefined;
 }
