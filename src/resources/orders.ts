@@ -10,7 +10,7 @@ import {
 import type { PagePromise } from '../core/pagination.js';
 import { path } from '../core/path.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
-import { validate } from '../core/validation.js';
+import { isUuid, validate } from '../core/validation.js';
 import {
   type BurnOrder,
   CancelAllResult,
@@ -39,13 +39,9 @@ export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
   pageSize?: number;
 };
 
-// The spec's `uuid` (any version, as the generated schemas' z.guid() accepts); one regex test keeps
-// the hot path cheap.
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
 /** Checks a path id before sending: an order id is a UUID (the `path` tag still encodes it). */
 function orderIdOf(value: unknown, context: string): string {
-  if (typeof value === 'string' && UUID.test(value)) return value;
+  if (typeof value === 'string' && isUuid(value)) return value;
   throw new ValidationError(context, [
     {
       path: 'orderId',

@@ -1,16 +1,11 @@
 import { z } from 'zod';
 import type { SimulatorCore } from '../simulator.js';
 import { dataResponse } from './responses.js';
-import { notObject, readJson, validate } from './validation.js';
+import { readJsonObject, validate } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
-async function optionalBody(req: Request): Promise<unknown> {
-  const text = await req.clone().text();
-  if (text.trim() === '') return {};
-  const b = await readJson(req);
-  const bad = notObject(b);
-  if (bad) throw bad;
-  return b;
+function optionalBody(req: Request): Promise<unknown> {
+  return readJsonObject(req, true);
 }
 
 const ClearBody = z.object({ settle: z.boolean().optional() });

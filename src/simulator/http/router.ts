@@ -30,7 +30,8 @@ export function matchRoute<T>(
   return undefined;
 }
 
-function safeDecode(s: string): string {
+/** A path segment percent-decoded; a malformed escape stays raw, so it fails the id checks (not a 500). */
+export function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

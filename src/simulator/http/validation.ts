@@ -83,9 +83,20 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, root = 
   throw invalidRequest(firstMessage(details), details);
 }
 
-/** Reads a JSON object body; malformed JSON or a non-object is 400 code 2. */
-export async function readJson(req: Request): Promise<unknown> {
+/**
+ * The request body as a JSON object, read once; malformed JSON or a non-object is 400 code 2. With `emptyAsObject` (control bodies whose every
+ * field is optional) an empty body means `{}`; otherwise it is a 400 like any non-object.
+ */
+export async function readJsonObject(req: Request, emptyAsObject = false): Promise<Record<string, unknown>> {
   const text = await req.text();
+  if (emptyAsObject && text.trim() === '') return {};
+  const body = parseJson(text);
+  const bad = notObject(body);
+  if (bad) throw bad;
+  return body as Record<string, unknown>;
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === '')
     throw invalidRequest('Request body must be a JSON object', [
       { error: 'invalid_json', message: 'body is empty', location: 'body' },
@@ -100,7 +111,7 @@ export async function readJson(req: Request): Promise<unknown> {
   }
 }
 
-export function notObject(body: unknown): HttpError | undefined {
+function notObject(body: unknown): HttpError | undefined {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return invalidRequest('Request body must be a JSON object', [
       {

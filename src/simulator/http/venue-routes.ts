@@ -1,3 +1,4 @@
+import { isUuid } from '../../core/validation.js';
 import {
   CancelOrderRequest,
   CreateWithdrawalRequest,
@@ -9,9 +10,7 @@ import type { ListQuery } from '../engine/orders.js';
 import type { OrderStatus, OrderType } from '../engine/types.js';
 import type { SimulatorCore } from '../simulator.js';
 import { dataResponse, HttpError, invalidRequest } from './responses.js';
-import { firstMessage, issuesToDetails, notObject, readJson, validate } from './validation.js';
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+import { firstMessage, issuesToDetails, readJsonObject, validate } from './validation.js';
 
 export interface VenueRequest {
   req: Request;
@@ -22,11 +21,8 @@ export interface VenueRequest {
 
 type VenueHandler = (sim: SimulatorCore, r: VenueRequest) => Promise<Response> | Response;
 
-async function body(req: Request): Promise<unknown> {
-  const b = await readJson(req);
-  const bad = notObject(b);
-  if (bad) throw bad;
-  return b;
+function body(req: Request): Promise<unknown> {
+  return readJsonObject(req);
 }
 
 function listQuery(url: URL): ListQuery {
@@ -85,7 +81,7 @@ export const venueRoutes: Record<string, Partial<Record<string, VenueHandler>>> 
   '/v1/match/orders/{id}': {
     GET: (sim, r) => {
       const id = r.params.id ?? '';
-      if (!UUID.test(id))
+      if (!isUuid(id))
         throw invalidRequest(`Invalid request: id must be a UUID`, [
           { error: 'invalid_format', message: 'must be a UUID', location: 'id', invalidValue: id },
         ]);

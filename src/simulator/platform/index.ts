@@ -5,6 +5,7 @@
  * `/_sim/platform/*` requests to `handleControl`. Behaviour and choices: ./README.md.
  */
 import { DeliveryQueue, type DeliveryRecord, type Sleep } from './deliveries.js';
+import { data } from './responses.js';
 import { routePlatform } from './routes.js';
 import { createDefaultSigners, type PlatformSigners } from './signers.js';
 import { confirmResponse, unsubscribeResponse } from './sns-endpoints.js';
@@ -308,10 +309,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
         return unsubscribeResponse(v1, url);
       }
       if (url.pathname === PLATFORM_STATE_PATH && method === 'GET') {
-        return new Response(JSON.stringify({ data: platform.state() }), {
-          status: 200,
-          headers: { 'content-type': 'application/json' },
-        });
+        return data(200, platform.state());
       }
       return undefined;
     },

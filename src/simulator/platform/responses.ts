@@ -8,16 +8,10 @@ export interface ErrorEntry {
   constraints: Record<string, unknown>;
 }
 
-export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-}
+// The same wire helpers as the venue routes, under the names the platform code uses.
+import { dataResponse as data, jsonResponse as json } from '../http/responses.js';
 
-export function data(status: number, value: unknown): Response {
-  return json(status, { data: value });
-}
+export { data, json };
 
 export function error(status: number, code: number, message: string, errors?: ErrorEntry[]): Response {
   return json(status, errors === undefined ? { code, message } : { code, message, errors });

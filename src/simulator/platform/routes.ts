@@ -1,5 +1,6 @@
 /** HTTP routes of the simulator's platform APIs (authenticated; the entity comes from SIM's auth). */
 import type { z } from 'zod';
+import { isUuid } from '../../core/validation.js';
 import { endpoints } from '../../generated/endpoints.js';
 import {
   FxParams,
@@ -8,7 +9,8 @@ import {
   WalletParams,
 } from '../../resources/notifications.js';
 import { CreateV1Params } from '../../resources/subscriptions.js';
-import { data, entriesFromIssues, entry, error, invalidRequest } from './responses.js';
+import { safeDecode } from '../http/router.js';
+import { data, entriesFromIssues, entry, error, invalidRequest, json } from './responses.js';
 import type { PlatformSigners } from './signers.js';
 import { toV1Wire, type V1Subscription, type V1SubscriptionStore } from './v1-store.js';
 import { toV2Wire, type V2Subscription, type V2SubscriptionStore, type V2Variant } from './v2-store.js';
@@ -47,23 +49,9 @@ const V2_OPERATIONS = {
 } as const satisfies Record<V2Variant, keyof typeof endpoints>;
 const V1_SCHEMA = CreateV1Params;
 const PUBLIC_KEY_PREFIX = '/v2/notifications/publicKey/';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A path segment percent-decoded; a malformed escape stays raw, so it fails the id checks (not a 500). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 function methodNotAllowed(allow: string): Response {
   // Code -1 with 405, as the simulator's other routes answer a wrong method.
-  return new Response(JSON.stringify({ code: -1, message: `Method not allowed; use ${allow}.` }), {
-    status: 405,
-    headers: { 'content-type': 'application/json', allow },
-  });
+  return json(405, { code: -1, message: `Method not allowed; use ${allow}.` }, { allow });
 }
 
 async function readJson(
@@ -184,7 +172,7 @@ async function createV1(req: Request, entityId: string, ctx: RouteContext): Prom
 }
 
 function deleteV1(id: string, entityId: string, ctx: RouteContext): Response {
-  if (!UUID.test(id)) {
+  if (!isUuid(id)) {
     return invalidRequest('Invalid request: id is not a valid UUID.', [
       entry('id', 'must be a UUID', id, 'invalid_uuid'),
     ]);
@@ -231,7 +219,7 @@ export async function routePlatform(
   }
   if (pathname.startsWith(`${V1_BASE}/`) && !pathname.slice(V1_BASE.length + 1).includes('/')) {
     if (method !== 'DELETE') return methodNotAllowed('DELETE');
-    return deleteV1(decodeSegment(pathname.slice(V1_BASE.length + 1)), entityId, ctx);
+    return deleteV1(safeDecode(pathname.slice(V1_BASE.length + 1)), entityId, ctx);
   }
   const variant = V2_CREATE_PATHS[pathname];
   if (variant !== undefined) {
@@ -240,7 +228,7 @@ export async function routePlatform(
   }
   if (pathname.startsWith(PUBLIC_KEY_PREFIX) && !pathname.slice(PUBLIC_KEY_PREFIX.length).includes('/')) {
     if (method !== 'GET') return methodNotAllowed('GET');
-    return publicKey(decodeSegment(pathname.slice(PUBLIC_KEY_PREFIX.length)), ctx);
+    return publicKey(safeDecode(pathname.slice(PUBLIC_KEY_PREFIX.length)), ctx);
   }
   return undefined;
 }
