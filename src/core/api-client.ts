@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ErrorCode } from '../generated/errors.js';
 import { VERSION } from '../internal/version.js';
 import { APIPromise, type RawResponse } from './api-promise.js';
 import {
@@ -101,6 +102,12 @@ export function checkLimits(limits: Limits, where: string | { method: string; pa
       `${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`,
     );
   }
+}
+
+/** 409 137004: the key is held by a different request, so this call's request never became it. */
+function answersForKey(error: MatchVenueError): boolean {
+  const apiError = error as Partial<APIError>;
+  return apiError.status === 409 && apiError.code === ErrorCode.IdempotencyKeyReused;
 }
 
 function parseJson(text: string): unknown {
@@ -323,9 +330,10 @@ export class ClientCore {
   ): MatchVenueError {
     if (!req.outcome || !req.idempotencyKey || !ambiguous) return failure.error;
     if (failure.error instanceof APIUserAbortError) return failure.error;
-    // A definite client-side rejection of a replay with the same key tells the server's state.
-    const status = (failure.error as Partial<APIError>).status;
-    if (status !== undefined && !isRetryableStatus(status)) return failure.error;
+    // Once an earlier attempt may have reached the venue, a later attempt's refusal only says what
+    // that attempt met (a cap that filled meanwhile, say): the earlier one can still be in flight
+    // and land after it. Only an answer about the key itself settles the outcome.
+    if (answersForKey(failure.error)) return failure.error;
     return new OutcomeUnknownError({
       operation: req.outcome,
       idempotencyKey: req.idempotencyKey,

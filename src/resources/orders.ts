@@ -141,7 +141,8 @@ export class Orders extends APIResource {
    * Settles an uncertain `place`: an OutcomeUnknownError, an APIUserAbortError of a place call
    * (aborted while the request was in flight), or the idempotency key itself. Looks the order up
    * by its id (the key). Resolves to the Order when it exists, or null when the venue has no such
-   * order — then placing again with `idempotencyKey: <the key>` is safe (a key never makes two orders).
+   * order now. An earlier attempt can still be in flight, so after null place again with
+   * `idempotencyKey: <the key>` rather than with a new key: a key never makes two orders.
    */
   async resolveUnknown(
     error: OutcomeUnknownError | APIUserAbortError | string,
