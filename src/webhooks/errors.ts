@@ -31,7 +31,7 @@ export const WebhookErrorCode = {
   SubscribeUrlRejected: 'WEBHOOK_SUBSCRIBE_URL_REJECTED',
   /** Fetching the SubscribeURL to confirm a subscription failed. */
   ConfirmFailed: 'WEBHOOK_CONFIRM_FAILED',
-  /** The v2 public key could not be fetched (network error or non-2xx answer). */
+  /** The v2 public key could not be fetched (network error, non-2xx answer, or `getPublicKey` threw). */
   KeyFetchFailed: 'WEBHOOK_KEY_FETCH_FAILED',
   /** The v2 public key response is malformed or not a P-256 key. */
   KeyInvalid: 'WEBHOOK_KEY_INVALID',

@@ -24,6 +24,8 @@ export interface V2VerifierOptions extends PublicKeyFetcherOptions {
   /**
    * Supplies a key record (the `data` object or the whole `{data}` body) instead of calling the
    * endpoint with `baseUrl`/`apiKey`/`fetch`, e.g. through an SDK client. Still cached per key id.
+   * If it throws or rejects, the delivery fails with `WEBHOOK_KEY_FETCH_FAILED` (the receiver answers
+   * 503) and the next delivery calls it again; a thrown `WebhookError` keeps its own code.
    */
   getPublicKey?: (keyId: string) => Promise<V2PublicKeyData | { data: V2PublicKeyData }>;
 }
@@ -56,7 +58,20 @@ export function createV2Verifier(options: V2VerifierOptions = {}): V2Verifier {
   const custom = options.getPublicKey;
   const load: (keyId: string) => Promise<V2PublicKey> = custom
     ? async (keyId) => {
-        const imported = importV2PublicKey(await custom(keyId));
+        let record: Awaited<ReturnType<typeof custom>>;
+        try {
+          record = await custom(keyId);
+        } catch (error) {
+          // The hook stands in for the key fetch, so its failure is ours, not the sender's: answer
+          // the fetch failure's 503 (the platform redelivers) rather than a 500 for a receiver bug.
+          // A WebhookError already names its own cause; the hook's own message is not repeated,
+          // since it may hold anything (the reply body carries `message`).
+          if (error instanceof WebhookError) throw error;
+          throw new WebhookError('WEBHOOK_KEY_FETCH_FAILED', `getPublicKey(${keyId}) failed.`, {
+            cause: error,
+          });
+        }
+        const imported = importV2PublicKey(record);
         if (imported.id !== keyId) {
           throw new WebhookError(
             'WEBHOOK_KEY_INVALID',

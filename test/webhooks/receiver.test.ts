@@ -4,7 +4,7 @@ import {
   createSnsTestSigner,
   createV2TestSigner,
   createWebhookReceiver,
-  type WebhookError,
+  WebhookError,
   type WebhookEvent,
   type WebhookReceiverOptions,
 } from 'match-venue/webhooks';
@@ -205,6 +205,71 @@ describe('fetch-style receiver', () => {
     const response = await receiver.fetch(post(delivery.body, delivery.headers));
     expect(response.status).toBe(503);
     expect(await errorCode(response)).toBe('WEBHOOK_KEY_FETCH_FAILED');
+  });
+
+  it.each([
+    ['rejects', async () => Promise.reject(new Error(`vault unreachable with ${API_KEY}`))],
+    [
+      'throws synchronously',
+      () => {
+        throw new Error(`vault unreachable with ${API_KEY}`);
+      },
+    ],
+  ])(
+    'answers 503 WEBHOOK_KEY_FETCH_FAILED when getPublicKey %s, and retries it next time',
+    async (_how, failing) => {
+      const errors: { code: string; status: number; cause: unknown }[] = [];
+      const events: WebhookEvent[] = [];
+      let fail = true;
+      const receiver = createWebhookReceiver({
+        v2: {
+          // Not async: a synchronous throw must be caught as well as a rejection.
+          getPublicKey: () => (fail ? failing() : Promise.resolve(v2Signer.publicKeyResponse)),
+        },
+        onNotification: (event) => {
+          events.push(event);
+        },
+        onError: (error, context) =>
+          errors.push({ code: error.code, status: context.status, cause: error.cause }),
+      });
+      const delivery = v2Signer.notification({ notificationType: 'x' });
+      const response = await receiver.fetch(post(delivery.body, delivery.headers));
+      expect(response.status).toBe(503);
+      const text = await response.text();
+      expect(JSON.parse(text)).toEqual({
+        error: { code: 'WEBHOOK_KEY_FETCH_FAILED', message: `getPublicKey(${v2Signer.keyId}) failed.` },
+      });
+      expect(text).not.toContain('very-secret');
+      expect(text).not.toContain('vault');
+      expect(errors).toEqual([
+        {
+          code: 'WEBHOOK_KEY_FETCH_FAILED',
+          status: 503,
+          cause: expect.objectContaining({ message: expect.stringMatching(/^vault/) }),
+        },
+      ]);
+      expect(events).toEqual([]);
+      // The failure is not cached: once the hook recovers, the redelivery verifies.
+      fail = false;
+      const retried = await receiver.fetch(post(delivery.body, delivery.headers));
+      expect(retried.status).toBe(200);
+      expect(events).toHaveLength(1);
+    },
+  );
+
+  it('a WebhookError thrown by getPublicKey keeps its own code and status', async () => {
+    const receiver = createWebhookReceiver({
+      v2: {
+        getPublicKey: async () => {
+          throw new WebhookError('WEBHOOK_KEY_INVALID', 'The vault holds no usable key.');
+        },
+      },
+      onNotification: () => undefined,
+    });
+    const delivery = v2Signer.notification({ notificationType: 'x' });
+    const response = await receiver.fetch(post(delivery.body, delivery.headers));
+    expect(response.status).toBe(400);
+    expect(await errorCode(response)).toBe('WEBHOOK_KEY_INVALID');
   });
 
   it('a v2-only receiver refuses an unsigned POST with 400 WEBHOOK_HEADER_MISSING', async () => {
