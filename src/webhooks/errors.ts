@@ -5,7 +5,11 @@
 export const WebhookErrorCode = {
   /** The body was an already-parsed object; verification needs the exact bytes that were signed. */
   BodyNotRaw: 'WEBHOOK_BODY_NOT_RAW',
-  /** The body is not valid JSON or lacks a field its message type requires. */
+  /**
+   * The body is not valid JSON, lacks a field its message type requires, or breaks a format SNS
+   * guarantees (a line break or control character in a single-line field, a MessageId that is not a
+   * UUID, a Timestamp that is not ISO 8601 UTC, a TopicArn that is not an SNS topic ARN).
+   */
   BodyInvalid: 'WEBHOOK_BODY_INVALID',
   /** The body exceeded the configured size limit. */
   BodyTooLarge: 'WEBHOOK_BODY_TOO_LARGE',
