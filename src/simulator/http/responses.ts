@@ -18,6 +18,92 @@ export interface ErrorDetail {
   constraints?: Record<string, unknown>;
 }
 
+/** Longest piece of client input an answer echoes (invalidValue, a key, a path in a message). */
+export const ECHO_MAX = 200;
+/** Every error body fits in this many bytes, whatever the request held. */
+export const ERROR_BODY_MAX_BYTES = 4096;
+const MESSAGE_MAX = 300;
+/** An error body lists at most this many `errors` entries (the first ones found). */
+export const MAX_ERROR_ENTRIES = 20;
+const MAX_ITEMS = 10;
+
+export function clip(text: string, max = ECHO_MAX): string {
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/**
+ * The offending value as an answer echoes it: clipped, and safe on hostile input (JSON nested
+ * deeper than the stack throws RangeError from JSON.stringify and from String() alike).
+ */
+export function show(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string') return clip(value);
+  try {
+    return clip(JSON.stringify(value) ?? String(value));
+  } catch {
+    return Array.isArray(value) ? '[array nested too deep to show]' : '[object nested too deep to show]';
+  }
+}
+
+// Constraints can carry client input too (zod lists unrecognized keys), so they are clipped alike.
+function clipDeep(value: unknown, max: number, depth = 0): unknown {
+  if (typeof value === 'string') return clip(value, max);
+  if (value === null || typeof value !== 'object') return value;
+  if (depth >= 2) return undefined;
+  if (Array.isArray(value)) return value.slice(0, MAX_ITEMS).map((v) => clipDeep(v, max, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).slice(0, MAX_ITEMS))
+    out[clip(k, max)] = clipDeep(v, max, depth + 1);
+  return out;
+}
+
+function clipDetail(d: ErrorDetail, max: number): ErrorDetail {
+  const out: ErrorDetail = { error: clip(d.error, max), message: clip(d.message, max) };
+  if (d.location !== undefined) out.location = clip(d.location, max);
+  if (d.invalidValue !== undefined) out.invalidValue = clip(d.invalidValue, max);
+  if (d.constraints !== undefined) out.constraints = clipDeep(d.constraints, max) as Record<string, unknown>;
+  return out;
+}
+
+const encoder = new TextEncoder();
+
+// No Buffer: the handler also runs in browsers under msw. A UTF-16 unit is at most 3 UTF-8 bytes.
+function fits(text: string): boolean {
+  return text.length * 3 <= ERROR_BODY_MAX_BYTES || encoder.encode(text).length <= ERROR_BODY_MAX_BYTES;
+}
+
+/**
+ * The one renderer of error bodies (venue, platform, control and transport answers alike): every
+ * string clipped, at most MAX_ERROR_ENTRIES entries, and the whole under ERROR_BODY_MAX_BYTES. Clipped
+ * strings can still grow sixfold when JSON escapes control characters, so the limit is halved
+ * until the body fits rather than trusted.
+ */
+export function errorBodyText(code: number, message: string, errors?: readonly ErrorDetail[]): string {
+  const entries = errors?.slice(0, MAX_ERROR_ENTRIES);
+  for (let max = ECHO_MAX; ; max = Math.floor(max / 2)) {
+    const body: { code: number; message: string; errors?: ErrorDetail[] } = {
+      code,
+      message: clip(message, max === ECHO_MAX ? MESSAGE_MAX : max),
+    };
+    if (entries) body.errors = entries.map((d) => clipDetail(d, max));
+    const text = JSON.stringify(body);
+    if (max === 0 || fits(text)) return text;
+  }
+}
+
+export function errorResponse(
+  status: number,
+  code: number,
+  message: string,
+  errors?: readonly ErrorDetail[],
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(errorBodyText(code, message, errors), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
 /** Raised by route code for any non-2xx answer; the handler renders it. */
 export class HttpError extends Error {
   override readonly name = 'HttpError';
@@ -32,12 +118,7 @@ export class HttpError extends Error {
   }
 
   toResponse(): Response {
-    const body: { code: number; message: string; errors?: ErrorDetail[] } = {
-      code: this.code,
-      message: this.message,
-    };
-    if (this.errors) body.errors = this.errors;
-    return jsonResponse(this.status, body, this.headers);
+    return errorResponse(this.status, this.code, this.message, this.errors, this.headers);
   }
 }
 

@@ -1,5 +1,13 @@
 import type { z } from 'zod';
-import { type ErrorDetail, type HttpError, invalidRequest } from './responses.js';
+import { parseJsonText, readBodyText } from './body.js';
+import {
+  clip,
+  type ErrorDetail,
+  type HttpError,
+  invalidRequest,
+  MAX_ERROR_ENTRIES,
+  show,
+} from './responses.js';
 
 interface IssueLike {
   code: string;
@@ -29,29 +37,10 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-const SHOW_MAX = 200;
-
-function clip(text: string): string {
-  return text.length > SHOW_MAX ? `${text.slice(0, SHOW_MAX)}…` : text;
-}
-
-/**
- * The offending value as the answer echoes it: clipped, and safe on hostile input (JSON nested
- * deeper than the stack throws RangeError from JSON.stringify and from String() alike).
- */
-function show(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') return clip(value);
-  try {
-    return clip(JSON.stringify(value) ?? String(value));
-  } catch {
-    return Array.isArray(value) ? '[array nested too deep to show]' : '[object nested too deep to show]';
-  }
-}
-
 /** One ErrorDetail per zod issue; `location` is the dotted field path (`body` for the whole body). */
 export function issuesToDetails(issues: readonly IssueLike[], input: unknown, root: string): ErrorDetail[] {
-  return issues.map((issue) => {
+  // Entries past the rendered ones would be dropped anyway; a huge body can fail thousands of times.
+  return issues.slice(0, MAX_ERROR_ENTRIES).map((issue) => {
     const location = issue.path.length ? issue.path.map(String).join('.') : root;
     const constraints: Record<string, unknown> = {};
     for (const key of CONSTRAINT_KEYS) {
@@ -88,7 +77,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, root = 
  * field is optional) an empty body means `{}`; otherwise it is a 400 like any non-object.
  */
 export async function readJsonObject(req: Request, emptyAsObject = false): Promise<Record<string, unknown>> {
-  const text = await req.text();
+  const text = await readBodyText(req);
   if (emptyAsObject && text.trim() === '') return {};
   const body = parseJson(text);
   const bad = notObject(body);
@@ -101,14 +90,10 @@ function parseJson(text: string): unknown {
     throw invalidRequest('Request body must be a JSON object', [
       { error: 'invalid_json', message: 'body is empty', location: 'body' },
     ]);
-  try {
-    return JSON.parse(text);
-  } catch (err) {
-    const message = err instanceof Error ? err.message : 'unparseable';
-    throw invalidRequest('Request body is not valid JSON', [
-      { error: 'invalid_json', message, location: 'body', invalidValue: text.slice(0, 200) },
-    ]);
-  }
+  const parsed = parseJsonText(text);
+  if (parsed.ok) return parsed.value;
+  const what = parsed.detail.error === 'too_deep' ? 'is nested too deeply' : 'is not valid JSON';
+  throw invalidRequest(`Request body ${what}`, [parsed.detail]);
 }
 
 function notObject(body: unknown): HttpError | undefined {

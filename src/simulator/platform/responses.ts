@@ -9,12 +9,19 @@ export interface ErrorEntry {
 }
 
 // The same wire helpers as the venue routes, under the names the platform code uses.
-import { dataResponse as data, jsonResponse as json } from '../http/responses.js';
+import {
+  dataResponse as data,
+  errorResponse,
+  jsonResponse as json,
+  MAX_ERROR_ENTRIES,
+  show,
+} from '../http/responses.js';
 
 export { data, json };
 
+/** Rendered by the venue's one bounded error renderer: clipped echoes, bounded size. */
 export function error(status: number, code: number, message: string, errors?: ErrorEntry[]): Response {
-  return json(status, errors === undefined ? { code, message } : { code, message, errors });
+  return errorResponse(status, code, message, errors);
 }
 
 /** The extended code-2 body, one entry per rejected field. */
@@ -32,7 +39,7 @@ export function entry(
     error: errorName,
     message,
     location,
-    invalidValue: typeof invalidValue === 'string' ? invalidValue : (JSON.stringify(invalidValue) ?? ''),
+    invalidValue: show(invalidValue) ?? '',
     constraints: {},
   };
 }
@@ -42,7 +49,7 @@ export function entriesFromIssues(
   issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
   input: unknown,
 ): ErrorEntry[] {
-  return issues.map((issue) => {
+  return issues.slice(0, MAX_ERROR_ENTRIES).map((issue) => {
     const location = issue.path.map(String).join('.');
     let value: unknown = input;
     for (const key of issue.path) {

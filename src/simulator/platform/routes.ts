@@ -9,6 +9,7 @@ import {
   WalletParams,
 } from '../../resources/notifications.js';
 import { CreateV1Params } from '../../resources/subscriptions.js';
+import { parseJsonText, readBodyText } from '../http/body.js';
 import { safeDecode } from '../http/router.js';
 import { data, entriesFromIssues, entry, error, invalidRequest, json } from './responses.js';
 import type { PlatformSigners } from './signers.js';
@@ -57,17 +58,25 @@ function methodNotAllowed(allow: string): Response {
 async function readJson(
   req: Request,
 ): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
-  const text = await req.text();
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return {
-      ok: false,
-      response: invalidRequest('Invalid entity: the body is not valid JSON.', [
-        entry('body', 'must be a JSON object', text.slice(0, 200), 'invalid_json'),
-      ]),
-    };
-  }
+  const parsed = parseJsonText(await readBodyText(req));
+  if (parsed.ok) return parsed;
+  const tooDeep = parsed.detail.error === 'too_deep';
+  return {
+    ok: false,
+    response: invalidRequest(
+      tooDeep
+        ? 'Invalid entity: the body is nested too deeply.'
+        : 'Invalid entity: the body is not valid JSON.',
+      [
+        entry(
+          'body',
+          tooDeep ? parsed.detail.message : 'must be a JSON object',
+          parsed.detail.invalidValue ?? '',
+          parsed.detail.error,
+        ),
+      ],
+    ),
+  };
 }
 
 async function parseBody<T>(

@@ -1,0 +1,98 @@
+import { type ErrorDetail, HttpError, invalidRequest } from './responses.js';
+
+/**
+ * Largest request body the simulator reads (1 MiB). Venue and platform bodies are well under 1 KB;
+ * the bound keeps a hostile or broken client from holding memory, over node:http and in process.
+ */
+export const MAX_BODY_BYTES = 1_048_576;
+
+/** Deepest JSON nesting accepted in a body; every real body is at most 3 levels deep. */
+export const MAX_JSON_DEPTH = 64;
+
+export function bodyTooLarge(): HttpError {
+  return new HttpError(413, -1, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+}
+
+/**
+ * The request body as text, read once and at most MAX_BODY_BYTES (else 413). A body stream that
+ * fails is the caller's side giving up, so it is a 400, never an unexpected 500.
+ */
+export async function readBodyText(req: Request): Promise<string> {
+  if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
+    await req.body?.cancel().catch(() => undefined);
+    throw bodyTooLarge();
+  }
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > MAX_BODY_BYTES) {
+        await reader.cancel().catch(() => undefined);
+        throw bodyTooLarge();
+      }
+      chunks.push(value);
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    throw invalidRequest('Request body could not be read', [
+      { error: 'unreadable_body', message: 'the body stream failed before its end', location: 'body' },
+    ]);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return new TextDecoder().decode(bytes);
+}
+
+/** True when `text` nests arrays/objects deeper than `limit` (brackets inside strings do not count). */
+function nestsDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++;
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > limit) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+export type ParsedJson = { ok: true; value: unknown } | { ok: false; detail: ErrorDetail };
+
+/**
+ * JSON.parse bounded in depth: validators, JSON.stringify and error rendering all recurse, so
+ * a body nested thousands deep is refused here as bad input instead of overflowing the stack later.
+ */
+export function parseJsonText(text: string): ParsedJson {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    return {
+      ok: false,
+      detail: {
+        error: 'too_deep',
+        message: `must not nest arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
+        location: 'body',
+        constraints: { maximum: MAX_JSON_DEPTH },
+      },
+    };
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (err) {
+    const message = err instanceof Error ? err.message : 'unparseable';
+    return {
+      ok: false,
+      detail: { error: 'invalid_json', message, location: 'body', invalidValue: text },
+    };
+  }
+}
