@@ -1,7 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { invalidRequest } from './http/responses.js';
+import {
+  answerClientError,
+  BadTarget,
+  readNodeBody,
+  refuseConnect,
+  rejectTooLarge,
+  toRequest,
+  writeJsonError,
+  writeResponse,
+} from './http/node-io.js';
 import type { Simulator } from './simulator.js';
 import { attachWebSocket } from './ws/server.js';
 
@@ -21,68 +29,47 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
-function toRequest(req: IncomingMessage, origin: string): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-    else headers.set(name, value);
+/** One request: body read within bounds first, then the web handler, then the answer. */
+async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+  const body = await readNodeBody(req);
+  if (body === undefined) return;
+  if (body === 'too-large') {
+    rejectTooLarge(req, res);
+    return;
   }
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(new URL(req.url ?? '/', origin), {
-    method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : null,
-    duplex: 'half',
-  } as RequestInit);
-}
-
-async function writeResponse(res: Response, out: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {};
-  res.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const setCookie = res.headers.getSetCookie();
-  if (setCookie.length) headers['set-cookie'] = setCookie;
-  const body = res.body ? Buffer.from(await res.arrayBuffer()) : undefined;
-  if (body) headers['content-length'] = String(body.length);
-  out.writeHead(res.status, headers);
-  out.end(body);
+  let request: Request;
+  try {
+    request = toRequest(req, host, body);
+  } catch (err) {
+    if (!(err instanceof BadTarget)) throw err;
+    // An unusable Host header or request target: the same extended code-2 body as any bad input.
+    writeJsonError(req, res, 400, 2, 'Invalid request: malformed request line or Host header', [err.detail]);
+    return;
+  }
+  try {
+    await writeResponse(await sim.handle(request), req, res);
+  } catch (err) {
+    // The dropResponse fault (or a failure to even build an answer): the client sees a dead socket.
+    if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
+    req.socket.destroy();
+  }
 }
 
 /** Serves `sim.handle` over node:http (keep-alive) and the WebSocket at /v1/match/ws. */
 export function listen(sim: Simulator, options: ListenOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
-  const server = createServer({ keepAlive: true }, (req, res) => {
-    const origin = `http://${req.headers.host ?? `${host}`}`;
-    let request: Request;
-    try {
-      request = toRequest(req, origin);
-    } catch {
-      // An unusable Host header or request target: the same extended code-2 body as any bad input.
-      const bad = invalidRequest('Invalid request: malformed request line or Host header', [
-        {
-          error: 'invalid_url',
-          message: 'is not a valid request target',
-          location: 'url',
-          invalidValue: String(req.url).slice(0, 200),
-        },
-      ]).toResponse();
-      const answer = new Response(bad.body, { status: bad.status, headers: bad.headers });
-      answer.headers.set('x-request-id', `req_${crypto.randomUUID()}`);
-      void writeResponse(answer, res);
-      return;
-    }
-    sim.handle(request).then(
-      (response) => writeResponse(response, res),
-      (err: unknown) => {
-        // The dropResponse fault (or a failure to even build an answer): the client sees a dead socket.
-        if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
-        req.socket.destroy();
-      },
-    );
+  // Host is checked by toRequest, so that its absence gets the JSON error body too.
+  const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
+    serve(sim, req, res, host).catch((err: unknown) => {
+      sim.logger.error('simulator request failed', err);
+      req.socket.destroy();
+    });
   });
+  server.on('clientError', answerClientError);
+  server.on('connect', refuseConnect);
+  server.on('checkExpectation', (req, res) =>
+    writeJsonError(req, res, 417, -1, 'Expectation Failed: only Expect: 100-continue is supported'),
+  );
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);

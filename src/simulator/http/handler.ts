@@ -22,6 +22,11 @@ export class DroppedResponseError extends TypeError {
 const PLATFORM_PREFIXES = ['/v1/configuration', '/v1/notifications/', '/v2/'];
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+/** The caller's `x-request-id` when it is a short token, else a fresh `req_<uuid>`. */
+export function requestIdFor(incoming: string | null | undefined): string {
+  return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${crypto.randomUUID()}`;
+}
+
 function notFound(method: string, path: string): HttpError {
   return new HttpError(404, -1, `No route for ${method} ${path}`);
 }
@@ -94,8 +99,7 @@ async function route(sim: SimulatorCore, req: Request, url: URL): Promise<{ res:
 
 /** The one web handler: node:http, the in-process mock transport and msw all call this. */
 export async function handleRequest(sim: SimulatorCore, req: Request): Promise<Response> {
-  const incoming = req.headers.get('x-request-id');
-  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : `req_${crypto.randomUUID()}`;
+  const requestId = requestIdFor(req.headers.get('x-request-id'));
   let res: Response;
   let drop = false;
   try {

@@ -1,0 +1,227 @@
+/**
+ * node:http edges of the simulator: reading a request body within bounds, turning the request into
+ * a web Request, writing the answer back, and answering what never reaches the handler (framing
+ * errors, oversized headers, CONNECT, unknown expectations) with the same JSON error body.
+ */
+import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { MAX_BODY_BYTES } from './body.js';
+import { requestIdFor } from './handler.js';
+import { type ErrorDetail, errorBodyText } from './responses.js';
+
+/**
+ * How long a connection we are closing keeps being read (and discarded) after its error answer.
+ * Closing a socket with unread input makes the kernel send RST, which can destroy the answer
+ * before the client reads it; draining first lets the answer arrive, then the socket ends cleanly.
+ */
+const LINGER_MS = 2_000;
+
+/**
+ * The whole request body, read before the handler runs so that an answer given without looking at
+ * the body (404, 405, 401) never leaves unread bytes blocking the keep-alive connection.
+ * `'too-large'` past `limit` bytes (declared or received); `undefined` when the client went away
+ * before the body ended, which is not an error: there is no one left to answer.
+ */
+export function readNodeBody(
+  req: IncomingMessage,
+  limit = MAX_BODY_BYTES,
+): Promise<Buffer | 'too-large' | undefined> {
+  if (Number(req.headers['content-length']) > limit) return Promise.resolve('too-large');
+  if (req.complete) return Promise.resolve(Buffer.alloc(0));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (value: Buffer | 'too-large' | undefined) => {
+      if (settled) return;
+      settled = true;
+      req.off('data', onData);
+      resolve(value);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) settle('too-large');
+      else chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => settle(Buffer.concat(chunks, size)));
+    req.once('error', () => settle(undefined));
+    req.once('close', () => settle(req.complete ? Buffer.concat(chunks, size) : undefined));
+  });
+}
+
+/** Thrown by toRequest for a request line or Host header no URL can be made of. */
+export class BadTarget extends Error {
+  constructor(readonly detail: ErrorDetail) {
+    super(detail.message);
+  }
+}
+
+export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buffer): Request {
+  const host = req.headers.host;
+  // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (Node's own answer has no body).
+  if (host === undefined && req.httpVersion === '1.1')
+    throw new BadTarget({
+      error: 'missing_host',
+      message: 'HTTP/1.1 requires a Host header',
+      location: 'host',
+    });
+  const headers = new Headers();
+  let url: URL;
+  try {
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.set(name, value);
+    }
+    url = new URL(req.url ?? '/', `http://${host ?? fallbackHost}`);
+  } catch {
+    throw new BadTarget({
+      error: 'invalid_url',
+      message: 'is not a valid request target',
+      location: 'url',
+      invalidValue: String(req.url),
+    });
+  }
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : null });
+}
+
+/** Writes `res` unless the client has gone: an answer is never attempted on a dead socket. */
+export async function writeResponse(res: Response, req: IncomingMessage, out: ServerResponse): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  res.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  const setCookie = res.headers.getSetCookie();
+  if (setCookie.length) headers['set-cookie'] = setCookie;
+  const body = res.body ? Buffer.from(await res.arrayBuffer()) : undefined;
+  if (req.socket.destroyed || out.destroyed) return;
+  if (body) headers['content-length'] = String(body.length);
+  out.writeHead(res.status, headers);
+  out.end(body);
+}
+
+function jsonHeaders(body: string, requestId: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': requestId,
+  };
+}
+
+/**
+ * 413 for a body past MAX_BODY_BYTES, then the connection closes. The answer is sent at once; the
+ * rest of the body is read and dropped (up to LINGER_MS) before the socket ends, see LINGER_MS.
+ */
+export function rejectTooLarge(req: IncomingMessage, out: ServerResponse): void {
+  if (req.socket.destroyed) return;
+  const body = errorBodyText(-1, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+  out.writeHead(413, {
+    ...jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)),
+    connection: 'close',
+  });
+  out.write(body);
+  let timer: NodeJS.Timeout | undefined;
+  const finish = () => {
+    clearTimeout(timer);
+    if (!out.writableEnded) out.end();
+  };
+  if (req.complete) {
+    finish();
+    return;
+  }
+  timer = setTimeout(finish, LINGER_MS).unref();
+  req.once('end', finish);
+  req.once('close', finish);
+  req.resume();
+}
+
+/** A JSON error on `out` from outside the handler (bad request target, unknown expectation). */
+export function writeJsonError(
+  req: IncomingMessage,
+  out: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  errors?: ErrorDetail[],
+): void {
+  if (req.socket.destroyed) return;
+  const body = errorBodyText(code, message, errors);
+  out.writeHead(status, jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)));
+  out.end(body);
+}
+
+const answered = new WeakSet<Duplex>();
+
+/** Writes a whole HTTP/1.1 JSON error answer on a raw socket, ends it and lingers (LINGER_MS). */
+function endSocketWithJson(
+  socket: Duplex,
+  status: number,
+  code: number,
+  message: string,
+  errors?: ErrorDetail[],
+) {
+  answered.add(socket);
+  const body = errorBodyText(code, message, errors);
+  const head = Object.entries({ ...jsonHeaders(body, requestIdFor(undefined)), connection: 'close' })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n${body}`);
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+}
+
+interface ParserError extends Error {
+  code?: string;
+  reason?: string;
+}
+
+/**
+ * The server's `clientError`: malformed framing (bad Content-Length, broken chunking, bad request
+ * line), oversized headers or a request timeout. Answered as Node would (400 / 431 / 408 / 413,
+ * connection closed) but with the JSON error body, when nothing of another answer is on the wire.
+ */
+export function answerClientError(err: ParserError, socket: Duplex): void {
+  // Node's parser repeats its error on every later chunk of a connection already answered.
+  if (answered.has(socket) && err.code !== 'ECONNRESET') return;
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message, errors] = describeClientError(err);
+  endSocketWithJson(socket, status, code, message, errors);
+}
+
+function describeClientError(err: ParserError): [number, number, string, ErrorDetail[]?] {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return [431, -1, `Request header fields too large (over ${maxHeaderSize} bytes)`];
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return [413, -1, 'Chunk extensions too large'];
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return [408, -1, 'The request was not received in time'];
+    default: {
+      const reason = err.reason ?? err.message;
+      return [
+        400,
+        2,
+        `Malformed HTTP request: ${reason}`,
+        [{ error: err.code ?? 'invalid_http', message: reason, location: 'request' }],
+      ];
+    }
+  }
+}
+
+/** CONNECT (no proxying here): 405 JSON and close, where Node would drop the socket unanswered. */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on('error', () => socket.destroy());
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  endSocketWithJson(socket, 405, -1, 'CONNECT is not allowed on this server');
+}
