@@ -405,6 +405,7 @@ export class ClientCore {
       headers: response.headers,
       errors,
       body: parsed ?? redactText(text, this.secrets()),
+      secrets: this.secrets(),
     });
     const retryable = isRetryableStatus(response.status);
     return {

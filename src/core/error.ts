@@ -1,9 +1,37 @@
 import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
+import { redact, redactHeaders, redactText } from './logger.js';
 import { isRetryableStatus } from './retry.js';
 
-/** Base class of every error this SDK throws, so one `instanceof` catches them all. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+type Inspect = (value: unknown, options?: Record<string, unknown>) => string;
+
+/**
+ * Base class of every error this SDK throws, so one `instanceof` catches them all.
+ *
+ * Errors end up in logs and crash reports, so none may show the API key: the message, `util.inspect`
+ * (which renders the stack, every field and the whole `cause` chain, including errors the SDK did not
+ * make) and `JSON.stringify` all pass through the redaction the logger uses. Data kept from a
+ * response (APIError) is also cleared of the exact key when the error is built.
+ */
 export class MatchVenueError extends Error {
   override name = 'MatchVenueError';
+
+  constructor(message?: string, options?: ErrorOptions) {
+    // Messages quote what servers and transports said, which can include an echoed credential.
+    super(message === undefined ? undefined : redactText(message), options);
+  }
+
+  /** `JSON.stringify` form: the same enumerable fields, with secret fields and text redacted. */
+  toJSON(): Record<string, unknown> {
+    return redact({ ...this }) as Record<string, unknown>;
+  }
+
+  /** `util.inspect` form: node's own rendering (stack, fields, cause chain), then redacted. */
+  [INSPECT](depth: number | null, options: Record<string, unknown>, inspect: Inspect): string {
+    if (depth !== null && depth < 0) return `[${this.name}]`;
+    return redactText(inspect(this, { ...options, depth, customInspect: false }));
+  }
 }
 
 /** One entry of the platform's extended error body (`errors: [...]` on code 2 responses). */
@@ -27,6 +55,11 @@ export interface APIErrorInit {
   headers: ResponseHeaders;
   errors: readonly APIErrorDetail[] | undefined;
   body: unknown;
+  /**
+   * Exact strings (the API key) to remove from everything the error keeps: headers, body, details,
+   * message. Used while building the error, never stored.
+   */
+  secrets?: readonly string[];
 }
 
 /** The server answered with a non-2xx status. */
@@ -40,6 +73,10 @@ export class APIError extends MatchVenueError {
   readonly serverMessage: string | undefined;
   /** Value of the `x-request-id` response header; quote it when reporting a problem. */
   readonly requestId: string | undefined;
+  /**
+   * Response headers with lower-case names. Credential and cookie headers read `[redacted]`, and the
+   * API key is removed from every other value (a server may echo it).
+   */
   readonly headers: ResponseHeaders;
   /** The platform's extended error details (code 2 bodies), kept as sent. */
   readonly errors: readonly APIErrorDetail[];
@@ -48,7 +85,8 @@ export class APIError extends MatchVenueError {
   /** The parsed error body, or the raw text when it was not JSON. */
   readonly body: unknown;
 
-  constructor(init: APIErrorInit) {
+  constructor(unsafe: APIErrorInit) {
+    const init = redactInit(unsafe);
     const info = init.code === undefined ? undefined : lookupErrorCode(init.code);
     super(describe(init, info));
     this.status = init.status;
@@ -66,6 +104,21 @@ export class APIError extends MatchVenueError {
     if (this.info) return this.info.retryable;
     return isRetryableStatus(this.status);
   }
+}
+
+/** Everything an APIError keeps from the response, cleared of the key before it is stored. */
+function redactInit(init: APIErrorInit): APIErrorInit {
+  const secrets = init.secrets ?? [];
+  const text = (value: string | undefined) => (value === undefined ? undefined : redactText(value, secrets));
+  return {
+    status: init.status,
+    code: init.code,
+    serverMessage: text(init.serverMessage),
+    requestId: text(init.requestId),
+    headers: redactHeaders(init.headers, secrets),
+    errors: init.errors === undefined ? undefined : (redact(init.errors, secrets) as APIErrorDetail[]),
+    body: redact(init.body, secrets),
+  };
 }
 
 function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {

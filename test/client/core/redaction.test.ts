@@ -1,5 +1,15 @@
 import { inspect } from 'node:util';
-import { type Logger, MatchVenue, redact, redactText } from 'match-venue';
+import {
+  APIConnectionError,
+  AuthenticationError,
+  BadRequestError,
+  InternalServerError,
+  type Logger,
+  MatchVenue,
+  OutcomeUnknownError,
+  redact,
+  redactText,
+} from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
@@ -122,5 +132,141 @@ describe('secrets never leak', () => {
     expect(out).toContain('service-match.v1');
     expect(redactText(`Authorization: Bearer abc.def`)).toBe('Authorization: Bearer [redacted]');
     expect(redactText('LIVE_API_KEY:id:secret')).toBe('LIVE_API_KEY:[redacted]');
+  });
+});
+
+describe('error objects never show the key', () => {
+  const hidden = (err: unknown) => {
+    const rendered = [
+      inspect(err, { depth: Number.POSITIVE_INFINITY }),
+      inspect(err, { depth: Number.POSITIVE_INFINITY, showHidden: true, colors: true }),
+      JSON.stringify(err),
+      String(err),
+    ];
+    for (const text of rendered) expect(text).not.toContain('verysecretpart');
+  };
+
+  it('a key echoed in response headers is redacted in APIError.headers, inspect and JSON', async () => {
+    server.script(
+      json(
+        401,
+        { code: 156007, message: 'unknown key' },
+        {
+          'x-echo-key': KEY,
+          'x-echo-secret': 'verysecretpart',
+          'x-debug': `saw Authorization: Bearer ${KEY}; part verysecretpart`,
+          'set-cookie': 'session=abc123; HttpOnly',
+          'www-authenticate': 'Basic realm="venue"',
+        },
+      ),
+    );
+    const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url });
+    const err = await venue.account.retrieve().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthenticationError);
+    const { headers } = err as AuthenticationError;
+    expect(headers['x-echo-key']).toBe('[redacted]');
+    expect(headers['x-echo-secret']).toBe('[redacted]');
+    expect(headers['x-debug']).toBe('saw Authorization: Bearer [redacted]; part [redacted]');
+    expect(headers['set-cookie']).toBe('[redacted]');
+    // Headers that carry no credential are kept as sent.
+    expect(headers['www-authenticate']).toBe('Basic realm="venue"');
+    expect(headers['x-request-id']).toBe('req-401');
+    expect(headers['content-type']).toBe('application/json');
+    hidden(err);
+  });
+
+  it('a key whose secret part holds , ; and quotes is removed exactly from headers, body and message', async () => {
+    const oddKey = `TEST_API_KEY:odd:very"secret,part;x'`;
+    server.script((_req, res) => {
+      res.writeHead(400, { 'content-type': 'text/plain', 'x-echo': oddKey });
+      res.end(`bad key ${oddKey}`);
+    });
+    const venue = new MatchVenue({ apiKey: oddKey, baseUrl: server.url });
+    const err = await venue.account.retrieve().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BadRequestError);
+    const apiError = err as BadRequestError;
+    expect(apiError.headers['x-echo']).toBe('[redacted]');
+    expect(apiError.serverMessage).toBe('bad key [redacted]');
+    expect(apiError.body).toBe('bad key [redacted]');
+    for (const text of [
+      inspect(err, { depth: Number.POSITIVE_INFINITY }),
+      JSON.stringify(err),
+      String(err),
+    ]) {
+      expect(text).not.toContain('secret,part');
+    }
+  });
+
+  it('through a cause chain: OutcomeUnknownError over 5xx answers echoing the key', async () => {
+    const echo = json(
+      503,
+      { code: -1, message: `echo ${KEY}`, errors: [{ invalidValue: KEY }] },
+      { 'x-echo': KEY },
+    );
+    server.script(echo, echo, echo);
+    const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
+    const key = '6f1c2b1e-3c1d-4a8e-9f00-0000000000ab';
+    const err = await venue
+      .request({
+        method: 'POST',
+        path: '/v1/thing',
+        body: { idempotencyKey: key },
+        idempotencyKey: key,
+        outcome: 'placeOrder',
+        responseSchema: z.unknown(),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    const cause = (err as OutcomeUnknownError).cause as InternalServerError;
+    expect(cause).toBeInstanceOf(InternalServerError);
+    expect(cause.headers['x-echo']).toBe('[redacted]');
+    expect(cause.errors).toEqual([{ invalidValue: '[redacted]' }]);
+    hidden(err);
+    hidden(cause);
+  });
+
+  it('JSON.stringify redacts fields the SDK did not get from a response (a request body quoting the key)', async () => {
+    server.script(json(503, {}), json(503, {}), json(503, {}));
+    const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
+    const key = '6f1c2b1e-3c1d-4a8e-9f00-0000000000ac';
+    const body = { idempotencyKey: key, memo: `pasted ${KEY} by mistake`, ticket: TICKET };
+    const err = await venue
+      .request({
+        method: 'POST',
+        path: '/v1/thing',
+        body,
+        idempotencyKey: key,
+        outcome: 'placeOrder',
+        responseSchema: z.unknown(),
+      })
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    // The error keeps what the caller sent; only its renderings are redacted.
+    expect((err as OutcomeUnknownError).request).toEqual(body);
+    const serialized = JSON.parse(JSON.stringify(err));
+    expect(serialized.request).toEqual({
+      idempotencyKey: key,
+      memo: 'pasted TEST_API_KEY:[redacted] by mistake',
+      ticket: '[redacted]',
+    });
+    expect(serialized).toMatchObject({ name: 'OutcomeUnknownError', operation: 'placeOrder', attempts: 3 });
+    hidden(err);
+    expect(inspect(err, { depth: Number.POSITIVE_INFINITY })).not.toContain(TICKET);
+  });
+
+  it('a foreign error from a custom fetch carrying the key is redacted in message, inspect and JSON', async () => {
+    const venue = new MatchVenue({
+      apiKey: KEY,
+      baseUrl: server.url,
+      maxRetries: 0,
+      fetch: async (_url, init) => {
+        const authorization = (init.headers as Record<string, string>).authorization;
+        throw Object.assign(new Error(`proxy refused ${authorization}`), { config: { authorization } });
+      },
+    });
+    const err = await venue.account.retrieve().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as Error).message).toContain('proxy refused Bearer [redacted]');
+    hidden(err);
   });
 });
