@@ -374,7 +374,7 @@ export class ClientCore {
         };
       }
       if (cause instanceof MatchVenueError) return { error: cause, retryable: false, ambiguous: false };
-      const detail = cause instanceof Error ? cause.message : String(cause);
+      const detail = redactText(cause instanceof Error ? cause.message : String(cause), this.secrets());
       return {
         error: new APIConnectionError(`Connection error on ${req.method} ${req.path}: ${detail}`, { cause }),
         retryable: true,
