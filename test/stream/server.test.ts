@@ -1,8 +1,8 @@
-import { SEEDED } from 'match-venue/simulator';
+import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { SUBPROTOCOL } from '../../src/stream/protocol.js';
-import { issueTicket, placeOrder, startVenue, type Venue } from './helpers.js';
+import { auth, extraSocketServer, issueTicket, placeOrder, startVenue, type Venue } from './helpers.js';
 
 let venue: Venue;
 const sockets: WebSocket[] = [];
@@ -265,5 +265,44 @@ describe('protocol', () => {
     });
     b.ws.send(JSON.stringify({ op: 'subscribe', channel: 'market', id: 3 }));
     expect(await b.f.next()).toMatchObject({ type: 'subscribed', channel: 'market', seq: 0 });
+  });
+});
+
+describe('x-account-seq on the order list', () => {
+  const listSeq = async (name: 'burner' | 'minter' = 'burner') =>
+    (await fetch(`${venue.url}/v1/match/orders`, { headers: auth(name) })).headers.get('x-account-seq');
+
+  it("is the caller's account seq at the read, the seq of the last event the list reflects", async () => {
+    expect(await listSeq()).toBe('0');
+    const ws = await openOk([SUBPROTOCOL, `ticket.${await issueTicket(venue.url, 'burner')}`]);
+    const f = frames(ws);
+    ws.send(JSON.stringify({ op: 'subscribe', channel: 'account', id: 1 }));
+    await f.next();
+    await placeOrder(venue.url, 'burner', 'BURN');
+    const last = await f.next((x) => x.event === 'balance.updated');
+    expect(last.seq).toBe(2);
+    expect([await listSeq(), await listSeq('minter')]).toEqual(['2', '0']);
+  });
+
+  it('is left out when no socket endpoint serves the simulator, or when two endpoints number differently', async () => {
+    const bare = createSimulator({ clock: 'manual' });
+    try {
+      const res = await bare.handle(
+        new Request('http://sim.local/v1/match/orders', { headers: auth('burner') }),
+      );
+      expect([res.status, res.headers.get('x-account-seq')]).toEqual([200, null]);
+    } finally {
+      await bare.close();
+    }
+    await placeOrder(venue.url, 'burner', 'BURN');
+    expect(await listSeq()).toBe('2');
+    // A second endpoint attached now numbers from 0 while the first is at 2.
+    const late = await extraSocketServer(venue.sim);
+    try {
+      expect(await listSeq()).toBeNull();
+    } finally {
+      await late.close();
+    }
+    expect(await listSeq()).toBe('2');
   });
 });

@@ -9,7 +9,8 @@ import {
 import type { ListQuery } from '../engine/orders.js';
 import type { OrderStatus, OrderType } from '../engine/types.js';
 import type { SimulatorCore } from '../simulator.js';
-import { dataResponse, HttpError, invalidRequest } from './responses.js';
+import { accountSeqOf } from '../ws/account-seq.js';
+import { dataResponse, HttpError, invalidRequest, jsonResponse } from './responses.js';
 import { firstMessage, issuesToDetails, readJsonObject, validate } from './validation.js';
 
 export interface VenueRequest {
@@ -76,7 +77,14 @@ export const venueRoutes: Record<string, Partial<Record<string, VenueHandler>>> 
       const input = validate(PlaceOrderRequest, await body(r.req));
       return dataResponse(202, sim.engine.place(r.entityId, input));
     },
-    GET: (sim, r) => dataResponse(200, sim.engine.listOrders(r.entityId, listQuery(r.url))),
+    GET: (sim, r) => {
+      const list = sim.engine.listOrders(r.entityId, listQuery(r.url));
+      // Read after the list, in the same tick: every account event up to this seq is in the list
+      // (docs/PROTOCOL.md, resync), which lets a resyncing stream drop exactly those live events.
+      const seq = accountSeqOf(sim, r.entityId);
+      if (seq === undefined) return dataResponse(200, list);
+      return jsonResponse(200, { data: list }, { 'x-account-seq': String(seq) });
+    },
   },
   '/v1/match/orders/{id}': {
     GET: (sim, r) => {

@@ -64,6 +64,11 @@ export class Hub {
     return { connections: this.connections.size, market, account };
   }
 
+  /** The entity's account seq now (0 before its first event). */
+  accountSeq(entityId: string): number {
+    return this.accounts.get(entityId)?.seq ?? 0;
+  }
+
   publish(ev: SimEvent): void {
     const ts = new Date(this.opts.now()).toISOString();
     const data = encodeSocketData(ev.data);

@@ -2,6 +2,7 @@ import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../stream/protocol.js';
+import { registerAccountSeq } from './account-seq.js';
 import { Hub, type SimEvent } from './hub.js';
 import { TicketError } from './tickets.js';
 
@@ -110,6 +111,7 @@ export function attachWebSocket(
   server.on('upgrade', onUpgrade);
 
   const offEvent = sim.onEvent((ev) => hub.publish(ev));
+  const offAccountSeq = registerAccountSeq(sim, (entityId) => hub.accountSeq(entityId));
   const offControl = sim.onControl?.((control) => {
     if (control.type === 'killSockets') hub.terminateAll();
     else if (control.type === 'reset') hub.restart();
@@ -126,6 +128,7 @@ export function attachWebSocket(
       closed ??= new Promise<void>((resolve) => {
         server.off('upgrade', onUpgrade);
         offEvent();
+        offAccountSeq();
         offControl?.();
         if (heartbeat) clearInterval(heartbeat);
         for (const socket of pending) socket.destroy();
