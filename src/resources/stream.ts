@@ -4,8 +4,22 @@ import { MatchVenueError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import { OrderStatus, WsTicket } from '../generated/schemas.js';
-import { connectStream, type StreamHost, type StreamOptions, type VenueStream } from '../stream/index.js';
+import {
+  connectStream,
+  type OrderPage,
+  type OrderQuery,
+  type StreamHost,
+  type StreamOptions,
+  type VenueStream,
+} from '../stream/index.js';
 import type { Orders } from './orders.js';
+
+/** The simulator's `x-account-seq` list header; a venue that does not send it gets undefined. */
+function accountSeqOf(headers: Readonly<Record<string, string>>): number | undefined {
+  const raw = headers['x-account-seq'];
+  if (raw === undefined || !/^\d{1,15}$/.test(raw)) return undefined;
+  return Number(raw);
+}
 
 /** A WebSocket base URL, or a function giving it before each (re)connect (mock mode starts lazily). */
 export type WsUrlSource = StreamHost['wsUrl'];
@@ -50,17 +64,29 @@ export class Stream extends APIResource {
       {
         wsUrl,
         ticket: () => this.ticket(),
-        listOrders: (query) =>
-          this.#orders.list({
-            pageSize: 100,
-            ...(query.from === undefined ? {} : { from: query.from }),
-            ...(query.status === undefined
-              ? {}
-              : { status: validate(OrderStatus, query.status, 'stream reconcile status') }),
-          }),
+        listOrders: (query) => this.#orderPages(query),
         logger: this.client.logger,
       },
       options,
     );
+  }
+
+  /** Every page of one order query, each with the account seq the server read it at. */
+  async *#orderPages(query: OrderQuery): AsyncGenerator<OrderPage, void, undefined> {
+    let next = this.#orders.list({
+      pageSize: 100,
+      ...(query.from === undefined ? {} : { from: query.from }),
+      ...(query.orderId === undefined ? {} : { orderId: query.orderId }),
+      ...(query.status === undefined
+        ? {}
+        : { status: validate(OrderStatus, query.status, 'stream reconcile status') }),
+    });
+    for (;;) {
+      const { data: page, response } = await next.withResponse();
+      const accountSeq = accountSeqOf(response.headers);
+      yield accountSeq === undefined ? { orders: page.items } : { orders: page.items, accountSeq };
+      if (!page.hasNextPage()) return;
+      next = page.getNextPage();
+    }
   }
 }

@@ -1,9 +1,18 @@
 import { type RawData, WebSocket } from 'ws';
 import type { Logger } from '../core/logger.js';
-import { type BackoffOptions, backoffDelay } from './backoff.js';
+import type {
+  StateChange,
+  StreamHost,
+  StreamOptions,
+  StreamState,
+  StreamStats,
+  StreamSubscription,
+  VenueStream,
+} from './api.js';
+import { backoffDelay } from './backoff.js';
 import { decodeSocketData } from './codec.js';
 import type { AccountEvent, MarketEvent, StreamEvent, StreamOrder, StreamResyncEvent } from './events.js';
-import { OrderTracker } from './order-tracker.js';
+import { isOrderLike, OrderTracker } from './order-tracker.js';
 import {
   type Channel,
   type ClientFrame,
@@ -15,98 +24,13 @@ import {
   WS_PATH,
 } from './protocol.js';
 import { EventQueue, type OverflowPolicy } from './queue.js';
-
-/** The minimum of an Order the reconciliation reads; REST's Order has it. */
-export interface ReconcilableOrder {
-  orderId: string;
-  status: string;
-  updatedAt: string;
-}
-
-/** What the stream needs from its owner (the REST client, or anything else). */
-export interface StreamHost {
-  /**
-   * `{ws_url}` or the full `{ws_url}/v1/match/ws`. A function is called before every (re)connect,
-   * so an address that only exists later (mock mode starting a loopback server) or that moves
-   * can be resolved lazily; its failure counts as a failed connection attempt.
-   */
-  wsUrl: string | (() => string | Promise<string>);
-  /** POST /v1/match/ws/ticket; called right before every (re)connect. */
-  ticket(): Promise<{ ticket: string; expiresAt: string }>;
-  /** GET /v1/match/orders, every page; used to reconcile when the server cannot replay. */
-  listOrders(query: { status?: string; from?: string }): AsyncIterable<ReconcilableOrder>;
-  logger?: Logger;
-}
-
-export interface StreamOptions {
-  /** Events buffered per iterator. Default 1000. */
-  bufferSize?: number;
-  /**
-   * 'pause' (default): when an iterator's buffer is full, stop reading the socket until it
-   * drains to half; nothing is lost. 'drop-oldest': never stop reading; the oldest buffered
-   * event is discarded and counted in `dropped`.
-   */
-  overflow?: OverflowPolicy;
-  /** Client ping interval. Default 15 s. */
-  heartbeatIntervalMs?: number;
-  /** A socket silent this long after a ping is replaced. Default 10 s. */
-  heartbeatTimeoutMs?: number;
-  /** Opening handshake limit. Default 10 s. */
-  connectTimeoutMs?: number;
-  /**
-   * Reconnect backoff; `maxAttempts` consecutive failures end the stream (default: never). A ticket
-   * request refused with a 4xx (other than 408 and 429) ends the stream at once with that error.
-   */
-  reconnect?: BackoffOptions & { maxAttempts?: number };
-  /** Orders updated this long before the last seen account event are re-checked on resync. Default 0. */
-  reconcileLookbackMs?: number;
-  /** Jitter source, for tests. */
-  random?: () => number;
-}
-
-export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
-
-export interface StateChange {
-  state: StreamState;
-  /** Consecutive failed attempts so far (0 once open). */
-  attempt: number;
-  reason?: string;
-}
-
-export interface StreamSubscription<T> extends AsyncIterableIterator<T> {
-  readonly channel: Channel;
-  /**
-   * Resolves `true` once the server has confirmed the channel's subscription: from then on every
-   * event of the channel reaches this iterator (await it before placing orders you want to see
-   * accepted). Resolves `false` if the stream closes first; it never rejects.
-   */
-  readonly ready: Promise<boolean>;
-  /** Events waiting in this iterator's buffer. */
-  readonly buffered: number;
-  /** Highest `buffered` ever reached. */
-  readonly maxBuffered: number;
-  /** Events discarded by the 'drop-oldest' policy. */
-  readonly dropped: number;
-}
-
-export interface StreamStats {
-  state: StreamState;
-  reconnects: number;
-  duplicatesDropped: number;
-  resyncs: number;
-  /** Frames read from the socket but not yet decoded, while paused. */
-  backlog: number;
-}
-
-export interface VenueStream {
-  market(): StreamSubscription<MarketEvent>;
-  account(): StreamSubscription<AccountEvent>;
-  readonly state: StreamState;
-  on(event: 'state', listener: (change: StateChange) => void): () => void;
-  stats(): StreamStats;
-  /** Closes the socket and ends every iterator. */
-  close(): Promise<void>;
-}
+import {
+  learnOpenOrders,
+  lookbackFrom,
+  type OrderPage,
+  type OrderQuery,
+  readChangedOrders,
+} from './reconcile.js';
 
 interface ChannelState {
   name: Channel;
@@ -122,12 +46,6 @@ interface ChannelState {
 }
 
 const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-
-function isOrderLike(data: unknown): data is ReconcilableOrder {
-  if (typeof data !== 'object' || data === null) return false;
-  const o = data as Record<string, unknown>;
-  return typeof o.orderId === 'string' && typeof o.updatedAt === 'string' && typeof o.status === 'string';
-}
 
 /**
  * A ticket request the venue refused for good (an HTTP 4xx other than 408 and 429, e.g. 401 or
@@ -169,6 +87,9 @@ class StreamConnection implements VenueStream {
     },
   };
   private readonly tracker = new OrderTracker();
+  /** The open-orders read of a fresh account subscription, while it runs. */
+  private seeding: Promise<void> | undefined;
+  private readonly listOrders = (query: OrderQuery): AsyncIterable<OrderPage> => this.host.listOrders(query);
   /** Channels with at least one iterator, oldest subscription first. */
   private subscribeOrder: Channel[] = [];
   private readonly listeners = new Set<(change: StateChange) => void>();
@@ -584,10 +505,7 @@ class StreamConnection implements VenueStream {
     ch.lastSeq = frame.seq;
     if (ch.name === 'account') {
       ch.lastTs = frame.ts;
-      if (
-        isOrderLike(ev.data) &&
-        !this.tracker.acceptLive(ev.data.orderId, ev.data.updatedAt, ev.data.status)
-      ) {
+      if (isOrderLike(ev.data) && !this.tracker.acceptLive(ev.data, frame.seq)) {
         this.counters.duplicatesDropped += 1;
         return;
       }
@@ -605,7 +523,25 @@ class StreamConnection implements VenueStream {
     } else if (frame.replay === undefined) {
       ch.lastSeq = frame.seq;
       ch.lastTs = frame.ts;
+      if (ch.name === 'account') this.readOpenOrders();
     }
+  }
+
+  /**
+   * A fresh account subscription: learns which orders are open now, the ones a later resync must
+   * re-check besides those the stream sees change. Runs beside the live feed; a resync waits for it.
+   */
+  private readOpenOrders(): void {
+    this.tracker.reset();
+    const reconnects = this.counters.reconnects;
+    const seeding = learnOpenOrders(this.tracker, this.listOrders, {
+      closed: () => this.closed,
+      socketDropped: () => this.counters.reconnects !== reconnects,
+      log: this.log,
+    }).finally(() => {
+      if (this.seeding === seeding) this.seeding = undefined;
+    });
+    this.seeding = seeding;
   }
 
   /** Tells the consumer, then (account) reads every order change since the watermark over REST. */
@@ -625,27 +561,39 @@ class StreamConnection implements VenueStream {
       ts,
     };
     const watermark = ch.lastTs ?? ts;
+    const lastSeen = ch.lastSeq;
     ch.lastSeq = resumedAt;
     this.deliver(ch, marker);
-    if (ch.name === 'account') void this.reconcile(ch, watermark, resumedAt);
+    if (ch.name === 'account') void this.reconcile(ch, watermark, lastSeen, resumedAt);
   }
 
-  private async reconcile(ch: ChannelState, watermark: string, seq: number): Promise<void> {
+  /**
+   * Reads over REST what can have changed since the watermark and yields each order whose state
+   * the consumer has not had, oldest change first, before any later live event.
+   */
+  private async reconcile(
+    ch: ChannelState,
+    watermark: string,
+    lastSeen: number | undefined,
+    seq: number,
+  ): Promise<void> {
     // Synchronous up to the first await: later frames queue behind the reconciliation.
     this.reconciling += 1;
     this.ws?.pause();
-    const from = Date.parse(watermark) - (this.opts.reconcileLookbackMs ?? 0);
+    const from = lookbackFrom(watermark, this.opts.reconcileLookbackMs ?? 0);
     try {
+      if (this.seeding) await this.seeding;
+      const full = !this.tracker.knowsOpenOrdersAt(lastSeen);
       for (let attempt = 0; !this.closed; attempt++) {
         try {
-          const changed: ReconcilableOrder[] = [];
-          for await (const order of this.host.listOrders({})) {
-            if (this.closed) return;
-            if (Date.parse(order.updatedAt) >= from) changed.push(order);
-          }
-          changed.sort((a, b) => Date.parse(a.updatedAt) - Date.parse(b.updatedAt));
-          for (const order of changed) {
-            if (!this.tracker.acceptRest(order.orderId, order.updatedAt, order.status)) continue;
+          this.tracker.startResync();
+          const plan = { from, knownOpen: this.tracker.openOrders(), full };
+          const read = await readChangedOrders(this.listOrders, plan, () => this.closed);
+          if (this.closed) return;
+          for (const orderId of read.missing) this.tracker.gone(orderId);
+          const fresh = read.orders.filter((r) => this.tracker.acceptRest(r.order, r.readSeq, from));
+          this.tracker.openOrdersKnown(undefined);
+          for (const { order } of fresh) {
             await this.room();
             if (this.closed) return;
             this.deliver(ch, {

@@ -1,17 +1,17 @@
+export type {
+  StateChange,
+  StreamHost,
+  StreamOptions,
+  StreamState,
+  StreamStats,
+  StreamSubscription,
+  VenueStream,
+} from './api.js';
 export { type BackoffOptions, backoffDelay } from './backoff.js';
 export { decodeSocketData, encodeSocketData, SOCKET_MONEY_FORMAT, type SocketMoneyFormat } from './codec.js';
-export {
-  connectStream,
-  type ReconcilableOrder,
-  type StateChange,
-  type StreamHost,
-  type StreamOptions,
-  type StreamState,
-  type StreamStats,
-  type StreamSubscription,
-  type VenueStream,
-} from './connection.js';
+export { connectStream } from './connection.js';
 export * from './events.js';
+export type { ReconcilableOrder } from './order-tracker.js';
 export {
   type Channel,
   type ClientFrame,
@@ -21,3 +21,4 @@ export {
   WS_PATH,
 } from './protocol.js';
 export type { OverflowPolicy } from './queue.js';
+export type { OrderPage, OrderQuery } from './reconcile.js';

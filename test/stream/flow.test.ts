@@ -264,8 +264,15 @@ function scriptedStream(
         tickets.push(ticket);
         return { ticket, expiresAt: new Date().toISOString() };
       },
-      async *listOrders() {
-        yield* orders;
+      // Filters as the venue does, so the open-orders read and the resync see the right subsets.
+      async *listOrders(query) {
+        yield {
+          orders: orders.filter(
+            (o) =>
+              (query.status === undefined || o.status === query.status) &&
+              (query.orderId === undefined || o.orderId === query.orderId),
+          ),
+        };
       },
     },
     { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options },
@@ -396,8 +403,9 @@ describe('close() during a failing reconciliation', () => {
         wsUrl: server.wsUrl,
         ticket: async () => ({ ticket: 't', expiresAt: T }),
         // biome-ignore lint/correctness/useYield: fails before yielding, like a REST outage
-        async *listOrders() {
-          listCalls += 1;
+        async *listOrders(query) {
+          // The open-orders read of the subscription fails too; count the resync's reads only.
+          if (query.status === undefined) listCalls += 1;
           throw new Error('REST down');
         },
       },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
-import type { ReconcilableOrder, StreamHost } from '../../src/stream/index.js';
+import type { OrderPage, ReconcilableOrder, StreamHost } from '../../src/stream/index.js';
 
 export { extraSocketServer, take, until } from './socket-server.js';
 
@@ -90,11 +90,12 @@ export function hostFor(url: string, wsUrl: string, name: SeededName): TestHost 
       host.tickets.push(ticket);
       return { ticket, expiresAt: new Date(Date.now() + 30_000).toISOString() };
     },
-    async *listOrders(query): AsyncIterable<ReconcilableOrder> {
+    async *listOrders(query): AsyncIterable<OrderPage> {
       for (let page = 1; ; page++) {
         const qs = new URLSearchParams({ page: String(page), pageSize: '100' });
         if (query.status) qs.set('status', query.status);
         if (query.from) qs.set('from', query.from);
+        if (query.orderId) qs.set('orderId', query.orderId);
         const res = await fetch(`${url}/v1/match/orders?${qs}`, { headers: auth(name) });
         const body = (await res.json()) as {
           data: {
@@ -102,7 +103,10 @@ export function hostFor(url: string, wsUrl: string, name: SeededName): TestHost 
             pagination: { page: number; pageSize: number; total: number };
           };
         };
-        yield* body.data.orders;
+        const seq = res.headers.get('x-account-seq');
+        yield seq === null
+          ? { orders: body.data.orders }
+          : { orders: body.data.orders, accountSeq: Number(seq) };
         if (page * body.data.pagination.pageSize >= body.data.pagination.total) return;
       }
     },

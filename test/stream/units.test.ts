@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { SequenceLog } from '../../src/simulator/ws/replay-buffer.js';
 import { backoffDelay } from '../../src/stream/backoff.js';
 import { decodeSocketData, encodeSocketData } from '../../src/stream/codec.js';
-import { OrderTracker } from '../../src/stream/order-tracker.js';
+import { canonicalInstant, compareInstants } from '../../src/stream/instant.js';
+import { OrderTracker, orderFingerprint } from '../../src/stream/order-tracker.js';
 import { EventQueue } from '../../src/stream/queue.js';
 
 describe('socket money codec', () => {
@@ -71,25 +72,110 @@ describe('backoffDelay', () => {
   });
 });
 
+describe('instants', () => {
+  it('compares ISO instants past the millisecond and across offsets', () => {
+    expect(compareInstants('2026-01-01T00:00:00.000100Z', '2026-01-01T00:00:00.000200Z')).toBe(-1);
+    expect(compareInstants('2026-01-01T00:00:00.0002Z', '2026-01-01T00:00:00.000100Z')).toBe(1);
+    expect(compareInstants('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000000Z')).toBe(0);
+    expect(compareInstants('2026-01-01T01:00:00.5+01:00', '2026-01-01T00:00:00.500Z')).toBe(0);
+    expect(compareInstants('not a date', '2026-01-01T00:00:00Z')).toBeUndefined();
+    expect(canonicalInstant('2026-01-01T00:00:00Z')).toBe(canonicalInstant('2026-01-01T00:00:00.000Z'));
+  });
+});
+
 describe('OrderTracker', () => {
-  it('REST states are new unless already delivered; live events always pass unless they restate a REST one', () => {
-    const t = new OrderTracker();
-    expect(t.acceptLive('a', '2026-01-01T00:00:00.000Z', 'pending')).toBe(true);
-    expect(t.acceptRest('a', '2026-01-01T00:00:00.000Z', 'pending')).toBe(false);
-    expect(t.acceptRest('a', '2026-01-01T00:00:01.000Z', 'filled')).toBe(true);
-    expect(t.acceptLive('a', '2026-01-01T00:00:01.000Z', 'filled')).toBe(false);
-    expect(t.acceptLive('a', '2026-01-01T00:00:00.500Z', 'settling')).toBe(false);
-    expect(t.acceptLive('a', '2026-01-01T00:00:02.000Z', 'filled')).toBe(true);
-    expect(t.acceptLive('a', '2026-01-01T00:00:02.000Z', 'filled')).toBe(true);
+  const T = '2026-01-01T00:00:00.000Z';
+  const order = (over: Partial<Record<string, unknown>> = {}) => ({
+    orderId: 'a',
+    auctionId: 1,
+    lineage: { parentOrderId: null, childOrderId: null },
+    orderType: 'BURN',
+    amount: { amount: '100.00', currency: 'USD' },
+    feeBps: '5',
+    postFillAction: 'cancel',
+    status: 'pending',
+    createdAt: T,
+    updatedAt: T,
+    fill: null,
+    sourceWalletId: 'w',
+    fiatAccountId: 'f',
+    ...over,
   });
 
-  it('forgets the least recently seen order past its capacity', () => {
+  it('fingerprints every state-bearing field, not fields outside the spec nor the spelling of an instant', () => {
+    const base = orderFingerprint(order());
+    expect(orderFingerprint(order({ feeBps: '4' }))).not.toBe(base);
+    expect(orderFingerprint(order({ feeBps: null }))).not.toBe(base);
+    expect(orderFingerprint(order({ lineage: { parentOrderId: null, childOrderId: 'c' } }))).not.toBe(base);
+    expect(orderFingerprint(order({ updatedAt: '2026-01-01T00:00:00.000001Z' }))).not.toBe(base);
+    expect(orderFingerprint(order({ updatedAt: '2026-01-01T00:00:00Z', extra: 1 }))).toBe(base);
+  });
+
+  it('a REST state is delivered iff it differs from the last one delivered and is not older', () => {
+    const t = new OrderTracker();
+    expect(t.acceptLive(order(), 1)).toBe(true);
+    expect(t.acceptRest(order(), undefined, T)).toBe(false);
+    // A fee change in the same millisecond is a new state.
+    expect(t.acceptRest(order({ feeBps: '4' }), undefined, T)).toBe(true);
+    expect(t.acceptRest(order({ feeBps: '4' }), undefined, T)).toBe(false);
+    expect(t.acceptRest(order({ feeBps: '3', updatedAt: '2025-12-31T23:59:59.999Z' }), undefined, T)).toBe(
+      false,
+    );
+    // An order never delivered: only if it changed at or after the watermark.
+    expect(t.acceptRest(order({ orderId: 'b', updatedAt: '2025-12-31T00:00:00.000Z' }), undefined, T)).toBe(
+      false,
+    );
+    expect(t.acceptRest(order({ orderId: 'c' }), undefined, T)).toBe(true);
+  });
+
+  it('a live event after a REST-delivered state is dropped only if identical or older', () => {
+    const t = new OrderTracker();
+    expect(t.acceptRest(order({ feeBps: '4' }), undefined, T)).toBe(true);
+    expect(t.acceptLive(order({ feeBps: '4' }), 7)).toBe(false);
+    expect(t.acceptLive(order({ feeBps: '9', updatedAt: '2025-12-31T23:59:59.000Z' }), 8)).toBe(false);
+    const fees = ['1', '2', '3', '2'];
+    expect(fees.map((feeBps, i) => t.acceptLive(order({ feeBps }), 9 + i))).toEqual([true, true, true, true]);
+  });
+
+  it("with the read's account seq, drops exactly the live events up to it, whatever their content", () => {
+    const t = new OrderTracker();
+    t.acceptLive(order(), 1);
+    expect(t.acceptRest(order({ feeBps: '8' }), 12, T)).toBe(true);
+    expect(t.acceptLive(order({ feeBps: '7' }), 11)).toBe(false);
+    expect(t.acceptLive(order({ feeBps: '8' }), 12)).toBe(false);
+    expect(t.acceptLive(order({ feeBps: '9' }), 13)).toBe(true);
+    // A new resync forgets the seqs of the last one (the server may have restarted its sequence).
+    t.startResync();
+    expect(t.acceptLive(order({ feeBps: '1' }), 2)).toBe(true);
+  });
+
+  it('knows the open orders: seeded, followed through events and reads, and placed by the snapshot seq', () => {
+    const t = new OrderTracker();
+    expect(t.knowsOpenOrdersAt(5)).toBe(false);
+    t.acceptLive(order({ orderId: 'x', status: 'filled' }), 1);
+    t.seedOpen(['a', 'b', 'x']);
+    t.openOrdersKnown(6);
+    expect(t.openOrders().sort()).toEqual(['a', 'b']);
+    expect(t.knowsOpenOrdersAt(5)).toBe(false);
+    expect(t.knowsOpenOrdersAt(6)).toBe(true);
+    t.acceptLive(order({ orderId: 'a', status: 'settling' }), 7);
+    t.acceptLive(order({ orderId: 'b', status: 'cancelled' }), 8);
+    t.acceptRest(order({ orderId: 'c', updatedAt: '2025-01-01T00:00:00.000Z' }), undefined, T);
+    expect(t.openOrders().sort()).toEqual(['a', 'c']);
+    t.gone('c');
+    expect(t.openOrders()).toEqual(['a']);
+    t.reset();
+    expect([t.openOrders(), t.knowsOpenOrdersAt(100)]).toEqual([[], false]);
+  });
+
+  it('forgets the least recently delivered order past its capacity, but never an open one', () => {
     const t = new OrderTracker(2);
-    t.acceptLive('a', '2026-01-01T00:00:00.000Z', 'pending');
-    t.acceptLive('b', '2026-01-01T00:00:00.000Z', 'pending');
-    t.acceptLive('c', '2026-01-01T00:00:00.000Z', 'pending');
-    expect(t.acceptRest('a', '2026-01-01T00:00:00.000Z', 'pending')).toBe(true);
-    expect(t.acceptRest('c', '2026-01-01T00:00:00.000Z', 'pending')).toBe(false);
+    t.acceptLive(order({ orderId: 'a' }), 1);
+    t.acceptLive(order({ orderId: 'b' }), 2);
+    t.acceptLive(order({ orderId: 'c' }), 3);
+    expect(t.acceptRest(order({ orderId: 'a' }), undefined, T)).toBe(true);
+    expect(t.acceptRest(order({ orderId: 'c' }), undefined, T)).toBe(false);
+    expect(t.openOrders().sort()).toEqual(['a', 'b', 'c']);
   });
 });
 

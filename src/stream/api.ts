@@ -1,0 +1,101 @@
+import type { Logger } from '../core/logger.js';
+import type { BackoffOptions } from './backoff.js';
+import type { AccountEvent, MarketEvent } from './events.js';
+import type { Channel } from './protocol.js';
+import type { OverflowPolicy } from './queue.js';
+import type { OrderPage, OrderQuery } from './reconcile.js';
+
+// The stream's public surface; src/stream/connection.ts implements it.
+
+/** What the stream needs from its owner (the REST client, or anything else). */
+export interface StreamHost {
+  /**
+   * `{ws_url}` or the full `{ws_url}/v1/match/ws`. A function is called before every (re)connect,
+   * so an address that only exists later (mock mode starting a loopback server) or that moves
+   * can be resolved lazily; its failure counts as a failed connection attempt.
+   */
+  wsUrl: string | (() => string | Promise<string>);
+  /** POST /v1/match/ws/ticket; called right before every (re)connect. */
+  ticket(): Promise<{ ticket: string; expiresAt: string }>;
+  /**
+   * GET /v1/match/orders with these filters, every page (with the page's `x-account-seq` header
+   * when present). Read when the account channel is subscribed (the open orders) and when the
+   * server cannot replay (what can have changed since).
+   */
+  listOrders(query: OrderQuery): AsyncIterable<OrderPage>;
+  logger?: Logger;
+}
+
+export interface StreamOptions {
+  /** Events buffered per iterator. Default 1000. */
+  bufferSize?: number;
+  /**
+   * 'pause' (default): when an iterator's buffer is full, stop reading the socket until it
+   * drains to half; nothing is lost. 'drop-oldest': never stop reading; the oldest buffered
+   * event is discarded and counted in `dropped`.
+   */
+  overflow?: OverflowPolicy;
+  /** Client ping interval. Default 15 s. */
+  heartbeatIntervalMs?: number;
+  /** A socket silent this long after a ping is replaced. Default 10 s. */
+  heartbeatTimeoutMs?: number;
+  /** Opening handshake limit. Default 10 s. */
+  connectTimeoutMs?: number;
+  /**
+   * Reconnect backoff; `maxAttempts` consecutive failures end the stream (default: never). A ticket
+   * request refused with a 4xx (other than 408 and 429) ends the stream at once with that error.
+   */
+  reconnect?: BackoffOptions & { maxAttempts?: number };
+  /**
+   * Slack for a venue whose order timestamps may trail its event times: a resync also re-reads
+   * orders created, and accepts orders changed, this long before the last account event seen.
+   * Default 0.
+   */
+  reconcileLookbackMs?: number;
+  /** Jitter source, for tests. */
+  random?: () => number;
+}
+
+export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
+
+export interface StateChange {
+  state: StreamState;
+  /** Consecutive failed attempts so far (0 once open). */
+  attempt: number;
+  reason?: string;
+}
+
+export interface StreamSubscription<T> extends AsyncIterableIterator<T> {
+  readonly channel: Channel;
+  /**
+   * Resolves `true` once the server has confirmed the channel's subscription: from then on every
+   * event of the channel reaches this iterator (await it before placing orders you want to see
+   * accepted). Resolves `false` if the stream closes first; it never rejects.
+   */
+  readonly ready: Promise<boolean>;
+  /** Events waiting in this iterator's buffer. */
+  readonly buffered: number;
+  /** Highest `buffered` ever reached. */
+  readonly maxBuffered: number;
+  /** Events discarded by the 'drop-oldest' policy. */
+  readonly dropped: number;
+}
+
+export interface StreamStats {
+  state: StreamState;
+  reconnects: number;
+  duplicatesDropped: number;
+  resyncs: number;
+  /** Frames read from the socket but not yet decoded, while paused. */
+  backlog: number;
+}
+
+export interface VenueStream {
+  market(): StreamSubscription<MarketEvent>;
+  account(): StreamSubscription<AccountEvent>;
+  readonly state: StreamState;
+  on(event: 'state', listener: (change: StateChange) => void): () => void;
+  stats(): StreamStats;
+  /** Closes the socket and ends every iterator. */
+  close(): Promise<void>;
+}
