@@ -99,3 +99,9 @@ export interface VenueStream {
   /** Closes the socket and ends every iterator. */
   close(): Promise<void>;
 }
+
+/** What inspection and JSON.stringify show of a stream. */
+export interface StreamSummary extends StreamStats {
+  /** Channels with at least one iterator. */
+  channels: Channel[];
+}

@@ -7,6 +7,7 @@ import type {
   StreamState,
   StreamStats,
   StreamSubscription,
+  StreamSummary,
   VenueStream,
 } from './api.js';
 import { backoffDelay } from './backoff.js';
@@ -44,6 +45,9 @@ interface ChannelState {
   /** `ready` promises of iterators waiting for that answer. */
   waiting: Array<(live: boolean) => void>;
 }
+
+/** Node's util.inspect hook, by its registry key: no node:util import on other runtimes. */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 const noopLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
@@ -93,7 +97,9 @@ class StreamConnection implements VenueStream {
   /** Channels with at least one iterator, oldest subscription first. */
   private subscribeOrder: Channel[] = [];
   private readonly listeners = new Set<(change: StateChange) => void>();
-  private ws: WebSocket | undefined;
+  // Private (#), not merely `private`: the socket's handshake request carries the ticket in its
+  // subprotocol header, and inspection or serialization of the stream must never reach it.
+  #ws: WebSocket | undefined;
   private current: StreamState = 'connecting';
   private closed = false;
   private attempt = 0;
@@ -143,6 +149,18 @@ class StreamConnection implements VenueStream {
     return { state: this.current, ...this.counters, backlog: this.backlog.length };
   }
 
+  /**
+   * What util.inspect, console.log and JSON.stringify show of the stream: its state and counters.
+   * The socket and the host stay out of it: the handshake request holds the ticket.
+   */
+  [INSPECT](): StreamSummary {
+    return this.toJSON();
+  }
+
+  toJSON(): StreamSummary {
+    return { ...this.stats(), channels: [...this.subscribeOrder] };
+  }
+
   market(): StreamSubscription<MarketEvent> {
     return this.subscribe('market') as StreamSubscription<MarketEvent>;
   }
@@ -153,7 +171,7 @@ class StreamConnection implements VenueStream {
 
   close(): Promise<void> {
     if (!this.closed) this.shutdown(undefined);
-    const ws = this.ws;
+    const ws = this.#ws;
     if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
     return new Promise((resolve) => this.closeWaiters.push(resolve));
   }
@@ -211,7 +229,7 @@ class StreamConnection implements VenueStream {
       perMessageDeflate: false,
       handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000,
     });
-    this.ws = ws;
+    this.#ws = ws;
     ws.on('open', () => this.onOpen(ws));
     ws.on('message', (data: RawData) => this.onRaw(ws, data));
     // The ws error text never contains the subprotocols, so the ticket cannot leak through it.
@@ -220,7 +238,7 @@ class StreamConnection implements VenueStream {
   }
 
   private onOpen(ws: WebSocket): void {
-    if (ws !== this.ws || this.closed) return;
+    if (ws !== this.#ws || this.closed) return;
     if (ws.protocol !== SUBPROTOCOL) {
       ws.terminate();
       return;
@@ -234,15 +252,15 @@ class StreamConnection implements VenueStream {
   }
 
   private onClose(ws: WebSocket, code: number): void {
-    if (ws === this.ws) {
+    if (ws === this.#ws) {
       this.stopHeartbeat();
-      this.ws = undefined;
+      this.#ws = undefined;
       if (!this.closed) {
         this.counters.reconnects += 1;
         this.retry(`socket closed (${code})`);
       }
     }
-    if (this.closed && !this.ws) {
+    if (this.closed && !this.#ws) {
       const waiters = this.closeWaiters;
       this.closeWaiters = [];
       for (const w of waiters) w();
@@ -273,7 +291,7 @@ class StreamConnection implements VenueStream {
       this.reconcileWait.wake();
     }
     this.stopHeartbeat();
-    this.ws?.terminate();
+    this.#ws?.terminate();
     for (const ch of Object.values(this.channels)) {
       for (const resolve of ch.waiting.splice(0)) resolve(false);
       for (const q of ch.subs) {
@@ -295,11 +313,11 @@ class StreamConnection implements VenueStream {
     this.stopHeartbeat();
     this.heartbeatTimer = setInterval(() => {
       // While the client itself is not reading, silence proves nothing.
-      if (ws !== this.ws || this.isHeld() || this.silenceTimer) return;
+      if (ws !== this.#ws || this.isHeld() || this.silenceTimer) return;
       this.send({ op: 'ping', id: ++this.frameId });
       this.silenceTimer = setTimeout(() => {
         this.silenceTimer = undefined;
-        if (ws !== this.ws || this.isHeld()) return;
+        if (ws !== this.#ws || this.isHeld()) return;
         this.log.warn('stream: no answer to ping, replacing the connection');
         ws.terminate();
       }, timeout);
@@ -314,7 +332,7 @@ class StreamConnection implements VenueStream {
   }
 
   private send(frame: ClientFrame): void {
-    const ws = this.ws;
+    const ws = this.#ws;
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(frame));
   }
 
@@ -405,7 +423,7 @@ class StreamConnection implements VenueStream {
       this.handle(this.backlog.shift() as string);
     }
     if (!this.blocked) this.releaseRoomWaiters();
-    if (!this.isHeld()) this.ws?.resume();
+    if (!this.isHeld()) this.#ws?.resume();
   }
 
   private releaseRoomWaiters(): void {
@@ -429,7 +447,7 @@ class StreamConnection implements VenueStream {
       q.push(ev);
       if (this.policy === 'pause' && q.full && !this.blocked) {
         this.blocked = true;
-        this.ws?.pause();
+        this.#ws?.pause();
       }
     }
   }
@@ -437,7 +455,7 @@ class StreamConnection implements VenueStream {
   // ---- frames ----
 
   private onRaw(ws: WebSocket, data: RawData): void {
-    if (ws !== this.ws) return;
+    if (ws !== this.#ws) return;
     if (this.silenceTimer) {
       clearTimeout(this.silenceTimer);
       this.silenceTimer = undefined;
@@ -579,7 +597,7 @@ class StreamConnection implements VenueStream {
   ): Promise<void> {
     // Synchronous up to the first await: later frames queue behind the reconciliation.
     this.reconciling += 1;
-    this.ws?.pause();
+    this.#ws?.pause();
     const from = lookbackFrom(watermark, this.opts.reconcileLookbackMs ?? 0);
     try {
       if (this.seeding) await this.seeding;

@@ -5,6 +5,7 @@ export type {
   StreamState,
   StreamStats,
   StreamSubscription,
+  StreamSummary,
   VenueStream,
 } from './api.js';
 export { type BackoffOptions, backoffDelay } from './backoff.js';
