@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import {
   answerClientError,
-  BadTarget,
   readNodeBody,
   refuseConnect,
   rejectTooLarge,
   toRequest,
+  Unservable,
   writeJsonError,
   writeResponse,
 } from './http/node-io.js';
@@ -41,9 +41,8 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
   try {
     request = toRequest(req, host, body);
   } catch (err) {
-    if (!(err instanceof BadTarget)) throw err;
-    // An unusable Host header or request target: the same extended code-2 body as any bad input.
-    writeJsonError(req, res, 400, 2, 'Invalid request: malformed request line or Host header', [err.detail]);
+    if (!(err instanceof Unservable)) throw err;
+    writeJsonError(req, res, err.status, err.code, err.message, err.errors);
     return;
   }
   try {

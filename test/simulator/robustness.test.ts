@@ -342,7 +342,7 @@ describe('malformed framing gets the JSON error body (issue 9.3d)', () => {
     });
   });
 
-  it('HTTP/1.1 without Host: 400 code 2 naming host; CONNECT: 405; an unknown Expect: 417', async () => {
+  it('HTTP/1.1 without Host: 400 code 2 naming host; CONNECT and TRACE: 405; an unknown Expect: 417', async () => {
     const { port } = await start();
     const conn = await RawConnection.open(port);
     conn.write('GET /_sim/state HTTP/1.1\r\n\r\n');
@@ -365,6 +365,18 @@ describe('malformed framing gets the JSON error body (issue 9.3d)', () => {
       status: 405,
       body: { code: -1, message: 'CONNECT is not allowed on this server' },
     });
+
+    // TRACE cannot become a fetch Request at all; it used to be logged as a failure and dropped.
+    const traceConn = await RawConnection.open(port);
+    traceConn.write(rawRequest('TRACE', '/v1/match/orders', AUTH, '{}'));
+    const trace = await answer(traceConn);
+    expect({ status: trace.status, body: json(trace) }).toEqual({
+      status: 405,
+      body: { code: -1, message: 'TRACE is not allowed on this server' },
+    });
+    traceConn.write(rawRequest('GET', '/_sim/state'));
+    expect((await answer(traceConn)).status).toBe(200);
+    traceConn.destroy();
 
     const expectConn = await RawConnection.open(port);
     expectConn.write(rawRequest('POST', '/_sim/auctions/settle', { expect: 'teapot' }, '{}'));

@@ -50,22 +50,34 @@ export function readNodeBody(
   });
 }
 
-/** Thrown by toRequest for a request line or Host header no URL can be made of. */
-export class BadTarget extends Error {
-  constructor(readonly detail: ErrorDetail) {
-    super(detail.message);
+/** Thrown by toRequest for what cannot become a web Request; answered without the handler. */
+export class Unservable extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: number,
+    message: string,
+    readonly errors?: ErrorDetail[],
+  ) {
+    super(message);
   }
 }
+
+// An unusable Host header or request target: the same extended code-2 body as any bad input.
+function badTarget(detail: ErrorDetail): Unservable {
+  return new Unservable(400, 2, 'Invalid request: malformed request line or Host header', [detail]);
+}
+
+// Methods the fetch standard forbids in a Request; the handler could never see them.
+const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buffer): Request {
   const host = req.headers.host;
   // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (Node's own answer has no body).
   if (host === undefined && req.httpVersion === '1.1')
-    throw new BadTarget({
-      error: 'missing_host',
-      message: 'HTTP/1.1 requires a Host header',
-      location: 'host',
-    });
+    throw badTarget({ error: 'missing_host', message: 'HTTP/1.1 requires a Host header', location: 'host' });
+  const method = req.method ?? 'GET';
+  if (FORBIDDEN_METHODS.has(method.toUpperCase()))
+    throw new Unservable(405, -1, `${method} is not allowed on this server`);
   const headers = new Headers();
   let url: URL;
   try {
@@ -76,14 +88,13 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
     }
     url = new URL(req.url ?? '/', `http://${host ?? fallbackHost}`);
   } catch {
-    throw new BadTarget({
+    throw badTarget({
       error: 'invalid_url',
       message: 'is not a valid request target',
       location: 'url',
       invalidValue: String(req.url),
     });
   }
-  const method = req.method ?? 'GET';
   const hasBody = method !== 'GET' && method !== 'HEAD';
   return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : null });
 }
