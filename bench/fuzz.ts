@@ -13,8 +13,6 @@
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { SEEDED } from '../src/simulator/engine/seed.js';
-import { createSimulator } from '../src/simulator/simulator.js';
 import { type FuzzCase, makeCase } from './fuzz-cases.js';
 import { RawConnection, type RawResponse, rawRequest } from './raw-http.js';
 
@@ -71,14 +69,21 @@ function isJsonError(r: RawResponse): boolean {
 }
 
 interface SimulatorModule {
-  createSimulator: typeof createSimulator;
-  SEEDED: typeof SEEDED;
+  createSimulator: typeof import('../src/simulator/simulator.js').createSimulator;
+  SEEDED: typeof import('../src/simulator/engine/seed.js').SEEDED;
 }
 
-/** This tree's simulator, or the entry module (exporting both names) at `modulePath`. */
+/**
+ * This tree's simulator, or the entry module (exporting both names) at `modulePath`. Loaded
+ * lazily, so that fuzzing another tree does not load this one's simulator at all.
+ */
 async function loadSimulator(modulePath?: string): Promise<SimulatorModule> {
-  if (!modulePath) return { createSimulator, SEEDED };
-  return import(pathToFileURL(resolve(modulePath)).href) as Promise<SimulatorModule>;
+  if (modulePath) return import(pathToFileURL(resolve(modulePath)).href) as Promise<SimulatorModule>;
+  const [{ createSimulator }, { SEEDED }] = await Promise.all([
+    import('../src/simulator/simulator.js'),
+    import('../src/simulator/engine/seed.js'),
+  ]);
+  return { createSimulator, SEEDED };
 }
 
 export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
