@@ -75,7 +75,9 @@ class ParsedKey implements ParsedApiKey {
  * of the key's content (only counts and positions), so the error is safe to log or report.
  */
 export class InvalidApiKeyError extends MatchVenueError {
+  static override readonly kind = 'MV_INVALID_API_KEY';
   override name = 'InvalidApiKeyError';
+  declare readonly code: string;
   /** A stable, machine-readable reason. */
   readonly reason:
     | 'missing'

@@ -1,38 +1,9 @@
 import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
+import { MatchVenueError } from './base-error.js';
 import { redact, redactHeaders, redactText } from './logger.js';
 import { isRetryableStatus } from './retry.js';
 
-const INSPECT = Symbol.for('nodejs.util.inspect.custom');
-
-type Inspect = (value: unknown, options?: Record<string, unknown>) => string;
-
-/**
- * Base class of every error this SDK throws, so one `instanceof` catches them all.
- *
- * Errors end up in logs and crash reports, so none may show the API key: the message, `util.inspect`
- * (which renders the stack, every field and the whole `cause` chain, including errors the SDK did not
- * make) and `JSON.stringify` all pass through the redaction the logger uses. Data kept from a
- * response (APIError) is also cleared of the exact key when the error is built.
- */
-export class MatchVenueError extends Error {
-  override name = 'MatchVenueError';
-
-  constructor(message?: string, options?: ErrorOptions) {
-    // Messages quote what servers and transports said, which can include an echoed credential.
-    super(message === undefined ? undefined : redactText(message), options);
-  }
-
-  /** `JSON.stringify` form: the same enumerable fields, with secret fields and text redacted. */
-  toJSON(): Record<string, unknown> {
-    return redact({ ...this }) as Record<string, unknown>;
-  }
-
-  /** `util.inspect` form: node's own rendering (stack, fields, cause chain), then redacted. */
-  [INSPECT](depth: number | null, options: Record<string, unknown>, inspect: Inspect): string {
-    if (depth !== null && depth < 0) return `[${this.name}]`;
-    return redactText(inspect(this, { ...options, depth, customInspect: false }));
-  }
-}
+export { InvalidArgumentError, MatchVenueError } from './base-error.js';
 
 /** One entry of the platform's extended error body (`errors: [...]` on code 2 responses). */
 export interface APIErrorDetail {
@@ -64,11 +35,15 @@ export interface APIErrorInit {
 
 /** The server answered with a non-2xx status. */
 export class APIError extends MatchVenueError {
+  static override readonly kind: string = 'MV_API_ERROR';
   override name = 'APIError';
   /** HTTP status of the response. */
   readonly status: number;
-  /** Service error code from the body (`{ code, message }`), when the body carried one. */
-  readonly code: number | undefined;
+  /**
+   * Service error code from the body (`{ code, message }`), when the body carried one: the venue's
+   * number (`ErrorCode`), not the SDK's string. The stable string of the class is `kind`.
+   */
+  override readonly code: number | undefined;
   /** The message exactly as the server sent it. */
   readonly serverMessage: string | undefined;
   /** Value of the `x-request-id` response header; quote it when reporting a problem. */
@@ -138,24 +113,31 @@ function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {
 }
 
 export class BadRequestError extends APIError {
+  static override readonly kind = 'MV_API_BAD_REQUEST';
   override name = 'BadRequestError';
 }
 export class AuthenticationError extends APIError {
+  static override readonly kind = 'MV_API_UNAUTHORIZED';
   override name = 'AuthenticationError';
 }
 export class PermissionDeniedError extends APIError {
+  static override readonly kind = 'MV_API_FORBIDDEN';
   override name = 'PermissionDeniedError';
 }
 export class NotFoundError extends APIError {
+  static override readonly kind = 'MV_API_NOT_FOUND';
   override name = 'NotFoundError';
 }
 export class ConflictError extends APIError {
+  static override readonly kind = 'MV_API_CONFLICT';
   override name = 'ConflictError';
 }
 export class RateLimitError extends APIError {
+  static override readonly kind = 'MV_API_RATE_LIMITED';
   override name = 'RateLimitError';
 }
 export class InternalServerError extends APIError {
+  static override readonly kind = 'MV_API_SERVER_ERROR';
   override name = 'InternalServerError';
 }
 
@@ -181,7 +163,9 @@ export function makeAPIError(init: APIErrorInit): APIError {
 
 /** No usable HTTP response arrived (refused, reset, DNS, TLS...). */
 export class APIConnectionError extends MatchVenueError {
+  static override readonly kind: string = 'MV_CONNECTION';
   override name = 'APIConnectionError';
+  declare readonly code: string;
   constructor(message = 'Connection error.', options?: { cause?: unknown }) {
     super(message, options);
   }
@@ -189,6 +173,7 @@ export class APIConnectionError extends MatchVenueError {
 
 /** An attempt exceeded `timeout`, or the call exceeded its `totalTimeout` budget. */
 export class APIConnectionTimeoutError extends APIConnectionError {
+  static override readonly kind = 'MV_TIMEOUT';
   override name = 'APIConnectionTimeoutError';
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
     super(message, options);
@@ -197,7 +182,9 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 
 /** The caller's AbortSignal fired. */
 export class APIUserAbortError extends MatchVenueError {
+  static override readonly kind = 'MV_ABORTED';
   override name = 'APIUserAbortError';
+  declare readonly code: string;
   /** Set on place/withdrawal calls: the key to look the order up or resend with. */
   readonly idempotencyKey: string | undefined;
   constructor(
@@ -207,6 +194,18 @@ export class APIUserAbortError extends MatchVenueError {
     super(message, options);
     this.idempotencyKey = options?.idempotencyKey;
   }
+}
+
+/**
+ * The client cannot be built from its options and environment variables: no API key or base URL, an
+ * unknown `environment` or log level, a base URL that is not https (outside loopback), a limit that
+ * is not a positive number. Thrown by `new MatchVenue(...)` (and by the first streaming call for
+ * a missing WebSocket URL), before any request. A malformed key is `InvalidApiKeyError`.
+ */
+export class ConfigurationError extends MatchVenueError {
+  static override readonly kind = 'MV_INVALID_CONFIG';
+  override name = 'ConfigurationError';
+  declare readonly code: string;
 }
 
 /** One rejected field of a request, found before anything was sent. */
@@ -221,7 +220,9 @@ export interface ValidationIssue {
 
 /** Input rejected by the client before sending; no request was made. */
 export class ValidationError extends MatchVenueError {
+  static override readonly kind = 'MV_VALIDATION';
   override name = 'ValidationError';
+  declare readonly code: string;
   readonly issues: readonly ValidationIssue[];
   constructor(context: string, issues: readonly ValidationIssue[]) {
     const lines = issues.map((i) => `  - ${i.path || '(input)'}: ${i.rule}`);
@@ -236,7 +237,9 @@ export class ValidationError extends MatchVenueError {
 
 /** A success response whose body did not match the documented shape. */
 export class ResponseValidationError extends MatchVenueError {
+  static override readonly kind = 'MV_RESPONSE_VALIDATION';
   override name = 'ResponseValidationError';
+  declare readonly code: string;
   readonly requestId: string | undefined;
   readonly issues: readonly ValidationIssue[];
   constructor(message: string, requestId: string | undefined, issues: readonly ValidationIssue[]) {
@@ -255,7 +258,9 @@ export type UnknownOutcomeOperation = 'placeOrder' | 'createWithdrawal';
  * create a second one.
  */
 export class OutcomeUnknownError extends MatchVenueError {
+  static override readonly kind = 'MV_OUTCOME_UNKNOWN';
   override name = 'OutcomeUnknownError';
+  declare readonly code: string;
   readonly operation: UnknownOutcomeOperation;
   readonly idempotencyKey: string;
   /** For placed orders the orderId equals the idempotency key. */

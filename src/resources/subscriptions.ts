@@ -36,7 +36,9 @@ export type V1SubscriptionCreateParams = z.input<typeof CreateV1Params>;
 
 /** A v1 subscription cannot be deleted while one of its region entries is still `pending`. */
 export class SubscriptionPendingError extends MatchVenueError {
+  static override readonly kind = 'MV_SUBSCRIPTION_PENDING';
   override name = 'SubscriptionPendingError';
+  declare readonly code: string;
   readonly subscriptionId: string;
   /** The `subscriptionDetails` entries still pending (their topic `url` and `arn`). */
   readonly pendingDetails: readonly { url: string; arn: string }[];
