@@ -8,6 +8,8 @@ import {
   type APIError,
   type APIErrorDetail,
   APIUserAbortError,
+  ConfigurationError,
+  InvalidArgumentError,
   MatchVenueError,
   makeAPIError,
   OutcomeUnknownError,
@@ -81,26 +83,28 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 
 type Limits = { timeout?: number; totalTimeout?: number; maxRetries?: number };
 
-/** Rejects option values the pipeline cannot honour, naming the option. */
+/**
+ * Rejects option values the pipeline cannot honour, naming the option: a ConfigurationError for the
+ * client's options (`where` names them), an InvalidArgumentError for one call's (`where` is the call).
+ */
 export function checkLimits(limits: Limits, where: string | { method: string; path: string }) {
   // The common case (no per-call limits) costs three reads.
   if (limits.timeout === undefined && limits.totalTimeout === undefined && limits.maxRetries === undefined) {
     return;
   }
   const place = () => (typeof where === 'string' ? where : `${where.method} ${where.path}`);
+  const Refusal = typeof where === 'string' ? ConfigurationError : InvalidArgumentError;
   for (const name of ['timeout', 'totalTimeout'] as const) {
     const value = limits[name];
     if (value !== undefined && !(typeof value === 'number' && value > 0)) {
-      throw new MatchVenueError(
+      throw new Refusal(
         `${place()}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
       );
     }
   }
   const retries = limits.maxRetries;
   if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) {
-    throw new MatchVenueError(
-      `${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`,
-    );
+    throw new Refusal(`${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`);
   }
 }
 

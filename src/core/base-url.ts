@@ -1,4 +1,4 @@
-import { MatchVenueError } from './error.js';
+import { ConfigurationError } from './error.js';
 
 /**
  * True for localhost, 127.0.0.0/8 and ::1 (the only hosts allowed without TLS). Names under
@@ -21,17 +21,19 @@ export function checkBaseUrl(value: string, option: 'baseUrl' | 'wsUrl'): string
   try {
     url = new URL(value);
   } catch {
-    throw new MatchVenueError(`${option} is not a valid URL: "${value}"`);
+    throw new ConfigurationError(`${option} is not a valid URL: "${value}"`);
   }
   const secure = option === 'baseUrl' ? 'https:' : 'wss:';
   const plain = option === 'baseUrl' ? 'http:' : 'ws:';
   if (url.protocol === secure) return value.replace(/\/+$/, '');
   if (url.protocol === plain) {
     if (isLoopbackHost(url.hostname)) return value.replace(/\/+$/, '');
-    throw new MatchVenueError(
+    throw new ConfigurationError(
       `${option} must use ${secure.slice(0, -1)}:// unless it points at a loopback address ` +
         `(localhost, 127.0.0.0/8, ::1); refusing to send credentials in clear text to ${url.host}.`,
     );
   }
-  throw new MatchVenueError(`${option} must be an ${secure.slice(0, -1)}:// URL, got "${url.protocol}//".`);
+  throw new ConfigurationError(
+    `${option} must be an ${secure.slice(0, -1)}:// URL, got "${url.protocol}//".`,
+  );
 }

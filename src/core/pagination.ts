@@ -1,5 +1,5 @@
 import { APIPromise, type RawResponse } from './api-promise.js';
-import { MatchVenueError } from './error.js';
+import { InvalidArgumentError } from './base-error.js';
 
 export interface PaginationInfo {
   /** Current page, 1-based. */
@@ -33,7 +33,7 @@ export class Page<T> implements AsyncIterable<T> {
   getNextPage(): PagePromise<T> {
     if (!this.hasNextPage()) {
       return PagePromise.rejectedPage(
-        new MatchVenueError('No next page; check hasNextPage() before getNextPage().'),
+        new InvalidArgumentError('No next page; check hasNextPage() before getNextPage().'),
       );
     }
     return this.#fetch(this.pagination.page + 1);

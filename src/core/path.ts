@@ -1,4 +1,4 @@
-import { MatchVenueError } from './error.js';
+import { InvalidArgumentError } from './base-error.js';
 
 // RFC 3986 pchar: unreserved, sub-delims, ':' and '@' may stay as they are inside a segment.
 const UNSAFE_IN_SEGMENT = /[^A-Za-z0-9\-._~!$&'()*+,;=:@]+/g;
@@ -24,14 +24,14 @@ export function path(statics: TemplateStringsArray, ...values: readonly unknown[
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value === undefined || value === null || value === '') {
-      throw new MatchVenueError(`Path parameter ${i + 1} is empty in ${statics.join('{}')}`);
+      throw new InvalidArgumentError(`Path parameter ${i + 1} is empty in ${statics.join('{}')}`);
     }
     const text = String(value);
     dotted ||= text.includes('.');
     out += encodePathSegment(text) + (statics[i + 1] ?? '');
   }
   if (dotted && DOT_SEGMENT.test(out)) {
-    throw new MatchVenueError(`Path parameters produce a '.' or '..' segment: ${out}`);
+    throw new InvalidArgumentError(`Path parameters produce a '.' or '..' segment: ${out}`);
   }
   return out;
 }

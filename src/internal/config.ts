@@ -1,6 +1,6 @@
 import { parseApiKey } from '../core/api-key.js';
 import { checkBaseUrl } from '../core/base-url.js';
-import { MatchVenueError } from '../core/error.js';
+import { ConfigurationError } from '../core/error.js';
 import type { LogLevelOption } from '../core/logger.js';
 
 export type Environment = 'production' | 'sandbox' | 'mock';
@@ -37,7 +37,7 @@ function env(name: string): string | undefined {
 
 function parseEnvironment(value: string, source: string): Environment {
   if ((ENVIRONMENTS as readonly string[]).includes(value)) return value as Environment;
-  throw new MatchVenueError(`${source} must be one of ${ENVIRONMENTS.join(', ')}; got "${value}".`);
+  throw new ConfigurationError(`${source} must be one of ${ENVIRONMENTS.join(', ')}; got "${value}".`);
 }
 
 const LOG_LEVELS: readonly LogLevelOption[] = ['debug', 'info', 'warn', 'error', 'silent'];
@@ -48,7 +48,7 @@ export function envLogLevel(): LogLevelOption | undefined {
   if (value === undefined) return undefined;
   const level = LOG_LEVELS.find((l) => l === value);
   if (!level)
-    throw new MatchVenueError(
+    throw new ConfigurationError(
       `MATCH_VENUE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}; got "${value}".`,
     );
   return level;
@@ -90,7 +90,7 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
     return { apiKey: apiKey ?? MOCK_DEFAULT_API_KEY, environment, baseUrl: MOCK_BASE_URL, wsUrl: undefined };
   }
   if (apiKey === undefined) {
-    throw new MatchVenueError(
+    throw new ConfigurationError(
       'No API key: pass `apiKey` to new MatchVenue({ apiKey }) or set the MATCH_VENUE_API_KEY environment variable ' +
         "(or use environment: 'mock' / MATCH_VENUE_ENV=mock to run against the in-process simulator).",
     );
@@ -99,7 +99,7 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
   // a request sent to a wrong host with a live key would be worse than this error.
   const explicitBase = input.baseUrl ?? env('MATCH_VENUE_BASE_URL');
   if (explicitBase === undefined) {
-    throw new MatchVenueError(
+    throw new ConfigurationError(
       `No base URL for the ${environment} environment: pass \`baseUrl\` to new MatchVenue({ baseUrl }) or set ` +
         'MATCH_VENUE_BASE_URL (your venue onboarding gives the address; for the local simulator it is printed by npx match-venue-sim).',
     );

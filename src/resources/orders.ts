@@ -2,7 +2,7 @@ import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import {
   type APIUserAbortError,
-  MatchVenueError,
+  InvalidArgumentError,
   NotFoundError,
   OutcomeUnknownError,
   ValidationError,
@@ -149,10 +149,12 @@ export class Orders extends APIResource {
     options?: RequestOptions,
   ): Promise<Order | null> {
     if (error instanceof OutcomeUnknownError && error.operation !== 'placeOrder') {
-      throw new MatchVenueError(`orders.resolveUnknown expects a placeOrder outcome, got ${error.operation}`);
+      throw new InvalidArgumentError(
+        `orders.resolveUnknown expects a placeOrder outcome, got ${error.operation}`,
+      );
     }
     const key = typeof error === 'string' ? error : error.idempotencyKey;
-    if (!key) throw new MatchVenueError('orders.resolveUnknown: the error carries no idempotency key');
+    if (!key) throw new InvalidArgumentError('orders.resolveUnknown: the error carries no idempotency key');
     try {
       return await this.retrieve(key, options);
     } catch (err) {

@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
+import { InvalidArgumentError, type OutcomeUnknownError } from '../core/error.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import { CreateWithdrawalRequest, Withdrawal } from '../generated/schemas.js';
@@ -42,7 +42,7 @@ export class Withdrawals extends APIResource {
   resolveUnknown(error: OutcomeUnknownError, options?: RequestOptions): APIPromise<Withdrawal> {
     return this.client.call(() => {
       if (error.operation !== 'createWithdrawal') {
-        throw new MatchVenueError(
+        throw new InvalidArgumentError(
           `resolveUnknown expects a createWithdrawal outcome, got ${error.operation}`,
         );
       }
