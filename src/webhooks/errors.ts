@@ -1,3 +1,5 @@
+import { MatchVenueError } from '../core/base-error.js';
+
 /**
  * Stable machine-readable codes for every way a webhook delivery can be refused.
  * Match on `error.code`, never on the message text.
@@ -52,15 +54,21 @@ export const WebhookErrorCode = {
 export type WebhookErrorCode = (typeof WebhookErrorCode)[keyof typeof WebhookErrorCode];
 
 /**
- * The one error class of `match-venue/webhooks`. Messages never contain secrets (API keys, tokens);
- * they may name URLs and header names, which come from the delivery itself.
+ * The one error class of `match-venue/webhooks`, a {@link MatchVenueError} like every error of the
+ * package. Its `code` (and `kind`, the same string) is one of {@link WebhookErrorCode}. Messages
+ * never contain secrets (API keys, tokens); they may name URLs and header names, which come from the
+ * delivery itself.
  */
-export class WebhookError extends Error {
+export class WebhookError extends MatchVenueError {
+  /** Undefined: each WebhookError carries its own code, one of {@link WebhookErrorCode}. */
+  static override readonly kind: undefined = undefined;
   override readonly name = 'WebhookError';
-  readonly code: WebhookErrorCode;
+  override readonly kind: WebhookErrorCode;
+  override readonly code: WebhookErrorCode;
 
   constructor(code: WebhookErrorCode, message: string, options?: { cause?: unknown }) {
     super(message, options);
+    this.kind = code;
     this.code = code;
   }
 }

@@ -3,6 +3,8 @@
  * but not create them). Every function returns the complete TLV bytes of one value.
  */
 
+import { InvalidArgumentError } from '../../core/base-error.js';
+
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
   let offset = 0;
@@ -36,7 +38,7 @@ export const explicit = (n: number, inner: Uint8Array): Uint8Array => tlv(0xa0 |
 
 /** A non-negative INTEGER. */
 export function integer(value: bigint): Uint8Array {
-  if (value < 0n) throw new RangeError('der.integer encodes non-negative values only');
+  if (value < 0n) throw new InvalidArgumentError('der.integer encodes non-negative values only');
   let hex = value.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
   // A leading 0x00 keeps a value whose top bit is set from reading as negative.

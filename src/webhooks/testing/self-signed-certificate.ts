@@ -1,4 +1,5 @@
 import { type KeyObject, randomBytes, sign } from 'node:crypto';
+import { InvalidArgumentError } from '../../core/base-error.js';
 import { bitString, explicit, integer, nullValue, oid, sequence, set, time, utf8String } from './der.js';
 
 const SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
@@ -23,7 +24,7 @@ export interface SelfSignedCertificateOptions {
  */
 export function createSelfSignedCertificate(options: SelfSignedCertificateOptions): string {
   if (options.privateKey.asymmetricKeyType !== 'rsa' || options.publicKey.asymmetricKeyType !== 'rsa') {
-    throw new TypeError('createSelfSignedCertificate needs an RSA key pair');
+    throw new InvalidArgumentError('createSelfSignedCertificate needs an RSA key pair');
   }
   const now = Date.now();
   const notBefore = options.notBefore ?? new Date(now - 86_400_000);
