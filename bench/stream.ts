@@ -13,11 +13,11 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { WebSocket } from 'ws';
+import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../src/contract/ws-protocol.js';
 import type { SimEvent } from '../src/simulator/ws/hub.js';
 import { attachWebSocket } from '../src/simulator/ws/server.js';
 import { TicketAuthority } from '../src/simulator/ws/tickets.js';
 import { connectStream } from '../src/stream/index.js';
-import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../src/stream/protocol.js';
 
 export interface StreamBenchResult {
   events: number;

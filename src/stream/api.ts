@@ -1,7 +1,7 @@
 import type { Logger } from '../core/logger.js';
 import type { BackoffOptions } from './backoff.js';
 import type { AccountEvent, MarketEvent } from './events.js';
-import type { Channel } from './protocol.js';
+import type { Channel } from '../contract/ws-protocol.js';
 import type { OverflowPolicy } from './queue.js';
 import type { OrderPage, OrderQuery } from './reconcile.js';
 

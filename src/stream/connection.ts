@@ -11,7 +11,7 @@ import type {
   VenueStream,
 } from './api.js';
 import { backoffDelay } from './backoff.js';
-import { decodeSocketData } from './codec.js';
+import { decodeSocketData } from '../contract/ws-codec.js';
 import type { AccountEvent, MarketEvent, StreamEvent, StreamOrder, StreamResyncEvent } from './events.js';
 import { isOrderLike, OrderTracker } from './order-tracker.js';
 import {
@@ -23,7 +23,7 @@ import {
   type SubscribedFrame,
   TICKET_PROTOCOL_PREFIX,
   WS_PATH,
-} from './protocol.js';
+} from '../contract/ws-protocol.js';
 import { EventQueue, type OverflowPolicy } from './queue.js';
 import {
   learnOpenOrders,

@@ -1,4 +1,4 @@
-import type { Channel } from './protocol.js';
+import type { Channel } from '../contract/ws-protocol.js';
 
 export interface Money {
   amount: string;

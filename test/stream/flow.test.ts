@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
+import { SUBPROTOCOL } from '../../src/contract/ws-protocol.js';
 import type { SimEvent } from '../../src/simulator/ws/hub.js';
 import type { WsSimulator } from '../../src/simulator/ws/server.js';
 import { TicketAuthority } from '../../src/simulator/ws/tickets.js';
 import { connectStream, type StreamOptions, type VenueStream } from '../../src/stream/index.js';
-import { SUBPROTOCOL } from '../../src/stream/protocol.js';
 import { extraSocketServer, take, until } from './socket-server.js';
 
 const cleanups: (() => Promise<void>)[] = [];

@@ -1,7 +1,7 @@
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { SUBPROTOCOL } from '../../src/stream/protocol.js';
+import { SUBPROTOCOL } from '../../src/contract/ws-protocol.js';
 import { auth, extraSocketServer, issueTicket, placeOrder, startVenue, type Venue } from './helpers.js';
 
 let venue: Venue;

@@ -1,5 +1,5 @@
 import type { WebSocket } from 'ws';
-import { encodeSocketData } from '../../stream/codec.js';
+import { encodeSocketData } from '../../contract/ws-codec.js';
 import type {
   Channel,
   ErrorCode,
@@ -8,7 +8,7 @@ import type {
   PongFrame,
   SubscribedFrame,
   UnsubscribedFrame,
-} from '../../stream/protocol.js';
+} from '../../contract/ws-protocol.js';
 import { SequenceLog } from './replay-buffer.js';
 
 /** What the simulator emits (`sim.onEvent`). */

@@ -1,7 +1,7 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../stream/protocol.js';
+import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../contract/ws-protocol.js';
 import { registerAccountSeq } from './account-seq.js';
 import { Hub, type SimEvent } from './hub.js';
 import { TicketError } from './tickets.js';

@@ -1,6 +1,7 @@
 /**
  * Frames of the `service-match.v1` WebSocket protocol (docs/PROTOCOL.md, "## WebSocket").
- * Shared by the simulator's server and the client so both sides speak exactly one protocol.
+ * Part of the contract layer: the simulator's server and the client's stream both import these
+ * types and names from here, so the two sides cannot drift into two protocols.
  */
 
 export const SUBPROTOCOL = 'service-match.v1';
