@@ -1,0 +1,405 @@
+/**
+ * Placement chaos: `orders.place` (burner BURN, minter MINT) and `withdrawals.create` (minter)
+ * through the fault proxy against a real-clock simulator with short auctions and a small
+ * per-auction order cap, so 137008 refusals are common. Each call's verdict (accepted, refused with
+ * a code, OutcomeUnknownError, other) is checked against the simulator's own state once every held
+ * request has landed:
+ *
+ * - false refusal: a definite error, yet the order (withdrawal) exists;
+ * - false accept: accepted, yet nothing exists;
+ * - duplicates: records beyond one per call (ids are the keys, so any extra record is a duplicate);
+ * - unknowns: OutcomeUnknownError, each settled at once with `resolveUnknown` over a clean
+ *   connection; "settled correctly" when that answer agrees with the final state.
+ */
+import { Agent } from 'undici';
+import { DEFAULT_FAULTS, type FaultProxyStats, type FaultRates, startFaultProxy } from './fault-proxy.js';
+import { Cleanup, describeError, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
+
+export interface PlacementChaosOptions {
+  /** orders.place calls, alternately burner BURN and minter MINT. Default 5,200. */
+  placements?: number;
+  /** withdrawals.create calls by the minter, alongside the placements. Default placements / 10. */
+  withdrawals?: number;
+  seed?: number;
+  /**
+   * Placements started per second, whatever the machine's speed, so that the cap is full about
+   * half of each auction (a refusal then, room later: the race of issue 9). Default
+   * 2 x maxOrdersPerAuction x 2 entities per cycle (100/s with the defaults).
+   */
+  ratePerSec?: number;
+  /** Most calls in flight at once (a slow machine then runs slower, rather than piling up). Default 64. */
+  maxInFlight?: number;
+  /** The simulator's 137008 cap per entity and auction. Default 10. */
+  maxOrdersPerAuction?: number;
+  /** Auction cycle of the real-clock simulator (lock and settle windows are 50 ms). Default 400. */
+  cycleMs?: number;
+  /** The client's per-attempt timeout, ms. Default 1000 (well above a loaded machine's slowest answer). */
+  timeoutMs?: number;
+  /** The client's retries. Default 2 (the SDK default). */
+  maxRetries?: number;
+  faults?: Partial<FaultRates>;
+  /** Hold time of a delayed request, ms. Default [timeoutMs + 150, timeoutMs + 1000]. */
+  delayMs?: readonly [number, number];
+  /** `src/` directory the SDK and simulator come from. Default this checkout's. */
+  srcRoot?: string;
+}
+
+export interface CreateChaosReport {
+  operation: 'orders.place' | 'withdrawals.create';
+  calls: number;
+  accepted: number;
+  /** Definite API errors (4xx answered to the caller). */
+  refused: number;
+  refusedByCode: Record<string, number>;
+  unknown: number;
+  /** The last attempt's error of each OutcomeUnknownError. */
+  unknownCauses: Record<string, number>;
+  /** Any other error (e.g. a connection error not reported as OutcomeUnknownError). */
+  other: number;
+  otherKinds: Record<string, number>;
+  /** Calls whose order (withdrawal) exists at the end. */
+  existing: number;
+  falseRefusals: number;
+  falseRefusalsByCode: Record<string, number>;
+  falseAccepts: number;
+  /** Other errors whose order (withdrawal) exists anyway. */
+  otherButExisting: number;
+  duplicates: number;
+  unknownSettledCorrectly: number;
+  unknownSettledWrongly: number;
+  /** Of those: resolveUnknown found nothing, then an attempt still in flight made the record. */
+  unknownSaidNoneThenLanded: number;
+  /** A few keys of false refusals, to look up in a debugger. */
+  examples: string[];
+}
+
+export interface PlacementChaosReport {
+  srcRoot: string;
+  seed: number;
+  ms: number;
+  place: CreateChaosReport;
+  withdraw: CreateChaosReport;
+  proxy: FaultProxyStats;
+  auctions: number;
+  /** Simulator invariant violations at the end (expected none). */
+  invariantViolations: string[];
+}
+
+type Verdict =
+  | { kind: 'accepted' }
+  | { kind: 'refused'; code: string }
+  | { kind: 'unknown'; settled: boolean | 'error'; cause: string }
+  | { kind: 'other'; what: string };
+
+interface Call {
+  key: string;
+  verdict: Verdict;
+}
+
+function emptyReport(operation: CreateChaosReport['operation'], calls: number): CreateChaosReport {
+  return {
+    operation,
+    calls,
+    accepted: 0,
+    refused: 0,
+    refusedByCode: {},
+    unknown: 0,
+    unknownCauses: {},
+    other: 0,
+    otherKinds: {},
+    existing: 0,
+    falseRefusals: 0,
+    falseRefusalsByCode: {},
+    falseAccepts: 0,
+    otherButExisting: 0,
+    duplicates: 0,
+    unknownSettledCorrectly: 0,
+    unknownSettledWrongly: 0,
+    unknownSaidNoneThenLanded: 0,
+    examples: [],
+  };
+}
+
+const bump = (counts: Record<string, number>, key: string) => {
+  counts[key] = (counts[key] ?? 0) + 1;
+};
+
+function judge(
+  operation: CreateChaosReport['operation'],
+  calls: Call[],
+  exists: (key: string) => boolean,
+  recordsOfKeys: number,
+): CreateChaosReport {
+  const r = emptyReport(operation, calls.length);
+  for (const { key, verdict } of calls) {
+    const there = exists(key);
+    if (there) r.existing++;
+    switch (verdict.kind) {
+      case 'accepted':
+        r.accepted++;
+        if (!there) r.falseAccepts++;
+        break;
+      case 'refused':
+        r.refused++;
+        bump(r.refusedByCode, verdict.code);
+        if (there) {
+          r.falseRefusals++;
+          bump(r.falseRefusalsByCode, verdict.code);
+          if (r.examples.length < 5) r.examples.push(`${key} (${verdict.code})`);
+        }
+        break;
+      case 'unknown':
+        r.unknown++;
+        bump(r.unknownCauses, verdict.cause);
+        if (verdict.settled === there) r.unknownSettledCorrectly++;
+        else {
+          r.unknownSettledWrongly++;
+          if (verdict.settled === false && there) r.unknownSaidNoneThenLanded++;
+        }
+        break;
+      case 'other':
+        r.other++;
+        bump(r.otherKinds, verdict.what);
+        if (there) r.otherButExisting++;
+        break;
+    }
+  }
+  r.duplicates = recordsOfKeys - r.existing;
+  return r;
+}
+
+function isNamed(err: unknown, name: string): boolean {
+  return err instanceof Error && err.name === name;
+}
+
+/** A definite answer from the venue: an API error with a 4xx status other than 408 and 429. */
+function refusalCode(err: unknown): string | undefined {
+  if (!(err instanceof Error)) return undefined;
+  const e = err as Error & { status?: unknown; code?: unknown };
+  if (typeof e.status !== 'number') return undefined;
+  if (e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429) {
+    return `${e.status} ${String(e.code)}`;
+  }
+  return undefined;
+}
+
+/** The verdict of a failed call; an OutcomeUnknownError is settled at once with `settle`. */
+async function classify(err: unknown, settle: () => Promise<boolean>): Promise<Verdict> {
+  if (isNamed(err, 'OutcomeUnknownError')) {
+    let settled: boolean | 'error';
+    try {
+      settled = await settle();
+    } catch {
+      settled = 'error';
+    }
+    return { kind: 'unknown', settled, cause: describeError((err as Error).cause) };
+  }
+  const code = refusalCode(err);
+  if (code !== undefined) return { kind: 'refused', code };
+  return { kind: 'other', what: describeError(err) };
+}
+
+export async function runPlacementChaos(options: PlacementChaosOptions = {}): Promise<PlacementChaosReport> {
+  const started = performance.now();
+  const placements = options.placements ?? 5_200;
+  const withdrawals = options.withdrawals ?? Math.round(placements / 10);
+  const seed = options.seed ?? 1;
+  const timeoutMs = options.timeoutMs ?? 1_000;
+  const cycleMs = options.cycleMs ?? 400;
+  const cap = options.maxOrdersPerAuction ?? 10;
+  const rate = options.ratePerSec ?? (2 * cap * 2 * 1000) / cycleMs;
+  const maxInFlight = options.maxInFlight ?? 64;
+  const src = await loadSources(options.srcRoot);
+  const { MatchVenue } = src.sdk;
+  const { createSimulator, SEEDED, checkInvariants } = src.simulator;
+
+  const cleanup = new Cleanup();
+  try {
+    const sim = cleanup.add(
+      createSimulator({
+        clock: 'real',
+        cycleMs,
+        lockMs: 50,
+        settleMs: 50,
+        maxOrdersPerAuction: cap,
+        withdrawalProcessingMs: 100,
+        withdrawalCompleteMs: 300,
+        seed,
+        logger: { info() {}, error: (m, e) => console.error(`simulator: ${m}`, e) },
+      }),
+      (s) => s.close(),
+    );
+    const running = cleanup.add(await sim.listen({ host: '127.0.0.1', port: 0 }), (r) => r.close());
+    const proxy = cleanup.add(
+      await startFaultProxy({
+        upstream: running.url,
+        seed,
+        faults: { ...DEFAULT_FAULTS, ...options.faults },
+        delayMs: options.delayMs ?? [timeoutMs + 150, timeoutMs + 1_000],
+      }),
+      (p) => p.close(),
+    );
+    // Own connection pools, closed at the end: nothing is left behind.
+    const chaosAgent = cleanup.add(new Agent({ keepAliveTimeout: 10_000, connections: 256 }), (a) =>
+      a.close(),
+    );
+    const cleanAgent = cleanup.add(new Agent({ keepAliveTimeout: 1_000, connections: 64 }), (a) => a.close());
+    const jitter = seededRandom(seed ^ 0x9e3779b9);
+    const chaosClient = (name: 'burner' | 'minter') =>
+      new MatchVenue({
+        apiKey: SEEDED[name].apiKey,
+        baseUrl: proxy.url,
+        dispatcher: chaosAgent,
+        timeout: timeoutMs,
+        totalTimeout: 30_000,
+        maxRetries: options.maxRetries ?? 2,
+        retry: { initialDelayMs: 100, maxDelayMs: 1_000, random: jitter },
+      });
+    // resolveUnknown runs over a clean connection: the point is to test its answer, not the network.
+    const cleanClient = (name: 'burner' | 'minter') =>
+      new MatchVenue({ apiKey: SEEDED[name].apiKey, baseUrl: running.url, dispatcher: cleanAgent });
+    const chaos = { burner: chaosClient('burner'), minter: chaosClient('minter') };
+    const clean = { burner: cleanClient('burner'), minter: cleanClient('minter') };
+
+    const placeCalls: Call[] = [];
+    const withdrawCalls: Call[] = [];
+    const firstAuction = sim.getState().auction.auctionId;
+
+    const placeOne = async (i: number): Promise<void> => {
+      const burn = i % 2 === 0;
+      const key = seededUuid(seededRandom(Math.floor(hash01(seed, 'place', i) * 2 ** 32)));
+      const amount = `${100 * (1 + Math.floor(hash01(seed, 'amount', i) * 5))}.00`;
+      const venue = burn ? chaos.burner : chaos.minter;
+      const params = burn
+        ? {
+            idempotencyKey: key,
+            orderType: 'BURN' as const,
+            amount: { amount, currency: 'USD' as const },
+            feeBps: '5',
+            postFillAction: 'cancel' as const,
+            sourceWalletId: SEEDED.burner.walletId,
+            fiatAccountId: SEEDED.burner.fiatAccountId,
+          }
+        : {
+            idempotencyKey: key,
+            orderType: 'MINT' as const,
+            amount: { amount, currency: 'USD' as const },
+            feeBps: '2',
+            // The unfilled part is minted at par into the venue balance: the withdrawals draw on it.
+            postFillAction: 'fallback' as const,
+          };
+      let verdict: Verdict;
+      try {
+        const result = await venue.orders.place(params);
+        verdict =
+          result.orderId === key ? { kind: 'accepted' } : { kind: 'other', what: 'accepted-wrong-id' };
+      } catch (err) {
+        verdict = await classify(err, async () => {
+          const found = await (burn ? clean.burner : clean.minter).orders.resolveUnknown(
+            err as Parameters<typeof clean.burner.orders.resolveUnknown>[0],
+          );
+          return found !== null;
+        });
+      }
+      placeCalls.push({ key, verdict });
+    };
+
+    const withdrawOne = async (i: number): Promise<void> => {
+      const key = seededUuid(seededRandom(Math.floor(hash01(seed, 'withdraw', i) * 2 ** 32)));
+      let verdict: Verdict;
+      try {
+        const w = await chaos.minter.withdrawals.create({
+          idempotencyKey: key,
+          amount: { amount: '500.00', currency: 'USD' },
+          fiatAccountId: SEEDED.minter.fiatAccountId,
+        });
+        verdict = w.id === key ? { kind: 'accepted' } : { kind: 'other', what: 'accepted-wrong-id' };
+      } catch (err) {
+        verdict = await classify(err, async () => {
+          try {
+            // Sends the same request with the same key again: the original, or a new one made once.
+            await clean.minter.withdrawals.resolveUnknown(
+              err as Parameters<typeof clean.minter.withdrawals.resolveUnknown>[0],
+            );
+            return true;
+          } catch (again) {
+            if (refusalCode(again) !== undefined) return false;
+            throw again;
+          }
+        });
+      }
+      withdrawCalls.push({ key, verdict });
+    };
+
+    /** Starts `work(i)` at `perSec` a second (at most `maxInFlight` at once) and waits for all. */
+    const paced = async (count: number, perSec: number, work: (i: number) => Promise<void>) => {
+      const t0 = performance.now();
+      const inFlight = new Set<Promise<void>>();
+      for (let i = 0; i < count; i++) {
+        const wait = t0 + (i * 1000) / perSec - performance.now();
+        if (wait > 0) await sleep(wait);
+        while (inFlight.size >= maxInFlight) await Promise.race(inFlight);
+        const call: Promise<void> = work(i).finally(() => inFlight.delete(call));
+        inFlight.add(call);
+      }
+      await Promise.all(inFlight);
+    };
+
+    // Warm-up over clean connections (JIT, lazy imports, first keys): a cold simulator's first
+    // answers are slow enough to time out. These orders are not part of the count.
+    const warmups = new Set<string>();
+    for (let i = 0; i < 20; i++) {
+      await clean.minter.account.retrieve();
+      if (i >= Math.min(5, cap - 1)) continue;
+      const order = await clean.burner.orders.place({
+        orderType: 'BURN',
+        amount: { amount: '100.00', currency: 'USD' },
+        feeBps: '5',
+        postFillAction: 'cancel',
+        sourceWalletId: SEEDED.burner.walletId,
+        fiatAccountId: SEEDED.burner.fiatAccountId,
+      });
+      warmups.add(order.orderId);
+    }
+    // Withdrawals run alongside (their balance comes from MINT settlements), at the same pace.
+    const placed = paced(placements, rate, placeOne);
+    const withdrawn = paced(withdrawals, (rate * withdrawals) / Math.max(1, placements), withdrawOne);
+    await Promise.all([placed, withdrawn]);
+    // Every held (delayed) request has landed before the truth is read.
+    const settled = await proxy.idle(30_000);
+    if (!settled) throw new Error('placement chaos: the fault proxy still holds requests after 30 s');
+
+    const state = sim.state;
+    const entityIds = new Set<string>([SEEDED.burner.entityId, SEEDED.minter.entityId]);
+    let orderRecords = 0;
+    const placeKeys = new Set(placeCalls.map((c) => c.key));
+    for (const order of state.orders.values()) {
+      if (entityIds.has(order.entityId) && order.parentOrderId === null && !warmups.has(order.orderId))
+        orderRecords++;
+    }
+    let withdrawalRecords = 0;
+    for (const w of state.withdrawals.values())
+      if (w.entityId === SEEDED.minter.entityId) withdrawalRecords++;
+    // Records that are no call's key count as duplicates too (judge subtracts the existing keys).
+    const place = judge('orders.place', placeCalls, (k) => state.orders.has(k), orderRecords);
+    const withdraw = judge(
+      'withdrawals.create',
+      withdrawCalls,
+      (k) => state.withdrawals.has(k),
+      withdrawalRecords,
+    );
+    if (placeKeys.size !== placeCalls.length) place.duplicates += placeCalls.length - placeKeys.size;
+    return {
+      srcRoot: src.root,
+      seed,
+      ms: Math.round(performance.now() - started),
+      place,
+      withdraw,
+      proxy: proxy.stats(),
+      auctions: sim.getState().auction.auctionId - firstAuction + 1,
+      invariantViolations: checkInvariants(sim),
+    };
+  } finally {
+    await cleanup.run();
+  }
+}
