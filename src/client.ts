@@ -12,7 +12,7 @@ import {
   type WebHandler,
 } from './core/transport.js';
 import { type Environment, envLogLevel, resolveConfig } from './internal/config.js';
-import { getMockSimulator, getMockWsUrl } from './internal/mock-mode.js';
+import { loadMockBinding } from './internal/mock-mode.js';
 import { Account } from './resources/account.js';
 import { ConfigurationResource } from './resources/configuration.js';
 import { Notifications } from './resources/notifications.js';
@@ -89,9 +89,10 @@ export class MatchVenue extends ClientCore {
     let transport: Transport;
     if (options.handler) transport = handlerTransport(options.handler);
     else if (config.environment === 'mock') {
+      // The testing layer binds mock mode to its shared simulator; the client sees only a handler.
       transport = lazyTransport(async () => {
-        const sim = await getMockSimulator();
-        return handlerTransport((req) => sim.handle(req));
+        const binding = await loadMockBinding();
+        return handlerTransport((req) => binding.handle(req));
       });
     } else if (options.fetch) transport = fetchTransport(options.fetch);
     else transport = undiciTransport(options.dispatcher);
@@ -116,7 +117,10 @@ export class MatchVenue extends ClientCore {
     this.orders = new Orders(this);
     this.withdrawals = new Withdrawals(this);
     // Mock mode streams from the shared simulator, which listens on loopback only once asked.
-    const mockWs = config.environment === 'mock' && !options.handler ? getMockWsUrl : undefined;
+    const mockWs =
+      config.environment === 'mock' && !options.handler
+        ? () => loadMockBinding().then((binding) => binding.wsUrl())
+        : undefined;
     this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs);
     this.configuration = new ConfigurationResource(this);
     this.subscriptions = new Subscriptions(this);

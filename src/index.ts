@@ -86,7 +86,12 @@ export type {
   WsTicket,
 } from './generated/schemas.js';
 export type { Environment } from './internal/config.js';
-export { getMockSimulator } from './internal/mock-mode.js';
+export {
+  getMockSimulator,
+  type MockBinding,
+  type MockModeTypes,
+  type MockSimulator,
+} from './internal/mock-mode.js';
 export type {
   FxSubscriptionParams,
   PaymentsNetworkSubscriptionParams,

@@ -1,47 +1,66 @@
-import type { Simulator } from 'match-venue/simulator';
-
-// Keyed on globalThis through a registered symbol so that every copy of this module in the process
-// (ESM and CJS builds, test module graphs) reaches the same simulator: mock clients trade together.
-const SHARED = Symbol.for('match-venue.mock-simulator');
-
-type SharedSlot = { [SHARED]?: Promise<Simulator> };
+import { ConfigurationError } from '../core/error.js';
 
 /**
- * The process-wide simulator behind `environment: 'mock'`. The simulator is loaded through the
- * package's own `match-venue/simulator` subpath, so the main entry never bundles it and a
- * program that never uses mock mode never loads it.
+ * Mock mode as the client sees it. The client knows nothing of the simulator (not even its types):
+ * for `environment: 'mock'` it asks the testing layer for a binding, a web handler plus the
+ * WebSocket URL streams connect to, and serves requests with it in-process.
  */
-export function getMockSimulator(): Promise<Simulator> {
-  const slot = globalThis as SharedSlot;
-  // Manual clock by default, like the simulator itself: a test suite flipped to mock mode stays
-  // deterministic. MATCH_VENUE_MOCK_CLOCK=real lets auctions cycle on their own.
-  const clock = process.env.MATCH_VENUE_MOCK_CLOCK === 'real' ? 'real' : 'manual';
-  slot[SHARED] ??= import('match-venue/simulator').then((mod) => mod.createSimulator({ clock }));
-  return slot[SHARED];
+export interface MockBinding {
+  /** Answers one request in-process (no socket). */
+  handle(request: Request): Promise<Response>;
+  /** The WebSocket base URL for streams (the shared simulator starts listening on loopback when first asked). */
+  wsUrl(): Promise<string>;
 }
 
-const SHARED_WS = Symbol.for('match-venue.mock-simulator.ws');
-
-type SharedWsSlot = { [SHARED_WS]?: Promise<string> };
+/** What the client expects of the testing entry (`match-venue/testing`) it loads. */
+interface MockModeProvider {
+  mockBinding(): Promise<MockBinding>;
+  getMockSimulator(): Promise<unknown>;
+}
 
 /**
- * The WebSocket URL of the shared mock simulator, which starts listening on loopback the first time
- * a mock-mode client streams. It must be that same simulator: only its ticket authority verifies
- * the tickets its REST side issues. The server is unref'd, so a test suite in mock mode still exits
- * once its streams are closed.
+ * Filled in by the testing layer's types (`match-venue/testing`, `match-venue/simulator`): when
+ * either is part of the program, `getMockSimulator()` from the main entry is typed as the
+ * simulator; otherwise it is typed as the binding, since the main entry knows nothing more.
  */
-export function getMockWsUrl(): Promise<string> {
-  const slot = globalThis as SharedWsSlot;
-  slot[SHARED_WS] ??= getMockSimulator()
-    .then(async (sim) => {
-      const running = await sim.listen({ host: '127.0.0.1', port: 0 });
-      running.server.unref();
-      return running.wsUrl;
-    })
-    .catch((error: unknown) => {
-      // A failed start is not remembered: the stream's next reconnect attempt tries again.
-      delete slot[SHARED_WS];
-      throw error;
-    });
-  return slot[SHARED_WS];
+// biome-ignore lint/suspicious/noEmptyInterface: augmented by the testing layer (declaration merging)
+export interface MockModeTypes {}
+
+/** The shared mock-mode simulator, as typed by {@link MockModeTypes}. */
+export type MockSimulator = MockModeTypes extends { simulator: infer S } ? S : MockBinding;
+
+// The package's own public subpath, put together at run time: no bundler (esbuild, rollup,
+// webpack, vite) can follow a variable specifier, so a bundle of the main entry never contains the
+// simulator; Node resolves it through the package's `exports` (vitest through its alias, tsx
+// through the tsconfig `paths`) only when mock mode is used.
+const TESTING_ENTRY = ['match-venue', 'testing'].join('/');
+
+let provider: Promise<MockModeProvider> | undefined;
+
+function loadProvider(): Promise<MockModeProvider> {
+  provider ??= (
+    import(/* webpackIgnore: true */ /* @vite-ignore */ TESTING_ENTRY) as Promise<MockModeProvider>
+  ).catch((cause: unknown) => {
+    provider = undefined;
+    throw new ConfigurationError(
+      `Mock mode loads its simulator from '${TESTING_ENTRY}', which could not be loaded: keep the ` +
+        'match-venue package installed (not bundled into a single file) to use environment "mock".',
+      { cause },
+    );
+  });
+  return provider;
+}
+
+/** The binding to the process-wide mock simulator (shared by every mock-mode client of the process). */
+export function loadMockBinding(): Promise<MockBinding> {
+  return loadProvider().then((mod) => mod.mockBinding());
+}
+
+/**
+ * The simulator every `environment: 'mock'` client of the process shares, for its controls
+ * (`clearAuction`, `advance`, `reset`, `setFaults`, …). Also exported by `match-venue/testing`,
+ * which is the better import: it is typed as the simulator without any further import.
+ */
+export function getMockSimulator(): Promise<MockSimulator> {
+  return loadProvider().then((mod) => mod.getMockSimulator() as Promise<MockSimulator>);
 }

@@ -13,7 +13,6 @@ export type {
 export type { WireAuction, WireOrder } from './engine/wire.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
-export { createMockVenue, type MockVenue } from './mock-venue.js';
 export {
   type ControlSignal,
   createSimulator,

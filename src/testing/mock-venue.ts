@@ -1,7 +1,13 @@
-import { MatchVenue, type MatchVenueOptions } from '../client.js';
-import { SEEDED, type SeededName } from './engine/seed.js';
-import type { RunningSimulator } from './listen.js';
-import { createSimulator, type Faults, type Simulator, type SimulatorOptions } from './simulator.js';
+import { InvalidArgumentError, MatchVenue, type MatchVenueOptions } from 'match-venue';
+import {
+  createSimulator,
+  type Faults,
+  type RunningSimulator,
+  SEEDED,
+  type SeededName,
+  type Simulator,
+  type SimulatorOptions,
+} from '../simulator/index.js';
 
 export interface MockVenueOptions extends SimulatorOptions {
   /** 'manual' (default): time moves only when told; 'real': auctions cycle on their own. */
@@ -52,7 +58,7 @@ export async function createMockVenue(options: MockVenueOptions = {}): Promise<M
     client(entity, clientOptions = {}) {
       const seeded = SEEDED[entity];
       if (!seeded)
-        throw new TypeError(
+        throw new InvalidArgumentError(
           `Unknown seeded entity "${String(entity)}"; use burner, minter, ineligible or noaccount`,
         );
       return new MatchVenue({

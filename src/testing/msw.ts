@@ -1,6 +1,6 @@
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import { getMockSimulator } from '../internal/mock-mode.js';
-import type { Simulator } from '../simulator/simulator.js';
+import type { Simulator } from '../simulator/index.js';
+import { getMockSimulator } from './mock-mode.js';
 
 export interface CreateHandlersOptions {
   /**

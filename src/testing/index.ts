@@ -1,0 +1,9 @@
+// `match-venue/testing`: test support over the client and the simulator. Mock mode loads this entry
+// by the package's own name, so it must not import msw (an optional peer): that is `match-venue/msw`.
+export { getMockSimulator, getMockWsUrl, mockBinding } from './mock-mode.js';
+export {
+  createMockVenue,
+  type MockClientOptions,
+  type MockVenue,
+  type MockVenueOptions,
+} from './mock-venue.js';

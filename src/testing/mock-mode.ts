@@ -1,0 +1,66 @@
+// The testing layer reaches the client through its public entry (as a user does), so the built
+// `match-venue/testing` and `match-venue/simulator` share the main entry's module and its types.
+import type { MockBinding } from 'match-venue';
+import { createSimulator, type Simulator } from '../simulator/index.js';
+
+// Keyed on globalThis through a registered symbol so that every copy of this module in the process
+// (ESM and CJS builds, test module graphs) reaches the same simulator: mock clients trade together.
+const SHARED = Symbol.for('match-venue.mock-simulator');
+
+type SharedSlot = { [SHARED]?: Promise<Simulator> };
+
+/**
+ * The process-wide simulator behind `environment: 'mock'`, for its controls (`clearAuction`,
+ * `advance`, `reset`, `setFaults`, …). Created the first time anything asks for it.
+ */
+export function getMockSimulator(): Promise<Simulator> {
+  const slot = globalThis as SharedSlot;
+  // Manual clock by default, like the simulator itself: a test suite flipped to mock mode stays
+  // deterministic. MATCH_VENUE_MOCK_CLOCK=real lets auctions cycle on their own.
+  const clock = process.env.MATCH_VENUE_MOCK_CLOCK === 'real' ? 'real' : 'manual';
+  slot[SHARED] ??= Promise.resolve().then(() => createSimulator({ clock }));
+  return slot[SHARED];
+}
+
+const SHARED_WS = Symbol.for('match-venue.mock-simulator.ws');
+
+type SharedWsSlot = { [SHARED_WS]?: Promise<string> };
+
+/**
+ * The WebSocket URL of the shared mock simulator, which starts listening on loopback the first time
+ * a mock-mode client streams. It must be that same simulator: only its ticket authority verifies
+ * the tickets its REST side issues. The server is unref'd, so a test suite in mock mode still exits
+ * once its streams are closed.
+ */
+export function getMockWsUrl(): Promise<string> {
+  const slot = globalThis as SharedWsSlot;
+  slot[SHARED_WS] ??= getMockSimulator()
+    .then(async (sim) => {
+      const running = await sim.listen({ host: '127.0.0.1', port: 0 });
+      running.server.unref();
+      return running.wsUrl;
+    })
+    .catch((error: unknown) => {
+      // A failed start is not remembered: the stream's next reconnect attempt tries again.
+      delete slot[SHARED_WS];
+      throw error;
+    });
+  return slot[SHARED_WS];
+}
+
+/**
+ * What an `environment: 'mock'` client asks for (it loads this module by the package's own name,
+ * `match-venue/testing`): the shared simulator as a web handler, and its WebSocket URL.
+ */
+export async function mockBinding(): Promise<MockBinding> {
+  const sim = await getMockSimulator();
+  return { handle: (request) => sim.handle(request), wsUrl: getMockWsUrl };
+}
+
+// With the testing layer in the program, `getMockSimulator` from the main entry is typed as the
+// simulator too (the main entry itself only knows the binding; see src/internal/mock-mode.ts).
+declare module 'match-venue' {
+  interface MockModeTypes {
+    simulator: Simulator;
+  }
+}
