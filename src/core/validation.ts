@@ -29,12 +29,5 @@ export function validate<T>(schema: z.ZodType<T>, input: unknown, context: strin
   throw new ValidationError(context, toValidationIssues(result.error));
 }
 
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-
-/**
- * The spec's `uuid`: any version, either case (as the generated schemas' z.guid() accepts). One
- * regex test, cheap enough for the per-request path; the SDK and the simulator both check ids with it.
- */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
+// The id grammar is a fact of the API, shared with the simulator through the contract layer.
+export { isUuid } from '../contract/ids.js';

@@ -1,24 +1,16 @@
 import type { z } from 'zod';
+import {
+  FxParams,
+  PaymentsNetworkParams,
+  TransferParams,
+  WalletParams,
+} from '../contract/webhook-subscriptions.js';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { path } from '../core/path.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
-import {
-  FxSubscriptionRequest,
-  NotificationPublicKey,
-  NotificationSubscription,
-  PaymentsNetworkSubscriptionRequest,
-  TransferSubscriptionRequest,
-  WalletSubscriptionRequest,
-} from '../generated/schemas.js';
-import { WebhookEndpoint } from './subscriptions.js';
-
-// The request bodies with the endpoint rule; the simulator validates with these same schemas.
-export const WalletParams = WalletSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
-export const PaymentsNetworkParams = PaymentsNetworkSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
-export const FxParams = FxSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
-export const TransferParams = TransferSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+import { NotificationPublicKey, NotificationSubscription } from '../generated/schemas.js';
 
 export type WalletSubscriptionParams = z.input<typeof WalletParams>;
 export type PaymentsNetworkSubscriptionParams = z.input<typeof PaymentsNetworkParams>;

@@ -1,32 +1,14 @@
 import { z } from 'zod';
+import { CreateV1Params } from '../contract/webhook-subscriptions.js';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MatchVenueError } from '../core/error.js';
 import { path } from '../core/path.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
-import { V1Subscription, V1SubscriptionRequest } from '../generated/schemas.js';
+import { V1Subscription } from '../generated/schemas.js';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * True for an https URL, or an http URL on a loopback host. The platform requires HTTPS; plain
- * http is let through for loopback only, so a local receiver can subscribe to the simulator.
- */
-export function isWebhookEndpoint(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  if (url.username !== '' || url.password !== '') return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-}
-
-/** The `endpoint` rule of every subscription request (see {@link isWebhookEndpoint}). */
-export const WebhookEndpoint = z
-  .string()
-  .refine(isWebhookEndpoint, 'must be an HTTPS URL (plain http only on a loopback host, for local testing)');
-
-/** The v1 create body with the endpoint rule; the simulator validates with this same schema. */
-export const CreateV1Params = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+export { isWebhookEndpoint } from '../contract/webhook-subscriptions.js';
 
 const V1SubscriptionList = z.array(V1Subscription);
 const NoBody = z.unknown();

@@ -1,4 +1,4 @@
-import { isUuid } from '../../core/validation.js';
+import { isUuid } from '../../contract/ids.js';
 import {
   CancelOrderRequest,
   CreateWithdrawalRequest,

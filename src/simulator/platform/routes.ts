@@ -1,14 +1,14 @@
 /** HTTP routes of the simulator's platform APIs (authenticated; the entity comes from SIM's auth). */
 import type { z } from 'zod';
-import { isUuid } from '../../core/validation.js';
-import { endpoints } from '../../generated/endpoints.js';
+import { isUuid } from '../../contract/ids.js';
 import {
+  CreateV1Params,
   FxParams,
   PaymentsNetworkParams,
   TransferParams,
   WalletParams,
-} from '../../resources/notifications.js';
-import { CreateV1Params } from '../../resources/subscriptions.js';
+} from '../../contract/webhook-subscriptions.js';
+import { endpoints } from '../../generated/endpoints.js';
 import { parseJsonText, readBodyText } from '../http/body.js';
 import { safeDecode } from '../http/router.js';
 import { data, entriesFromIssues, entry, error, invalidRequest, json } from './responses.js';
