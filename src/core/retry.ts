@@ -1,3 +1,14 @@
+import {
+  backoffDelay as contractBackoffDelay,
+  isRetryableStatus,
+  REST_BACKOFF,
+  sleep,
+} from '../contract/retry-policy.js';
+
+// The retry policy itself (retryable statuses, backoff math, the wait) is the contract's; this file
+// holds the REST client's tunables and Retry-After handling. Re-exported for the client's modules.
+export { isRetryableStatus, sleep };
+
 /** Tunables of the retry loop; tests inject `sleep`, `random` and `now` to observe delays. */
 export interface RetrySettings {
   /** First backoff ceiling in ms (doubles per attempt). Default 500. */
@@ -14,42 +25,22 @@ export interface RetrySettings {
   now: () => number;
 }
 
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
 export const defaultRetrySettings: RetrySettings = {
-  initialDelayMs: 500,
-  maxDelayMs: 8_000,
+  initialDelayMs: REST_BACKOFF.initialDelayMs,
+  maxDelayMs: REST_BACKOFF.maxDelayMs,
   maxRetryAfterMs: 60_000,
   sleep,
   random: Math.random,
   now: Date.now,
 };
 
-/** Statuses worth another attempt: timeout, rate limit, and server-side failures. */
-export function isRetryableStatus(status: number): boolean {
-  return status === 408 || status === 429 || status >= 500;
-}
-
-/** Exponential backoff with full jitter: uniform in [0, min(max, initial * 2^retry)). */
+/**
+ * The wait before REST retry number `retry` (0 first): the contract's backoff with REST's full
+ * jitter, under the client's delays and random source. Uniform in [0, min(max, initial * 2^retry)).
+ */
 export function backoffDelay(retry: number, settings: RetrySettings): number {
-  const ceiling = Math.min(settings.maxDelayMs, settings.initialDelayMs * 2 ** retry);
-  return Math.floor(settings.random() * ceiling);
+  const { initialDelayMs, maxDelayMs } = settings;
+  return contractBackoffDelay(retry, { ...REST_BACKOFF, initialDelayMs, maxDelayMs }, settings.random);
 }
 
 /**
