@@ -109,6 +109,7 @@ export {
   type MarketEvent,
   type StateChange,
   type StreamEvent,
+  StreamGaveUpError,
   type StreamOptions,
   type StreamState,
   type StreamSubscription,

@@ -1,4 +1,9 @@
 import { Decimal } from 'decimal.js';
+import type { ClientFrame, ServerFrame } from './ws-protocol.js';
+
+// How frames, and the money inside them, travel as socket text. Money is encoded by the simulator's
+// hub and decoded by the client's stream with the same rules; the client parses and writes its
+// frames here, apart from the connection state (as ws keeps its receiver and sender apart).
 
 /**
  * How Money travels on the socket. The simulator keeps REST's Money objects
@@ -52,4 +57,19 @@ export function encodeSocketData(data: unknown, format: SocketMoneyFormat = SOCK
 /** Socket wire JSON -> REST wire JSON (client side). */
 export function decodeSocketData(data: unknown, format: SocketMoneyFormat = SOCKET_MONEY_FORMAT): unknown {
   return format === 'decimal-object' ? data : mapMoney(data, 'number', fromCents);
+}
+
+/**
+ * Socket text -> a server frame; undefined when it is JSON but not an object. Throws (SyntaxError)
+ * when the text is not JSON. Fields are not checked: the client ignores frame types it does not
+ * know and passes unknown event kinds through.
+ */
+export function parseServerFrame(text: string): ServerFrame | undefined {
+  const frame: unknown = JSON.parse(text);
+  return typeof frame === 'object' && frame !== null ? (frame as ServerFrame) : undefined;
+}
+
+/** A client frame -> socket text. */
+export function serializeClientFrame(frame: ClientFrame): string {
+  return JSON.stringify(frame);
 }

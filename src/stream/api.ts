@@ -1,9 +1,8 @@
-import type { Logger } from '../core/logger.js';
-import type { BackoffOptions } from './backoff.js';
-import type { AccountEvent, MarketEvent } from './events.js';
 import type { Channel } from '../contract/ws-protocol.js';
+import type { Logger } from '../core/logger.js';
+import type { AccountEvent, MarketEvent } from './events.js';
+import type { OrderPage, OrderQuery } from './order-reads.js';
 import type { OverflowPolicy } from './queue.js';
-import type { OrderPage, OrderQuery } from './reconcile.js';
 
 // The stream's public surface; src/stream/connection.ts implements it.
 
@@ -26,6 +25,16 @@ export interface StreamHost {
   logger?: Logger;
 }
 
+/** The stream's reconnect schedule; unset fields keep the defaults (src/contract/retry-policy.ts). */
+export interface BackoffOptions {
+  /** First retry delay. Default 250 ms. */
+  initialDelayMs?: number;
+  /** Cap. Default 10 s. */
+  maxDelayMs?: number;
+  /** Growth per failed attempt. Default 2. */
+  factor?: number;
+}
+
 export interface StreamOptions {
   /** Events buffered per iterator. Default 1000. */
   bufferSize?: number;
@@ -42,8 +51,10 @@ export interface StreamOptions {
   /** Opening handshake limit. Default 10 s. */
   connectTimeoutMs?: number;
   /**
-   * Reconnect backoff; `maxAttempts` consecutive failures end the stream (default: never). A ticket
-   * request refused with a 4xx (other than 408 and 429) ends the stream at once with that error.
+   * Reconnect backoff (also between failed resync reads), with "equal jitter": half of each delay
+   * fixed, half random. `maxAttempts` consecutive failures end the stream with a StreamGaveUpError
+   * (default: never). A ticket request refused with a 4xx (other than 408 and 429) ends the stream
+   * at once with that error.
    */
   reconnect?: BackoffOptions & { maxAttempts?: number };
   /**

@@ -1,5 +1,6 @@
 export type { Channel } from '../contract/ws-protocol.js';
 export type {
+  BackoffOptions,
   StateChange,
   StreamHost,
   StreamOptions,
@@ -9,9 +10,9 @@ export type {
   StreamSummary,
   VenueStream,
 } from './api.js';
-export { type BackoffOptions, backoffDelay } from './backoff.js';
 export { connectStream } from './connection.js';
+export { StreamGaveUpError } from './errors.js';
 export * from './events.js';
+export type { OrderPage, OrderQuery } from './order-reads.js';
 export type { ReconcilableOrder } from './order-tracker.js';
 export type { OverflowPolicy } from './queue.js';
-export type { OrderPage, OrderQuery } from './reconcile.js';

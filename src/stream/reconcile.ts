@@ -1,145 +1,126 @@
+import { type BackoffPolicy, backoffDelay, sleep } from '../contract/retry-policy.js';
 import type { Logger } from '../core/logger.js';
-import { compareInstants } from './instant.js';
-import type { OrderTracker, ReconcilableOrder } from './order-tracker.js';
+import type { StreamOrder } from './events.js';
+import type { FlowControl, Queues } from './flow.js';
+import { type ListOrders, lookbackFrom, readChangedOrders, readOpenOrders } from './order-reads.js';
+import { OrderTracker } from './order-tracker.js';
 
-/** Filters of GET /v1/match/orders the stream uses (the spec's; `from` bounds `createdAt`). */
-export interface OrderQuery {
-  status?: string;
-  from?: string;
-  orderId?: string;
+// The account channel's REST side. The socket alone cannot promise "every order change once":
+// a replay the server no longer holds, or a gap, loses events. So the stream follows which orders
+// are open, and after such a loss reads over REST what can have changed, yielding each order
+// state the consumer has not had before any later live event.
+
+export interface ReconcilerContext {
+  listOrders: ListOrders;
+  log: Logger;
+  /** Between failed reads: the stream's reconnect schedule. */
+  backoff: BackoffPolicy;
+  random: () => number;
+  /** The stream option `reconcileLookbackMs`. */
+  lookbackMs: number;
+  flow: FlowControl;
+  closed: () => boolean;
+  /** Sockets lost so far. */
+  reconnects: () => number;
 }
 
-/** One page of GET /v1/match/orders. */
-export interface OrderPage {
-  orders: ReconcilableOrder[];
-  /**
-   * The `x-account-seq` response header, when the server sends it (the simulator does): the
-   * caller's account-channel seq at the moment of the read. Every account event up to it is
-   * reflected in the page, which lets the stream drop exactly those live events.
-   */
-  accountSeq?: number;
-}
+export class Reconciler {
+  /** What the consumer has had per order; live account events pass through it too. */
+  readonly tracker = new OrderTracker();
+  /** The open-orders read of a fresh account subscription, while it runs. */
+  private seeding: Promise<void> | undefined;
+  /** Aborted when the stream closes, to cut a wait between failed reads short. */
+  private readonly closing = new AbortController();
 
-export type ListOrders = (query: OrderQuery) => AsyncIterable<OrderPage>;
-
-/** The resync's `from` (ms precision, rounded down, so never later than the watermark). */
-export function lookbackFrom(watermark: string, lookbackMs: number): string {
-  const t = Date.parse(watermark) - lookbackMs;
-  return new Date(Number.isFinite(t) ? t : 0).toISOString();
-}
-
-export interface ReadOrder {
-  order: ReconcilableOrder;
-  /** The account seq of the page it came from, when known. */
-  readSeq: number | undefined;
-}
-
-export interface ChangedOrders {
-  /** Each order once (its latest read), oldest change first. */
-  orders: ReadOrder[];
-  /** Orders looked up by id that the venue does not have. */
-  missing: string[];
-  requests: number;
-}
-
-class Reader {
-  readonly found = new Map<string, ReadOrder>();
-  requests = 0;
-  /** Highest account seq seen; undefined once a page came without one. */
-  seq: number | undefined = undefined;
-  private headerless = false;
-
-  constructor(
-    private readonly list: ListOrders,
-    private readonly closed: () => boolean,
-  ) {}
-
-  async read(query: OrderQuery): Promise<void> {
-    for await (const page of this.list(query)) {
-      this.requests += 1;
-      if (this.closed()) return;
-      const readSeq = page.accountSeq;
-      if (readSeq === undefined) this.headerless = true;
-      else this.seq = Math.max(this.seq ?? readSeq, readSeq);
-      // Reads run one after another, so a later one holds the later state of an order.
-      for (const order of page.orders) this.found.set(order.orderId, { order, readSeq });
-    }
-  }
+  constructor(private readonly ctx: ReconcilerContext) {}
 
   /**
-   * The highest account seq among the pages, if every page had one: what was read is exact for
-   * any stream position at or after it.
+   * A fresh account subscription: learns which orders are open now, the ones a later resync must
+   * re-check besides those the stream sees change. Runs beside the live feed; a resync waits for it.
    */
-  get snapshotSeq(): number | undefined {
-    return this.headerless ? undefined : this.seq;
-  }
-}
-
-/**
- * The orders open now (pending, settling): the set a later resync must re-check, as they are the
- * only existing orders that can still change.
- */
-export async function readOpenOrders(
-  list: ListOrders,
-  closed: () => boolean,
-): Promise<{ orderIds: string[]; seq: number | undefined; requests: number }> {
-  const reader = new Reader(list, closed);
-  await reader.read({ status: 'pending' });
-  await reader.read({ status: 'settling' });
-  return { orderIds: [...reader.found.keys()], seq: reader.snapshotSeq, requests: reader.requests };
-}
-
-/**
- * Tells `tracker` which orders are open (at a fresh account subscription). Never rejects: after a
- * failure the tracker does not know them, and the next resync reads every order instead.
- */
-export async function learnOpenOrders(
-  tracker: OrderTracker,
-  list: ListOrders,
-  ctx: { closed: () => boolean; socketDropped: () => boolean; log: Logger },
-): Promise<void> {
-  const generation = tracker.generation;
-  try {
-    const { orderIds, seq } = await readOpenOrders(list, ctx.closed);
-    if (tracker.generation !== generation) return;
-    tracker.seedOpen(orderIds);
-    // Without the server's account seq the read cannot be placed in the stream; it is trusted
-    // only if the socket it complements did not drop meanwhile.
-    if (seq !== undefined || !ctx.socketDropped()) tracker.openOrdersKnown(seq);
-  } catch (err) {
-    ctx.log.warn('stream: reading the open orders failed; the next resync reads every order', {
-      error: err instanceof Error ? err.message : String(err),
+  learnOpenOrders(): void {
+    this.tracker.reset();
+    const seeding = this.seed().finally(() => {
+      if (this.seeding === seeding) this.seeding = undefined;
     });
+    this.seeding = seeding;
   }
-}
 
-/**
- * Everything that can have changed since the resync watermark. Orders change only while pending or
- * settling, so that is: orders pending or settling now, orders created since `from`, and each order
- * last known open that neither read returned (it became final while the stream was away). With
- * `full`, when the open orders are not known, it is every order.
- */
-export async function readChangedOrders(
-  list: ListOrders,
-  plan: { from: string; knownOpen: readonly string[]; full: boolean },
-  closed: () => boolean,
-): Promise<ChangedOrders> {
-  const reader = new Reader(list, closed);
-  const missing: string[] = [];
-  if (plan.full) await reader.read({});
-  else {
-    await reader.read({ status: 'pending' });
-    await reader.read({ status: 'settling' });
-    await reader.read({ from: plan.from });
-    for (const orderId of plan.knownOpen) {
-      if (closed()) break;
-      if (reader.found.has(orderId)) continue;
-      await reader.read({ orderId });
-      if (!reader.found.has(orderId)) missing.push(orderId);
+  /**
+   * Reads over REST what can have changed since the watermark (the last account event's time) and
+   * delivers each order whose state the consumer has not had, oldest change first, as
+   * `order.updated` with `source: 'rest'` at `seq`. Failed reads are retried until the stream closes.
+   */
+  async reconcile(to: Queues, watermark: string, lastSeen: number | undefined, seq: number): Promise<void> {
+    const { flow, closed } = this.ctx;
+    // Synchronous up to the first await: later frames queue behind the reconciliation.
+    flow.hold();
+    const from = lookbackFrom(watermark, this.ctx.lookbackMs);
+    try {
+      if (this.seeding) await this.seeding;
+      const full = !this.tracker.knowsOpenOrdersAt(lastSeen);
+      for (let attempt = 0; !closed(); attempt++) {
+        try {
+          this.tracker.startResync();
+          const plan = { from, knownOpen: this.tracker.openOrders(), full };
+          const read = await readChangedOrders(this.ctx.listOrders, plan, closed);
+          if (closed()) return;
+          for (const orderId of read.missing) this.tracker.gone(orderId);
+          const fresh = read.orders.filter((r) => this.tracker.acceptRest(r.order, r.readSeq, from));
+          this.tracker.openOrdersKnown(undefined);
+          for (const { order } of fresh) {
+            await flow.room();
+            if (closed()) return;
+            flow.deliver(to, {
+              type: 'event',
+              channel: 'account',
+              seq,
+              event: 'order.updated',
+              data: order as StreamOrder,
+              ts: order.updatedAt,
+              source: 'rest',
+            });
+          }
+          return;
+        } catch (err) {
+          this.ctx.log.warn('stream: order reconciliation failed, retrying', {
+            error: err instanceof Error ? err.message : String(err),
+          });
+          const delay = backoffDelay(attempt, this.ctx.backoff, this.ctx.random);
+          // Rejects only when the stream closes, which the loop condition then sees.
+          await sleep(delay, this.closing.signal).catch(() => undefined);
+        }
+      }
+    } finally {
+      flow.release();
     }
   }
-  const orders = [...reader.found.values()];
-  // Array sort is stable: changes of one instant keep the order the reads gave them.
-  orders.sort((a, b) => compareInstants(a.order.updatedAt, b.order.updatedAt) ?? 0);
-  return { orders, missing, requests: reader.requests };
+
+  /** The stream closed. */
+  stop(): void {
+    this.closing.abort();
+  }
+
+  /**
+   * Tells the tracker which orders are open. Never rejects: after a failure the tracker does not
+   * know them, and the next resync reads every order instead.
+   */
+  private async seed(): Promise<void> {
+    const { tracker } = this;
+    const { closed, log } = this.ctx;
+    const generation = tracker.generation;
+    const reconnects = this.ctx.reconnects();
+    try {
+      const { orderIds, seq } = await readOpenOrders(this.ctx.listOrders, closed);
+      if (tracker.generation !== generation) return;
+      tracker.seedOpen(orderIds);
+      // Without the server's account seq the read cannot be placed in the stream; it is trusted
+      // only if the socket it complements did not drop meanwhile.
+      if (seq !== undefined || this.ctx.reconnects() === reconnects) tracker.openOrdersKnown(seq);
+    } catch (err) {
+      log.warn('stream: reading the open orders failed; the next resync reads every order', {
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  }
 }

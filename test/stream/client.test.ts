@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MatchVenueError, StreamGaveUpError } from 'match-venue';
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -342,5 +343,21 @@ describe('connectStream against the simulator', () => {
     await expect(it.next()).rejects.toThrow(/gave up after 2 failed connection attempts/);
     expect(stream.state).toBe('closed');
     expect(new Set(host.tickets).size).toBe(3);
+  });
+
+  it('gives up with a StreamGaveUpError (MV_STREAM_GAVE_UP) that says how many attempts failed and why', async () => {
+    const { stream } = open(
+      'burner',
+      { reconnect: { initialDelayMs: 1, maxDelayMs: 2, maxAttempts: 1 } },
+      'ws://127.0.0.1:1',
+    );
+    const error = await stream
+      .market()
+      .next()
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(StreamGaveUpError);
+    expect(error).toBeInstanceOf(MatchVenueError);
+    expect(error).toMatchObject({ kind: 'MV_STREAM_GAVE_UP', code: 'MV_STREAM_GAVE_UP', attempts: 1 });
+    expect((error as StreamGaveUpError).reason).toMatch(/^socket closed \(\d+\)$/);
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { SequenceLog } from '../../src/simulator/ws/replay-buffer.js';
-import { backoffDelay } from '../../src/stream/backoff.js';
 import { canonicalInstant, compareInstants } from '../../src/stream/instant.js';
 import { OrderTracker, orderFingerprint } from '../../src/stream/order-tracker.js';
 import { EventQueue } from '../../src/stream/queue.js';
@@ -25,18 +24,6 @@ describe('SequenceLog', () => {
     log.append(frame);
     expect(log.after(1)).toEqual([]);
     expect(log.after(0)).toBeUndefined();
-  });
-});
-
-describe('backoffDelay', () => {
-  it('grows exponentially to the cap, with half of it jittered', () => {
-    const opts = { initialDelayMs: 100, maxDelayMs: 1000, factor: 2 };
-    expect([0, 1, 2, 3, 4, 10].map((a) => backoffDelay(a, opts, () => 0))).toEqual([
-      50, 100, 200, 400, 500, 500,
-    ]);
-    expect([0, 1, 2, 3, 4, 10].map((a) => backoffDelay(a, opts, () => 1))).toEqual([
-      100, 200, 400, 800, 1000, 1000,
-    ]);
   });
 });
 
