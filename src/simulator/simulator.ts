@@ -1,51 +1,18 @@
 import { VenueEngine } from './engine/engine.js';
 import { seededRandom } from './engine/ids.js';
-import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineEvent, EngineState } from './engine/state.js';
-import type { EngineConfig } from './engine/types.js';
+import { EventFanout } from './event-fanout.js';
 import { handleRequest } from './http/handler.js';
-import { RateLimiter, type RateLimitOptions } from './http/rate-limit.js';
+import { RateLimiter } from './http/rate-limit.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
+import { engineConfig, type Logger, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { TicketAuthority } from './ws/tickets.js';
 
 export type SimulatorEvent = EngineEvent;
 export type ControlSignal = { type: 'killSockets' } | { type: 'reset' };
 
-export interface Logger {
-  info(message: string): void;
-  error(message: string, err?: unknown): void;
-}
-
-export interface SimulatorOptions {
-  /** 'manual' (default): time moves only by advance()/clearAuction(); 'real': timers drive phases. */
-  clock?: 'real' | 'manual';
-  /** Manual clock start, epoch ms or ISO string. Default 2026-01-01T00:00:00.000Z. */
-  startTime?: number | string;
-  cycleMs?: number;
-  lockMs?: number;
-  settleMs?: number;
-  maxOrdersPerAuction?: number;
-  /** Per-transaction limit for orders and withdrawals, a USD decimal string. Default '10000000.00'. */
-  transactionLimit?: string;
-  /** Clearing fee when no limit order is present, basis points. Default '5'. */
-  referenceFeeBps?: string;
-  withdrawalProcessingMs?: number;
-  withdrawalCompleteMs?: number;
-  activityWindowMs?: number;
-  /** Seeds fault draws (error rate, settlement failure rate). */
-  seed?: number;
-  /** 429 with Retry-After past this many requests per API key per window. Off by default. */
-  rateLimit?: RateLimitOptions;
-  /** Receives unexpected handler errors (500s). Default: console.error, info silent. */
-  logger?: Logger;
-  /** Platform (webhooks) environment rules. Default 'sandbox'. */
-  platformMode?: 'sandbox' | 'production';
-  /** fetch used for webhook deliveries. Default globalThis.fetch. */
-  fetch?: typeof fetch;
-  /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
-  ticketTtlMs?: number;
-}
+export type { Logger, SimulatorOptions } from './options.js';
 
 export interface Faults {
   /** Added before every authenticated request is handled (real milliseconds). */
@@ -89,29 +56,6 @@ export interface SimulatorCore {
 
 const DEFAULT_START = Date.parse('2026-01-01T00:00:00.000Z');
 
-function engineConfig(o: SimulatorOptions): Partial<EngineConfig> {
-  const c: Partial<EngineConfig> = {};
-  if (o.cycleMs !== undefined) c.cycleMs = o.cycleMs;
-  if (o.lockMs !== undefined) c.lockMs = o.lockMs;
-  if (o.settleMs !== undefined) c.settleMs = o.settleMs;
-  if (o.maxOrdersPerAuction !== undefined) c.maxOrdersPerAuction = o.maxOrdersPerAuction;
-  if (o.withdrawalProcessingMs !== undefined) c.withdrawalProcessingMs = o.withdrawalProcessingMs;
-  if (o.withdrawalCompleteMs !== undefined) c.withdrawalCompleteMs = o.withdrawalCompleteMs;
-  if (o.activityWindowMs !== undefined) c.activityWindowMs = o.activityWindowMs;
-  if (o.transactionLimit !== undefined) {
-    const cents = parseCents(o.transactionLimit);
-    if (cents === undefined || cents <= 0)
-      throw new RangeError('transactionLimit must be a positive USD amount');
-    c.transactionLimitCents = cents;
-  }
-  if (o.referenceFeeBps !== undefined) {
-    const centi = parseCentiBps(o.referenceFeeBps);
-    if (centi === undefined) throw new RangeError('referenceFeeBps must be a non-negative decimal string');
-    c.referenceFeeCentiBps = centi;
-  }
-  return c;
-}
-
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
 export class Simulator implements SimulatorCore {
   readonly clock: 'real' | 'manual';
@@ -124,7 +68,7 @@ export class Simulator implements SimulatorCore {
   /** The base URL while listening (used by the platform for SNS URLs). */
   baseUrl: string | undefined;
   private readonly options: SimulatorOptions;
-  private readonly listeners = new Set<(event: SimulatorEvent) => void>();
+  private readonly events: EventFanout;
   private readonly controlListeners = new Set<(signal: ControlSignal) => void>();
   private readonly rng: () => number;
   private offset = 0;
@@ -161,7 +105,9 @@ export class Simulator implements SimulatorCore {
       mode: options.platformMode ?? 'sandbox',
       baseUrl: () => this.baseUrl,
     });
-    this.onEvent((e) => this.platform.onSimulatorEvent(e));
+    this.events = new EventFanout(this.platform, (event, err) =>
+      this.logger.error(`event listener failed on ${event.event}`, err),
+    );
     this.arm();
   }
 
@@ -170,18 +116,10 @@ export class Simulator implements SimulatorCore {
       now: () => this.now(),
       config: engineConfig(this.options),
       seed: this.options.seed ?? 1,
-      onEvent: (e) => this.emit(e),
+      // Built only when someone reads them (event-fanout.ts); an engine step asks per event.
+      onEvent: (e) => this.events.emit(e),
+      wantsEvents: (entityId) => this.events.wants(entityId),
     });
-  }
-
-  private emit(event: SimulatorEvent): void {
-    for (const l of this.listeners) {
-      try {
-        l(event);
-      } catch (err) {
-        this.logger.error(`event listener failed on ${event.event}`, err);
-      }
-    }
   }
 
   /** Simulated now (epoch ms): wall clock plus advances ('real'), or start plus advances ('manual'). */
@@ -216,8 +154,7 @@ export class Simulator implements SimulatorCore {
   }
 
   onEvent(listener: (event: SimulatorEvent) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.events.listen(listener);
   }
 
   onControl(listener: (signal: ControlSignal) => void): () => void {

@@ -1,64 +1,21 @@
 import { recordActivity } from './account.js';
 import { bpsAmountCents, type ClearingOrder, clearOrders } from './clearing.js';
+import { emitMarket as market } from './events.js';
 import { rollChildOrderId } from './ids.js';
-import { usdMoney } from './money.js';
-import { admitOrder, bumpPending, releaseReservation, setStatus, sideKey } from './orders.js';
+import { admitOrder, pendingCount, releaseReservation, setStatus } from './orders.js';
+import { fillRecord } from './records.js';
 import { currentAuction, type EngineContext, mustEntity, newAuction } from './state.js';
 import type { Auction, Order } from './types.js';
-import { iso, toWireAuction } from './wire.js';
-import { advanceWithdrawal, nextWithdrawalDeadline } from './withdrawals.js';
 
-function market(ctx: EngineContext, event: string, auction: Auction): void {
-  ctx.emit({ channel: 'market', event, data: toWireAuction(auction) });
-}
-
-/** The earliest scheduled transition (phase change, settlement, payout step), or null. */
-export function nextDeadline(ctx: EngineContext): number | null {
-  const { state } = ctx;
-  const a = currentAuction(state);
-  let next = a.phase === 'open' ? a.locksAt : a.clearsAt;
-  const settling = state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
-  if (settling?.settleAt != null && settling.settleAt < next) next = settling.settleAt;
-  const w = nextWithdrawalDeadline(state);
-  if (w !== null && w < next) next = w;
-  return Number.isFinite(next) ? next : null;
-}
-
-/** Runs every transition due at or before `until`, each at its own scheduled instant. */
-export function advanceTo(ctx: EngineContext, until: number): void {
-  for (;;) {
-    skipIdleCycles(ctx, until);
-    const due = nextDeadline(ctx);
-    if (due === null || due > until) break;
-    ctx.time = Math.max(ctx.time, due);
-    const { state } = ctx;
-    const settling =
-      state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
-    const current = currentAuction(state);
-    if (settling?.settleAt != null && settling.settleAt <= due) settleAuction(ctx);
-    else if (current.phase === 'open' && current.locksAt <= due) lockAuction(ctx);
-    else if (current.clearsAt <= due) clearAuction(ctx, true);
-    else advanceWithdrawal(ctx, due);
-  }
-}
-
-/**
- * A long clock jump over auctions that can hold no order (none rests, nothing settles, no payout
- * falls due) moves straight to the last of them: their ids are consumed, their events not sent.
- */
-function skipIdleCycles(ctx: EngineContext, until: number): void {
-  const { state, config } = ctx;
-  const current = currentAuction(state);
-  if (current.orderIds.length > 0 || state.settlingAuctionId !== null) return;
-  const k = Math.floor((until - current.clearsAt) / config.cycleMs);
-  if (k < 3) return;
-  const w = nextWithdrawalDeadline(state);
-  if (w !== null && w <= until) return;
-  // Auction id + k is the last whose cycle ends by `until`; the loop then locks and clears it as usual.
-  const next = newAuction(current.auctionId + k, current.clearsAt + (k - 1) * config.cycleMs, config);
-  state.auctions.delete(current.auctionId);
-  state.auctions.set(next.auctionId, next);
-  state.currentAuctionId = next.auctionId;
+/** What the clearing rule sees of an order. */
+export function clearingOrderOf(o: Order): ClearingOrder {
+  return {
+    side: o.orderType,
+    amountCents: o.amountCents,
+    limitCentiBps: o.limitCentiBps,
+    createdAt: o.createdAt,
+    orderId: o.orderId,
+  };
 }
 
 export function lockAuction(ctx: EngineContext): void {
@@ -91,40 +48,39 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   const auction = currentAuction(state);
   auction.phase = 'clearing';
   const pending: Order[] = [];
-  for (const id of auction.orderIds) {
-    const o = state.orders.get(id);
-    if (o && o.status === 'pending') pending.push(o);
+  const input: ClearingOrder[] = [];
+  for (const o of auction.orders) {
+    if (o.status !== 'pending') continue;
+    pending.push(o);
+    input.push(clearingOrderOf(o));
   }
-  const input: ClearingOrder[] = pending.map((o) => ({
-    side: o.orderType,
-    amountCents: o.amountCents,
-    limitCentiBps: o.limitCentiBps,
-    createdAt: o.createdAt,
-    orderId: o.orderId,
-  }));
   const result = clearOrders(input, { referenceFeeCentiBps: config.referenceFeeCentiBps });
-  auction.clearingFeeCentiBps = result.clearingFeeCentiBps;
+  const fee = result.clearingFeeCentiBps;
+  auction.clearingFeeCentiBps = fee;
   auction.matchedCents = result.matchedCents;
   auction.clearedAt = ctx.time;
   auction.clearsAt = ctx.time;
   auction.phase = 'settling';
   auction.settleAt = scheduleSettlement ? ctx.time + config.settleMs : Number.POSITIVE_INFINITY;
   let fills = 0;
-  pending.forEach((o, i) => {
+  for (let i = 0; i < pending.length; i++) {
+    const o = pending[i] as Order;
     const filled = result.filledCents[i] ?? 0;
     if (filled > 0) fills++;
-    o.fill = {
-      filledCents: filled,
-      unfilledCents: o.amountCents - filled,
-      clearingFeeCentiBps: result.clearingFeeCentiBps,
-      matchedAt: ctx.time,
-      feeCents: filled > 0 ? bpsAmountCents(filled, result.clearingFeeCentiBps) : 0,
-    };
-    bumpPending(state, o, -1);
+    o.fill = fillRecord(
+      filled,
+      o.amountCents - filled,
+      fee,
+      ctx.time,
+      filled > 0 ? bpsAmountCents(filled, fee) : 0,
+    );
     setStatus(ctx, o, 'settling');
-  });
+  }
+  // Nothing rests here any more: every pending order is now settling.
+  auction.pending.clear();
   auction.fillsCount = fills;
   state.settlingAuctionId = auction.auctionId;
+  state.lastClearedAuctionId = auction.auctionId;
   market(ctx, 'auction.cleared', auction);
   const next = newAuction(auction.auctionId + 1, ctx.time, config);
   state.auctions.set(next.auctionId, next);
@@ -133,8 +89,8 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   return auction;
 }
 
-function shouldFail(ctx: EngineContext, orderId: string): boolean {
-  if (ctx.faults.failOrderIds?.includes(orderId)) return true;
+function shouldFail(ctx: EngineContext, failIds: ReadonlySet<string> | undefined, orderId: string): boolean {
+  if (failIds?.has(orderId)) return true;
   const rate = ctx.faults.failRate ?? 0;
   return rate > 0 && ctx.random() < rate;
 }
@@ -146,10 +102,10 @@ export function settleAuction(ctx: EngineContext): Auction | null {
   const auction = state.auctions.get(state.settlingAuctionId);
   state.settlingAuctionId = null;
   if (!auction) return null;
-  for (const id of auction.orderIds) {
-    const o = state.orders.get(id);
-    if (o && o.status === 'settling') settleOrder(ctx, o);
-  }
+  // A Set once per auction: a list of named failures is not searched once per order.
+  const named = ctx.faults.failOrderIds;
+  const failIds = named && named.length > 0 ? new Set(named) : undefined;
+  for (const o of auction.orders) if (o.status === 'settling') settleOrder(ctx, o, failIds);
   auction.phase = 'settled';
   auction.settledAt = ctx.time;
   auction.settleAt = ctx.time;
@@ -163,14 +119,14 @@ export function settleAuction(ctx: EngineContext): Auction | null {
  * minter's cash and the house credits F stablecoin to the minter's venue-only balance. A failed
  * order moves nothing and its reservation is released; the house covers its counterparties.
  */
-function settleOrder(ctx: EngineContext, o: Order): void {
+function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> | undefined): void {
   const { state } = ctx;
   const fill = o.fill;
   if (!fill) return;
   const entity = mustEntity(state, o.entityId);
   ctx.dirty.add(o.entityId);
   releaseReservation(state, o);
-  if (shouldFail(ctx, o.orderId)) {
+  if (shouldFail(ctx, failIds, o.orderId)) {
     setStatus(ctx, o, 'failed');
     return;
   }
@@ -209,8 +165,7 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
   // A child next to an open opposite order of the same entity would trade with it (the self-match
   // 137006 forbids): that roll is not made and the remainder is dropped, as by `cancel`.
   const opposite = parent.orderType === 'BURN' ? 'MINT' : 'BURN';
-  const target = currentAuction(state).auctionId;
-  if ((state.pendingBySide.get(sideKey(target, parent.entityId, opposite)) ?? 0) > 0) return;
+  if (pendingCount(currentAuction(state), parent.entityId, opposite) > 0) return;
   if (parent.orderType === 'BURN') {
     const wallet = state.wallets.get(parent.sourceWalletId ?? '');
     if (wallet) wallet.reservedCents += remainder;
@@ -231,7 +186,6 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
     sourceWalletId: parent.sourceWalletId,
     fiatAccountId: parent.fiatAccountId,
     parentOrderId: parent.orderId,
-    paramsKey: `roll:${parent.orderId}`,
   });
   parent.childOrderId = child.orderId;
 }
@@ -259,7 +213,7 @@ function fallbackRemainder(ctx: EngineContext, o: Order, remainder: number): voi
     entityId: o.entityId,
     auctionId: o.auctionId,
     orderType: o.orderType,
-    amount: usdMoney(remainder),
-    routedAt: iso(ctx.time),
+    amountCents: remainder,
+    routedAt: ctx.time,
   });
 }

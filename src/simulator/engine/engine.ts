@@ -1,5 +1,6 @@
 import { accountSummary } from './account.js';
-import { advanceTo, clearAuction, lockAuction, nextDeadline, settleAuction, unlockAuction } from './cycle.js';
+import { advanceTo, nextDeadline } from './clock.js';
+import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
 import { seededRandom } from './ids.js';
 import { formatCents, usdMoney } from './money.js';
 import {
@@ -32,6 +33,11 @@ export interface EngineOptions {
   /** Seeds the generator behind settlement-failure rates. */
   seed?: number;
   onEvent?: (event: EngineEvent) => void;
+  /**
+   * Whether anyone reads market events (`entityId` undefined) or this entity's account events; the
+   * engine builds no event nobody reads. Default: every event while `onEvent` is given, none without.
+   */
+  wantsEvents?: (entityId?: string) => boolean;
 }
 
 /**
@@ -45,6 +51,7 @@ export class VenueEngine {
   private readonly now: () => number;
   private readonly random: () => number;
   private readonly onEvent: (event: EngineEvent) => void;
+  private readonly wants: (entityId?: string) => boolean;
   private time: number;
 
   constructor(options: EngineOptions) {
@@ -54,6 +61,8 @@ export class VenueEngine {
     this.now = options.now;
     this.random = seededRandom(options.seed ?? 1);
     this.onEvent = options.onEvent ?? (() => {});
+    const listening = options.onEvent !== undefined;
+    this.wants = options.wantsEvents ?? (() => listening);
     this.time = this.now();
     this.state = createState(this.config, this.time);
   }
@@ -67,6 +76,7 @@ export class VenueEngine {
       random: this.random,
       time: this.time,
       emit: this.onEvent,
+      wants: this.wants,
       dirty: new Set(),
     };
   }
@@ -82,7 +92,7 @@ export class VenueEngine {
       this.time = ctx.time;
       for (const entityId of ctx.dirty) {
         const entity = this.state.entities.get(entityId);
-        if (!entity?.hasAccount) continue;
+        if (!entity?.hasAccount || !this.wants(entityId)) continue;
         this.onEvent({
           channel: 'account',
           entityId,
@@ -168,7 +178,7 @@ export class VenueEngine {
     return this.step((ctx) => {
       const s = ctx.state;
       const settling = s.settlingAuctionId === null ? undefined : s.auctions.get(s.settlingAuctionId);
-      const last = s.auctions.get(s.currentAuctionId - 1);
+      const last = s.lastClearedAuctionId === null ? undefined : s.auctions.get(s.lastClearedAuctionId);
       return {
         auction: toWireAuction(currentAuction(s)),
         settling: settling ? toWireAuction(settling) : null,
@@ -218,7 +228,14 @@ export class VenueEngine {
         })),
         house: { usd: usdMoney(s.house.usdCents), stablecoin: usdMoney(s.house.stablecoinCents) },
         issuer: { usd: usdMoney(s.issuer.usdCents), stablecoin: usdMoney(s.issuer.stablecoinCents) },
-        fallbacks: s.fallbacks,
+        fallbacks: s.fallbacks.map((f) => ({
+          orderId: f.orderId,
+          entityId: f.entityId,
+          auctionId: f.auctionId,
+          orderType: f.orderType,
+          amount: usdMoney(f.amountCents),
+          routedAt: iso(f.routedAt),
+        })),
         faults: { settlement: this.faults },
       };
     });

@@ -21,9 +21,8 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
     if (a.clearedAt === null) continue;
     let burn = 0;
     let mint = 0;
-    for (const id of a.orderIds) {
-      const o = state.orders.get(id);
-      if (!o?.fill) continue;
+    for (const o of a.orders) {
+      if (!o.fill) continue;
       if (o.orderType === 'BURN') burn += o.fill.filledCents;
       else mint += o.fill.filledCents;
     }

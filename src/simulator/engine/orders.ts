@@ -1,7 +1,18 @@
 import { invalidField, type VenueError, venueError } from './errors.js';
+import { emitOrder } from './events.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
+import { type NewOrder, orderRecord } from './records.js';
 import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
-import type { Entity, Order, OrderStatus, OrderType, PlaceResult, PostFillAction, Wallet } from './types.js';
+import type {
+  Auction,
+  Entity,
+  Order,
+  OrderStatus,
+  OrderType,
+  PlaceResult,
+  PostFillAction,
+  Wallet,
+} from './types.js';
 import { toWireOrder, type WireOrder } from './wire.js';
 
 /** A place request as the HTTP layer validated it (shape and field rules already checked). */
@@ -42,26 +53,28 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   const isBurn = input.orderType === 'BURN';
   const sourceWalletId = isBurn ? (input.sourceWalletId ?? null) : null;
   const fiatAccountId = isBurn ? (input.fiatAccountId ?? null) : null;
-  const paramsKey = JSON.stringify([
-    entityId,
-    input.orderType,
-    amountCents ?? input.amount.amount,
-    limitCentiBps,
-    input.postFillAction,
-    sourceWalletId,
-    fiatAccountId,
-  ]);
 
   const existing = state.orders.get(input.idempotencyKey);
   if (existing) {
-    if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
-    return existing.placeResult;
+    // The same parameters: same entity, type, amount (by value), placed limit, election, wallet and
+    // fiat account. A roll child's id was never placed, so a placement under it is always a reuse.
+    const same =
+      existing.parentOrderId === null &&
+      existing.entityId === entityId &&
+      existing.orderType === input.orderType &&
+      existing.amountCents === amountCents &&
+      existing.placedLimitCentiBps === limitCentiBps &&
+      existing.postFillAction === input.postFillAction &&
+      existing.sourceWalletId === sourceWalletId &&
+      existing.fiatAccountId === fiatAccountId;
+    if (!same) throw venueError.idempotencyKeyReused(input.idempotencyKey);
+    return placeResult(existing);
   }
   if (amountCents === undefined || amountCents > config.transactionLimitCents)
     throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
   const auction = currentAuction(state);
-  const capKey = `${auction.auctionId}:${entityId}`;
-  if ((state.placedPerAuction.get(capKey) ?? 0) >= config.maxOrdersPerAuction)
+  const placedHere = auction.placed.get(entityId) ?? 0;
+  if (placedHere >= config.maxOrdersPerAuction)
     throw venueError.maxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
 
   let wallet: Wallet | undefined;
@@ -79,8 +92,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     if (!fiat || fiat.entityId !== entityId) throw venueError.invalidFiatAccount(fiatAccountId);
   }
   const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
-  if ((state.pendingBySide.get(sideKey(auction.auctionId, entityId, opposite)) ?? 0) > 0)
-    throw venueError.selfMatch(auction.auctionId, opposite);
+  if (pendingCount(auction, entityId, opposite) > 0) throw venueError.selfMatch(auction.auctionId, opposite);
   if (wallet) {
     const available = wallet.balanceCents - wallet.reservedCents;
     if (available < amountCents)
@@ -92,7 +104,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
       throw venueError.insufficientBalance(`USD available to mint with is ${formatCents(available)}`);
     entity.cash.reservedCents += amountCents;
   }
-  state.placedPerAuction.set(capKey, (state.placedPerAuction.get(capKey) ?? 0) + 1);
+  auction.placed.set(entityId, placedHere + 1);
   const order = admitOrder(ctx, {
     orderId: input.idempotencyKey,
     entityId,
@@ -104,67 +116,44 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     sourceWalletId,
     fiatAccountId,
     parentOrderId: null,
-    paramsKey,
   });
-  return order.placeResult;
+  return placeResult(order);
 }
 
-type NewOrder = Pick<
-  Order,
-  | 'orderId'
-  | 'entityId'
-  | 'orderType'
-  | 'amountCents'
-  | 'feeBps'
-  | 'limitCentiBps'
-  | 'postFillAction'
-  | 'sourceWalletId'
-  | 'fiatAccountId'
-  | 'parentOrderId'
-  | 'paramsKey'
->;
+/** The 202 answer, also replayed for the same key and parameters: nothing in it ever changes. */
+function placeResult(order: Order): PlaceResult {
+  return { auctionId: order.auctionId, orderId: order.orderId, status: 'pending' };
+}
 
 /** Puts an order (already reserved for) into the current auction and announces it. */
 export function admitOrder(ctx: EngineContext, fields: NewOrder): Order {
   const { state } = ctx;
   const auction = currentAuction(state);
-  const order: Order = {
-    ...fields,
-    auctionId: auction.auctionId,
-    status: 'pending',
-    createdAt: ctx.time,
-    updatedAt: ctx.time,
-    seq: state.orderSeq++,
-    childOrderId: null,
-    fill: null,
-    placeResult: { auctionId: auction.auctionId, orderId: fields.orderId, status: 'pending' },
-  };
+  const order = orderRecord(fields, auction.auctionId, ctx.time);
   state.orders.set(order.orderId, order);
   state.ordersByEntity.get(order.entityId)?.push(order);
-  auction.orderIds.push(order.orderId);
-  bumpPending(state, order, 1);
+  auction.orders.push(order);
+  bumpPending(auction, order, 1);
   const exposure = state.exposure.get(order.entityId);
   if (exposure) exposure[order.orderType] += 1;
-  ctx.emit({
-    channel: 'account',
-    entityId: order.entityId,
-    event: 'order.accepted',
-    data: toWireOrder(order),
-  });
+  emitOrder(ctx, 'order.accepted', order);
   ctx.dirty.add(order.entityId);
   return order;
 }
 
-export function sideKey(auctionId: number, entityId: string, side: OrderType): string {
-  return `${auctionId}:${entityId}:${side}`;
+/** The entity's pending orders on one side of the auction (the self-match rule's question). */
+export function pendingCount(auction: Auction, entityId: string, side: OrderType): number {
+  return auction.pending.get(entityId)?.[side] ?? 0;
 }
 
-/** Keeps the per-auction pending count in step; clearing leaves it behind with its auction. */
-export function bumpPending(state: EngineState, order: Order, delta: number): void {
-  const k = sideKey(order.auctionId, order.entityId, order.orderType);
-  const n = (state.pendingBySide.get(k) ?? 0) + delta;
-  if (n === 0) state.pendingBySide.delete(k);
-  else state.pendingBySide.set(k, n);
+/** Keeps the auction's pending counts in step; clearing empties them all at once. */
+export function bumpPending(auction: Auction, order: Order, delta: number): void {
+  let counts = auction.pending.get(order.entityId);
+  if (!counts) {
+    counts = { BURN: 0, MINT: 0 };
+    auction.pending.set(order.entityId, counts);
+  }
+  counts[order.orderType] += delta;
 }
 
 export function releaseReservation(state: EngineState, order: Order): void {
@@ -183,12 +172,7 @@ export function setStatus(ctx: EngineContext, order: Order, status: OrderStatus)
   }
   order.status = status;
   order.updatedAt = ctx.time;
-  ctx.emit({
-    channel: 'account',
-    entityId: order.entityId,
-    event: 'order.updated',
-    data: toWireOrder(order),
-  });
+  emitOrder(ctx, 'order.updated', order);
 }
 
 /** The window rules shared by cancel and cancel-all: 136001 in lock, 136002 while the previous settles. */
@@ -230,7 +214,8 @@ export function cancelOrder(ctx: EngineContext, entityId: string, auctionId: num
 
 function cancelPending(ctx: EngineContext, order: Order): void {
   releaseReservation(ctx.state, order);
-  bumpPending(ctx.state, order, -1);
+  const auction = ctx.state.auctions.get(order.auctionId);
+  if (auction) bumpPending(auction, order, -1);
   setStatus(ctx, order, 'cancelled');
   ctx.dirty.add(order.entityId);
 }
@@ -241,9 +226,8 @@ export function cancelAllOrders(ctx: EngineContext, entityId: string) {
   requireCancelWindow(state);
   const auction = currentAuction(state);
   const orderIds: string[] = [];
-  for (const id of auction.orderIds) {
-    const o = state.orders.get(id);
-    if (!o || o.entityId !== entityId || o.status !== 'pending') continue;
+  for (const o of auction.orders) {
+    if (o.entityId !== entityId || o.status !== 'pending') continue;
     cancelPending(ctx, o);
     orderIds.push(o.orderId);
   }
@@ -326,7 +310,7 @@ export function listOrders(state: EngineState, entityId: string, q: ListQuery) {
   );
   const start = (page - 1) * pageSize;
   return {
-    orders: matching.slice(start, start + pageSize).map(toWireOrder),
+    orders: matching.slice(start, start + pageSize).map((o) => toWireOrder(o)),
     pagination: { page, pageSize, total: matching.length },
   };
 }

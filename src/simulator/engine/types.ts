@@ -65,17 +65,17 @@ export interface Order {
   status: OrderStatus;
   createdAt: number;
   updatedAt: number;
-  /** Creation sequence: a total order for listings when timestamps tie. */
-  seq: number;
   sourceWalletId: string | null;
   fiatAccountId: string | null;
   parentOrderId: string | null;
   childOrderId: string | null;
   fill: Fill | null;
-  /** Canonical parameters of the placing request, for idempotent replays. */
-  paramsKey: string;
-  /** The exact 202 answer, replayed for the same key and parameters. */
-  placeResult: PlaceResult;
+  /**
+   * The limit the placing request named (modify changes `limitCentiBps`, not this): with the fields
+   * above it is the request's parameters, compared field by field on an idempotent replay, so no
+   * per-order key string is kept.
+   */
+  placedLimitCentiBps: number | null;
 }
 
 export interface PlaceResult {
@@ -97,7 +97,17 @@ export interface Auction {
   clearingFeeCentiBps: number | null;
   matchedCents: number;
   fillsCount: number;
-  orderIds: string[];
+  /** Every order admitted into this auction (placed or rolled in), in admission order. */
+  orders: Order[];
+  /** entityId -> its pending orders here by side: the self-match check (137006) is O(1). */
+  pending: Map<string, SideCounts>;
+  /** entityId -> orders it placed here, cancelled ones included, roll children not (137008). */
+  placed: Map<string, number>;
+}
+
+export interface SideCounts {
+  BURN: number;
+  MINT: number;
 }
 
 export interface Withdrawal {
@@ -124,14 +134,17 @@ export interface WireWithdrawal {
   updatedAt: string;
 }
 
-/** Remainders a `fallback` election sent to the standard minting product (at par, no fee). */
+/**
+ * Remainders a `fallback` election sent to the standard minting product (at par, no fee). Kept as
+ * numbers; GET /_sim/state formats them when asked.
+ */
 export interface FallbackRecord {
   orderId: string;
   entityId: string;
   auctionId: number;
   orderType: OrderType;
-  amount: { amount: string; currency: string };
-  routedAt: string;
+  amountCents: number;
+  routedAt: number;
 }
 
 /** A counter-account; may go negative (the house by rounding, the issuer by supply changes). */

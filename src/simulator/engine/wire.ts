@@ -1,25 +1,32 @@
 import { formatCentiBps, usdMoney } from './money.js';
 import type { Auction, Order } from './types.js';
 
-/** An Order exactly as REST returns it (key order fixed, so serialisations are byte-stable). */
-export function toWireOrder(o: Order) {
+/** The fields of an Order that change after it is admitted (an event keeps them as they were). */
+export type OrderMoment = Pick<Order, 'status' | 'updatedAt' | 'childOrderId' | 'feeBps' | 'fill'>;
+
+/**
+ * An Order exactly as REST returns it (key order fixed, so serialisations are byte-stable); `at`
+ * gives the changing fields as of an earlier moment (an event built after the order moved on).
+ */
+export function toWireOrder(o: Order, at: OrderMoment = o) {
+  const fill = at.fill;
   return {
     orderId: o.orderId,
     auctionId: o.auctionId,
-    lineage: { parentOrderId: o.parentOrderId, childOrderId: o.childOrderId },
+    lineage: { parentOrderId: o.parentOrderId, childOrderId: at.childOrderId },
     orderType: o.orderType,
     amount: usdMoney(o.amountCents),
-    feeBps: o.feeBps,
+    feeBps: at.feeBps,
     postFillAction: o.postFillAction,
-    status: o.status,
+    status: at.status,
     createdAt: iso(o.createdAt),
-    updatedAt: iso(o.updatedAt),
-    fill: o.fill
+    updatedAt: iso(at.updatedAt),
+    fill: fill
       ? {
-          filledAmount: usdMoney(o.fill.filledCents),
-          unfilledAmount: usdMoney(o.fill.unfilledCents),
-          clearingFeeBps: formatCentiBps(o.fill.clearingFeeCentiBps),
-          matchedAt: iso(o.fill.matchedAt),
+          filledAmount: usdMoney(fill.filledCents),
+          unfilledAmount: usdMoney(fill.unfilledCents),
+          clearingFeeBps: formatCentiBps(fill.clearingFeeCentiBps),
+          matchedAt: iso(fill.matchedAt),
         }
       : null,
     sourceWalletId: o.sourceWalletId,
@@ -28,8 +35,20 @@ export function toWireOrder(o: Order) {
 }
 export type WireOrder = ReturnType<typeof toWireOrder>;
 
+// A listing or a burst of events formats the same few instants over and over (an auction's orders
+// share its clearing time, a manual clock's placements one instant): a small cache keyed by the
+// low bits of the time formats each one once.
+const ISO_SLOTS = 64;
+const isoMs = new Float64Array(ISO_SLOTS).fill(Number.NaN);
+const isoText: string[] = new Array<string>(ISO_SLOTS).fill('');
+
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  const slot = ms & (ISO_SLOTS - 1);
+  if (isoMs[slot] === ms) return isoText[slot] as string;
+  const text = new Date(ms).toISOString();
+  isoMs[slot] = ms;
+  isoText[slot] = text;
+  return text;
 }
 
 /** Public auction state: the data of market events and of `auction.snapshot`. */
@@ -45,7 +64,7 @@ export function toWireAuction(a: Auction) {
     clearingFeeBps: a.clearingFeeCentiBps === null ? null : formatCentiBps(a.clearingFeeCentiBps),
     matchedVolume: usdMoney(a.matchedCents),
     fillsCount: a.fillsCount,
-    orderCount: a.orderIds.length,
+    orderCount: a.orders.length,
   };
 }
 export type WireAuction = ReturnType<typeof toWireAuction>;

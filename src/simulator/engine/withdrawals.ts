@@ -85,7 +85,8 @@ export function createWithdrawal(
   state.withdrawals.set(w.id, w);
   state.activeWithdrawals.add(w.id);
   ctx.dirty.add(entityId);
-  ctx.emit({ channel: 'account', entityId, event: 'withdrawal.updated', data: toWireWithdrawal(w) });
+  if (ctx.wants(entityId))
+    ctx.emit({ channel: 'account', entityId, event: 'withdrawal.updated', data: toWireWithdrawal(w) });
   return w.createResult;
 }
 
@@ -122,6 +123,7 @@ export function advanceWithdrawal(ctx: EngineContext, due: number): void {
       ctx.dirty.add(w.entityId);
     } else continue;
     w.updatedAt = due;
+    if (!ctx.wants(w.entityId)) continue;
     ctx.emit({
       channel: 'account',
       entityId: w.entityId,
