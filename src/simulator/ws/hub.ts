@@ -44,14 +44,74 @@ function isFrameId(value: unknown): value is FrameId {
   );
 }
 
+type FrameBuilder = (seq: number) => string;
+
+// Stands in for a frame too old to be replayed; always overwritten before `after` can return it.
+const EXPIRED: FrameBuilder = () => '';
+
+/**
+ * A SequenceLog that serializes a frame only once a socket can receive or replay it. While no
+ * socket is subscribed to the sequence, events wait unserialized, at most `capacity` of them: the
+ * log replays only its last `capacity` frames, so an older one could never be read and is only
+ * counted. `seq` counts every event; `after` first writes the waiting ones into the log. So seq
+ * and replay are exactly as if each frame had been serialized on arrival, and a 1,000,000-order
+ * clear with nobody listening serializes 1,024 frames per sequence, not a million.
+ */
+class DeferredLog {
+  private readonly log: SequenceLog;
+  private readonly waiting: FrameBuilder[] = [];
+  // Ring over `waiting` once it holds `capacity` builders: index of the oldest.
+  private head = 0;
+  private expired = 0;
+
+  constructor(private readonly capacity: number) {
+    this.log = new SequenceLog(capacity);
+  }
+
+  get seq(): number {
+    return this.log.seq + this.expired + this.waiting.length;
+  }
+
+  /** Assigns the next seq and returns its frame, built now (a socket is waiting for it). */
+  append(build: FrameBuilder): string {
+    this.flush();
+    return this.log.append(build);
+  }
+
+  /** Assigns the next seq; its frame is built only if it is still replayable when asked for. */
+  defer(build: FrameBuilder): void {
+    if (this.waiting.length < this.capacity) {
+      this.waiting.push(build);
+      return;
+    }
+    this.expired += 1;
+    if (this.capacity <= 0) return;
+    this.waiting[this.head] = build;
+    this.head = (this.head + 1) % this.capacity;
+  }
+
+  after(since: number): string[] | undefined {
+    this.flush();
+    return this.log.after(since);
+  }
+
+  private flush(): void {
+    for (; this.expired > 0; this.expired--) this.log.append(EXPIRED);
+    const n = this.waiting.length;
+    for (let i = 0; i < n; i++) this.log.append(this.waiting[(this.head + i) % n] as FrameBuilder);
+    this.waiting.length = 0;
+    this.head = 0;
+  }
+}
+
 /** Assigns seq per channel, keeps the replay buffers and fans events out to subscribed sockets. */
 export class Hub {
-  private market: SequenceLog;
-  private readonly accounts = new Map<string, SequenceLog>();
+  private market: DeferredLog;
+  private readonly accounts = new Map<string, DeferredLog>();
   private readonly connections = new Set<Connection>();
 
   constructor(private readonly opts: HubOptions) {
-    this.market = new SequenceLog(opts.replayBufferSize);
+    this.market = new DeferredLog(opts.replayBufferSize);
   }
 
   stats(): { connections: number; market: number; account: number } {
@@ -70,20 +130,26 @@ export class Hub {
   }
 
   publish(ev: SimEvent): void {
-    const ts = new Date(this.opts.now()).toISOString();
-    const data = encodeSocketData(ev.data);
-    if (ev.channel === 'market') {
+    const at = this.opts.now();
+    const market = ev.channel === 'market';
+    const log = market ? this.market : this.accountLog(ev.entityId);
+    const build: FrameBuilder = (seq) =>
+      JSON.stringify({
+        type: 'event',
+        channel: ev.channel,
+        seq,
+        event: ev.event,
+        data: encodeSocketData(ev.data),
+        ts: new Date(at).toISOString(),
+      });
+    let frame: string | undefined;
+    for (const c of this.connections) {
+      if (market ? !c.market : !c.account || c.entityId !== ev.entityId) continue;
       // Serialized once per event, however many sockets receive it.
-      const frame = this.market.append((seq) =>
-        JSON.stringify({ type: 'event', channel: 'market', seq, event: ev.event, data, ts }),
-      );
-      for (const c of this.connections) if (c.market) this.send(c, frame);
-      return;
+      frame ??= log.append(build);
+      this.send(c, frame);
     }
-    const frame = this.accountLog(ev.entityId).append((seq) =>
-      JSON.stringify({ type: 'event', channel: 'account', seq, event: ev.event, data, ts }),
-    );
-    for (const c of this.connections) if (c.account && c.entityId === ev.entityId) this.send(c, frame);
+    if (frame === undefined) log.defer(build);
   }
 
   add(ws: WebSocket, entityId: string): void {
@@ -124,14 +190,14 @@ export class Hub {
    */
   restart(): void {
     this.terminateAll();
-    this.market = new SequenceLog(this.opts.replayBufferSize);
+    this.market = new DeferredLog(this.opts.replayBufferSize);
     this.accounts.clear();
   }
 
-  private accountLog(entityId: string): SequenceLog {
+  private accountLog(entityId: string): DeferredLog {
     let log = this.accounts.get(entityId);
     if (!log) {
-      log = new SequenceLog(this.opts.replayBufferSize);
+      log = new DeferredLog(this.opts.replayBufferSize);
       this.accounts.set(entityId, log);
     }
     return log;
