@@ -1,4 +1,5 @@
-import { clearAuction, lockAuction, settleAuction } from './cycle.js';
+import { type ClearingOrder, clearOrders } from './clearing.js';
+import { clearAuction, clearingOrderOf, lockAuction, settleAuction } from './cycle.js';
 import { currentAuction, type EngineContext, newAuction } from './state.js';
 import { advanceWithdrawal, nextWithdrawalDeadline } from './withdrawals.js';
 
@@ -20,10 +21,16 @@ export function nextDeadline(ctx: EngineContext): number | null {
   return Number.isFinite(next) ? next : null;
 }
 
-/** Runs every transition due at or before `until`, each at its own scheduled instant. */
+/**
+ * Runs every transition due at or before `until`, each at its own scheduled instant. A long jump
+ * costs what the book needs, not one cycle per elapsed auction: auctions that can hold no order
+ * are skipped, and an auction in which nothing can trade is held open across the cycles in which
+ * nothing could trade either (docs/PROTOCOL.md, Auction cycle).
+ */
 export function advanceTo(ctx: EngineContext, until: number): void {
   for (;;) {
     skipIdleCycles(ctx, until);
+    holdDormantAuction(ctx, until);
     const due = nextDeadline(ctx);
     if (due === null || due > until) break;
     ctx.time = Math.max(ctx.time, due);
@@ -55,4 +62,45 @@ function skipIdleCycles(ctx: EngineContext, until: number): void {
   state.auctions.delete(current.auctionId);
   state.auctions.set(next.auctionId, next);
   state.currentAuctionId = next.auctionId;
+}
+
+/**
+ * A clock jump over auctions in which nothing can trade. When every order resting in the open
+ * auction rolls, and together with the roll remainders of the auction settling (if one is) they
+ * match nothing, then — nothing being placed during a jump — each of the following auctions would
+ * hold that same book (the roll children: same amounts, same limits) and clear it unmatched again:
+ * k cycles would make k generations of children and change nothing else. Instead the auction stays
+ * open across those cycles and clears once, at the end of the last one, where the full run would
+ * clear its k-th successor; the next auction's id counts the cycles held (`cyclesHeld`). Cost: one
+ * clearing of the book, whatever k. The settling auction settles at its own time (its remainders
+ * roll into the held auction), payouts falling due meanwhile run at theirs (they do not touch the
+ * book), and settlement faults apply to the settlements that happen.
+ */
+function holdDormantAuction(ctx: EngineContext, until: number): void {
+  const { state, config } = ctx;
+  const current = currentAuction(state);
+  if (current.phase !== 'open') return;
+  const k = Math.floor((until - current.clearsAt) / config.cycleMs);
+  if (k < MIN_CYCLES_SKIPPED) return;
+  const book: ClearingOrder[] = [];
+  for (const o of current.orders) {
+    if (o.status !== 'pending') continue;
+    // A cancel or fallback election ends at this auction's clear: that one runs as usual.
+    if (o.postFillAction !== 'roll') return;
+    book.push(clearingOrderOf(o));
+  }
+  // What the settling auction will roll in (a failed or self-match-dropped roll only takes away,
+  // and a smaller book matches no more). It must settle before this auction's own clear, as in a
+  // full run: one left settling on demand (`settle: false`) would otherwise settle a jump later.
+  const settling = state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
+  if (settling && !((settling.settleAt ?? Number.POSITIVE_INFINITY) <= current.clearsAt)) return;
+  for (const o of settling?.orders ?? []) {
+    const unfilled = o.fill?.unfilledCents ?? 0;
+    if (o.status === 'settling' && o.postFillAction === 'roll' && unfilled > 0)
+      book.push({ ...clearingOrderOf(o), amountCents: unfilled });
+  }
+  if (clearOrders(book, { referenceFeeCentiBps: config.referenceFeeCentiBps }).matchedCents > 0) return;
+  current.cyclesHeld += k;
+  current.clearsAt += k * config.cycleMs;
+  current.locksAt = current.clearsAt - config.lockMs;
 }

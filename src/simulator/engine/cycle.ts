@@ -82,7 +82,8 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   state.settlingAuctionId = auction.auctionId;
   state.lastClearedAuctionId = auction.auctionId;
   market(ctx, 'auction.cleared', auction);
-  const next = newAuction(auction.auctionId + 1, ctx.time, config);
+  // Ids count elapsed cycles, also those this auction was held open across (clock.ts).
+  const next = newAuction(auction.auctionId + 1 + auction.cyclesHeld, ctx.time, config);
   state.auctions.set(next.auctionId, next);
   state.currentAuctionId = next.auctionId;
   market(ctx, 'auction.opened', next);

@@ -124,6 +124,7 @@ export function newAuction(auctionId: number, opensAt: number, config: EngineCon
     orders: [],
     pending: new Map(),
     placed: new Map(),
+    cyclesHeld: 0,
   };
 }
 

@@ -103,6 +103,12 @@ export interface Auction {
   pending: Map<string, SideCounts>;
   /** entityId -> orders it placed here, cancelled ones included, roll children not (137008). */
   placed: Map<string, number>;
+  /**
+   * Cycles this auction stayed open beyond its own because a clock jump found nothing that could
+   * trade (cycle.ts holdDormantAuction); the next auction's id counts them, so ids still count
+   * elapsed cycles.
+   */
+  cyclesHeld: number;
 }
 
 export interface SideCounts {

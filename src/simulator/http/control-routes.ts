@@ -9,7 +9,8 @@ function optionalBody(req: Request): Promise<unknown> {
 }
 
 const ClearBody = z.object({ settle: z.boolean().optional() });
-// Bounded: every elapsed cycle with resting orders is simulated (roll chains grow each cycle).
+// A jump costs what its book needs, not its length (engine/clock.ts skips or holds auctions in
+// which nothing can trade); the bound still caps what one request can do to the clock.
 const AdvanceBody = z.object({
   ms: z
     .number()
