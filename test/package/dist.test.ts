@@ -44,10 +44,11 @@ describe('built package', () => {
        const s = await import('match-venue/simulator');
        const w = await import('match-venue/webhooks');
        const h = await import('match-venue/msw');
+       const t = await import('match-venue/testing');
        console.log([typeof m.MatchVenue, typeof m.usd, typeof s.createSimulator, typeof s.createMockVenue,
-         Object.keys(w).length > 0, Object.keys(h).length > 0].join(','));`,
+         Object.keys(w).length > 0, Object.keys(h).length > 0, typeof t.createMockVenue, typeof t.getMockSimulator].join(','));`,
     ]);
-    expect(out).toBe('function,function,function,function,true,true');
+    expect(out).toBe('function,function,function,function,true,true,function,function');
   });
 
   it('loads the main entry and the simulator as CommonJS', () => {
@@ -65,6 +66,31 @@ describe('built package', () => {
     expect(code).not.toMatch(/clearOrders|checkInvariants|from ['"]msw|require\(['"]msw/);
     const cjs = readFileSync(join(dist, 'index.cjs'), 'utf8');
     expect(cjs).not.toMatch(/clearOrders|checkInvariants|require\(['"]msw/);
+  });
+
+  it('loads mock mode through a specifier no bundler can follow', () => {
+    // The main entry names no testing, simulator or msw subpath as a literal a bundler could resolve:
+    // mock mode imports `match-venue/testing` through a specifier assembled at run time.
+    for (const file of [...staticGraph(join(dist, 'index.js')), join(dist, 'index.cjs')]) {
+      const code = readFileSync(file, 'utf8');
+      expect(code).not.toMatch(
+        /\b(?:import|require)\s*\(\s*['"`]match-venue\/(?:testing|simulator|msw)['"`]/,
+      );
+      expect(code).not.toMatch(
+        /^\s*(?:import|export)\b[^;'"`]*from\s*['"]match-venue\/(?:testing|simulator|msw)['"]/m,
+      );
+    }
+    const out = node([
+      '--input-type=module',
+      '-e',
+      `const { MatchVenue, getMockSimulator } = await import('match-venue');
+       const venue = new MatchVenue({ environment: 'mock', apiKey: 'TEST_API_KEY:burner:sim' });
+       const account = await venue.account.retrieve();
+       const sim = await getMockSimulator();
+       const testing = await import('match-venue/testing');
+       console.log([account.stablecoin.available.amount, typeof sim.clearAuction, sim === (await testing.getMockSimulator())].join(','));`,
+    ]);
+    expect(out).toBe('100000000.00,function,true');
   });
 
   it('ships the simulator CLI with a shebang', () => {

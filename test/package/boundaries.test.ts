@@ -1,0 +1,210 @@
+// The layer boundaries of .dependency-cruiser.cjs (run by `npm run lint:deps` in `npm run check`):
+// every rule fires on a deliberately wrong import in a small fixture tree, the real tree has none,
+// and every temporary allowlist entry is still needed.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cruise as depcruise, type ICruiseOptions } from 'dependency-cruiser';
+import extractDepcruiseOptions from 'dependency-cruiser/config-utl/extract-depcruise-options';
+import extractTSConfig from 'dependency-cruiser/config-utl/extract-ts-config';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const configFile = join(root, '.dependency-cruiser.cjs');
+
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string; severity: string };
+}
+interface Dependency {
+  resolved: string;
+  circular?: boolean;
+}
+interface CruiseResult {
+  summary: { violations: Violation[]; error: number };
+  modules: { source: string; dependencies: Dependency[] }[];
+}
+
+let options: ICruiseOptions;
+beforeAll(async () => {
+  options = await extractDepcruiseOptions(configFile);
+});
+
+/**
+ * What `depcruise src --config .dependency-cruiser.cjs` (npm run lint:deps) finds with `dir` as the
+ * project root (its tsconfig.json included), through the tool's API: one process, so the fixture
+ * and the real tree cost one start-up.
+ */
+async function cruise(dir: string): Promise<CruiseResult> {
+  const tsConfig = join(dir, 'tsconfig.json');
+  const result = await depcruise(
+    ['src'],
+    { ...structuredClone(options), baseDir: dir, tsConfig: { fileName: tsConfig }, outputType: 'json' },
+    {},
+    { tsConfig: extractTSConfig(tsConfig) },
+  );
+  return (typeof result.output === 'string' ? JSON.parse(result.output) : result.output) as CruiseResult;
+}
+
+const tidy = (violations: Violation[]) =>
+  violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort((a, b) => a.localeCompare(b));
+
+describe('layer boundaries (dependency-cruiser)', () => {
+  const fixture = mkdtempSync(join(tmpdir(), 'mv-boundaries-'));
+  afterAll(() => rmSync(fixture, { recursive: true, force: true }));
+
+  const write = (file: string, text: string) => {
+    mkdirSync(dirname(join(fixture, file)), { recursive: true });
+    writeFileSync(join(fixture, file), text);
+  };
+
+  it('fires every rule, by name, on deliberately wrong imports and nowhere else', async () => {
+    write(
+      'tsconfig.json',
+      JSON.stringify({
+        compilerOptions: {
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          baseUrl: '.',
+          paths: { 'match-venue': ['./src/index.ts'], 'match-venue/testing': ['./src/testing/index.ts'] },
+        },
+      }),
+    );
+    write('node_modules/msw/package.json', JSON.stringify({ name: 'msw', main: 'index.js' }));
+    write('node_modules/msw/index.js', 'export const http = {};\n');
+
+    // A correct miniature of the layers.
+    write('src/generated/schemas.ts', 'export const Schema = 1;\n');
+    write(
+      'src/contract/ids.ts',
+      "import { Schema } from '../generated/schemas.js';\nexport const isUuid = () => Schema;\n",
+    );
+    write('src/core/validation.ts', "export { isUuid } from '../contract/ids.js';\n");
+    write(
+      'src/internal/mock-mode.ts',
+      // As in the real client: a specifier made at run time, which no tool or bundler follows.
+      "const entry = ['match-venue', 'testing'].join('/');\nexport const load = () => import(entry);\n",
+    );
+    write(
+      'src/resources/orders.ts',
+      "import { isUuid } from '../core/validation.js';\nexport const orders = isUuid;\n",
+    );
+    write(
+      'src/client.ts',
+      "import { load } from './internal/mock-mode.js';\nimport { orders } from './resources/orders.js';\n" +
+        "import { stream } from './stream/index.js';\nexport const client = [load, orders, stream];\n",
+    );
+    write('src/index.ts', "export { client } from './client.js';\n");
+    write('src/webhooks/index.ts', 'export const receiver = 1;\n');
+    write('src/webhooks/sns-message.ts', 'export type SnsMessage = { a: 1 };\n');
+    write(
+      'src/simulator/index.ts',
+      "import { isUuid } from '../contract/ids.js';\nexport const sim = isUuid;\n",
+    );
+    write(
+      'src/testing/index.ts',
+      "import { client } from 'match-venue';\nimport { sim } from '../simulator/index.js';\nexport const t = [client, sim];\n",
+    );
+    write(
+      'src/testing/msw.ts',
+      "import { http } from 'msw';\nimport { t } from './index.js';\nexport const h = [http, t];\n",
+    );
+
+    // One wrong import per rule; the assertions below also prove that the correct imports are clean.
+    write('src/simulator/__probe__.ts', "import { client } from '../client.js';\nexport const p = client;\n");
+    // An allowlisted simulator file: its allowed import passes, any other is still an error.
+    write(
+      'src/simulator/platform/signers.ts',
+      "import type { SnsMessage } from '../../webhooks/sns-message.js';\n" +
+        "import { isUuid } from '../../core/validation.js';\nexport type S = SnsMessage;\nexport const u = isUuid;\n",
+    );
+    write(
+      'src/core/__probe__.ts',
+      "import type { orders } from '../resources/orders.js';\nexport type P = typeof orders;\n",
+    );
+    write(
+      'src/generated/__probe__.ts',
+      "import { isUuid } from '../core/validation.js';\nexport const p = isUuid;\n",
+    );
+    write(
+      'src/resources/__probe__.ts',
+      "import type { sim } from '../simulator/index.js';\nexport type P = typeof sim;\n",
+    );
+    write(
+      'src/testing/__probe__.ts',
+      "import { isUuid } from '../core/validation.js';\nexport const p = isUuid;\n",
+    );
+    write('src/stream/cycle-a.ts', "import { b } from './cycle-b.js';\nexport const a = () => b;\n");
+    write('src/stream/cycle-b.ts', "import { a } from './cycle-a.js';\nexport const b = () => a;\n");
+    write('src/resources/types-c.ts', "import type { d } from './types-d.js';\nexport type C = typeof d;\n");
+    write(
+      'src/resources/types-d.ts',
+      "import type { C } from './types-c.js';\nexport const d = 1 as unknown as C;\n",
+    );
+    write('src/webhooks/__probe__.ts', "import { nope } from './nope.js';\nexport const p = nope;\n");
+    // The main entry reaching msw and the testing layer through a literal specifier it can follow.
+    write(
+      'src/stream/index.ts',
+      "import { isUuid } from '../contract/ids.js';\nimport { http } from 'msw';\n" +
+        "export const stream = [isUuid, http, () => import('match-venue/testing')];\n",
+    );
+
+    const found = tidy((await cruise(fixture)).summary.violations);
+    // Each expectation must match a reported violation, and each violation an expectation. A cycle is
+    // reported once, from whichever of its modules the tool meets first.
+    const expected: RegExp[] = [
+      /^simulator-imports-only-contract: src\/simulator\/__probe__\.ts -> src\/client\.ts$/,
+      /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/core\/validation\.ts$/,
+      /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,
+      /^contract-imports-only-contract: src\/generated\/__probe__\.ts -> src\/core\/validation\.ts$/,
+      /^client-never-imports-simulator-or-testing: src\/resources\/__probe__\.ts -> src\/simulator\/index\.ts$/,
+      /^client-never-imports-simulator-or-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,
+      /^only-testing-imports-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,
+      /^testing-uses-public-entries: src\/testing\/__probe__\.ts -> src\/core\/validation\.ts$/,
+      /^entries-never-reach-simulator-testing-msw: src\/index\.ts -> node_modules\/msw\/index\.js$/,
+      /^entries-never-reach-simulator-testing-msw: src\/index\.ts -> src\/testing\/index\.ts$/,
+      /^entries-never-reach-simulator-testing-msw: src\/index\.ts -> src\/simulator\/index\.ts$/,
+      /^no-circular: src\/stream\/cycle-[ab]\.ts -> src\/stream\/cycle-[ab]\.ts$/,
+      /^no-circular-type-only: src\/stream\/cycle-[ab]\.ts -> src\/stream\/cycle-[ab]\.ts$/,
+      /^no-circular-type-only: src\/resources\/types-[cd]\.ts -> src\/resources\/types-[cd]\.ts$/,
+      // The literal import of match-venue/testing also closes a cycle back through the main entry.
+      /^no-circular(-type-only)?: src\/(client\.ts|index\.ts|stream\/index\.ts|testing\/index\.ts) -> /,
+      /^not-to-unresolvable: src\/webhooks\/__probe__\.ts -> \.\/nope\.js$/,
+    ];
+    for (const pattern of expected)
+      expect(
+        found.filter((line) => pattern.test(line)),
+        String(pattern),
+      ).not.toEqual([]);
+    // Nothing else fired: in particular not on the run-time specifier in src/internal/mock-mode.ts,
+    // nor on the allowlisted signers.ts -> webhooks/sns-message.ts import.
+    expect(found.filter((line) => !expected.some((pattern) => pattern.test(line)))).toEqual([]);
+    // And a type-only cycle is no run-time cycle.
+    expect(found.filter((line) => /^no-circular: src\/resources\//.test(line))).toEqual([]);
+  });
+
+  it('finds no violation in the real tree, and every temporary allowlist entry is still needed', async () => {
+    const result = await cruise(root);
+    expect(tidy(result.summary.violations)).toEqual([]);
+
+    const lists = (createRequire(import.meta.url)(configFile) as Record<string, unknown>)
+      .temporaryAllowlists as {
+      simulator: { from: string; to: string[] }[];
+      typeCycles: string[];
+    };
+    const deps = new Map(result.modules.map((m) => [m.source, m.dependencies]));
+    const stale: string[] = [];
+    for (const entry of lists.simulator) {
+      for (const to of entry.to) {
+        if (!deps.get(entry.from)?.some((d) => d.resolved === to)) stale.push(`${entry.from} -> ${to}`);
+      }
+    }
+    for (const file of lists.typeCycles) {
+      if (!deps.get(file)?.some((d) => d.circular)) stale.push(`${file} (no longer on a cycle)`);
+    }
+    expect(stale, 'remove these from the temporary allowlists in .dependency-cruiser.cjs').toEqual([]);
+  });
+});
