@@ -27,13 +27,13 @@ export interface PlacementChaosOptions {
    * 2 x maxOrdersPerAuction x 2 entities per cycle (100/s with the defaults).
    */
   ratePerSec?: number;
-  /** Most calls in flight at once (a slow machine then runs slower, rather than piling up). Default 64. */
+  /** Most calls in flight at once (a slow machine then runs slower, rather than piling up). Default 32. */
   maxInFlight?: number;
   /** The simulator's 137008 cap per entity and auction. Default 10. */
   maxOrdersPerAuction?: number;
   /** Auction cycle of the real-clock simulator (lock and settle windows are 50 ms). Default 400. */
   cycleMs?: number;
-  /** The client's per-attempt timeout, ms. Default 1000 (well above a loaded machine's slowest answer). */
+  /** The client's per-attempt timeout, ms. Default 1000. */
   timeoutMs?: number;
   /** The client's retries. Default 2 (the SDK default). */
   maxRetries?: number;
@@ -208,7 +208,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
   const cycleMs = options.cycleMs ?? 400;
   const cap = options.maxOrdersPerAuction ?? 10;
   const rate = options.ratePerSec ?? (2 * cap * 2 * 1000) / cycleMs;
-  const maxInFlight = options.maxInFlight ?? 64;
+  const maxInFlight = options.maxInFlight ?? 32;
   const src = await loadSources(options.srcRoot);
   const { MatchVenue } = src.sdk;
   const { createSimulator, SEEDED, checkInvariants } = src.simulator;
@@ -345,21 +345,33 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
       await Promise.all(inFlight);
     };
 
-    // Warm-up over clean connections (JIT, lazy imports, first keys): a cold simulator's first
-    // answers are slow enough to time out. These orders are not part of the count.
+    // Warm-up over clean connections (JIT, lazy imports, first keys): a cold process answers slowly
+    // enough for timeouts, retries and more load to feed each other. Not part of the count.
     const warmups = new Set<string>();
-    for (let i = 0; i < 20; i++) {
-      await clean.minter.account.retrieve();
-      if (i >= Math.min(5, cap - 1)) continue;
-      const order = await clean.burner.orders.place({
-        orderType: 'BURN',
-        amount: { amount: '100.00', currency: 'USD' },
-        feeBps: '5',
-        postFillAction: 'cancel',
-        sourceWalletId: SEEDED.burner.walletId,
-        fiatAccountId: SEEDED.burner.fiatAccountId,
-      });
-      warmups.add(order.orderId);
+    for (let i = 0; i < 150; i++) {
+      const burn = i % 2 === 0;
+      try {
+        const order = await (burn ? clean.burner : clean.minter).orders.place(
+          burn
+            ? {
+                orderType: 'BURN',
+                amount: { amount: '100.00', currency: 'USD' },
+                feeBps: '5',
+                postFillAction: 'cancel',
+                sourceWalletId: SEEDED.burner.walletId,
+                fiatAccountId: SEEDED.burner.fiatAccountId,
+              }
+            : {
+                orderType: 'MINT',
+                amount: { amount: '100.00', currency: 'USD' },
+                feeBps: '2',
+                postFillAction: 'cancel',
+              },
+        );
+        warmups.add(order.orderId);
+      } catch (err) {
+        if (refusalCode(err) === undefined) throw err;
+      }
     }
     // Withdrawals run alongside (their balance comes from MINT settlements), at the same pace.
     const placed = paced(placements, rate, placeOne);

@@ -12,8 +12,15 @@ const srcRoot = process.env.MATCH_VENUE_SRC || undefined;
 
 describe('chaos (short)', () => {
   it('orders.place and withdrawals.create under faults: no false refusal, false accept or duplicate', async () => {
-    // Held (late) attempts at 20% instead of 5%, so the race shows up within a few hundred calls.
-    const r = await runPlacementChaos({ placements: 400, seed: 9, srcRoot, faults: { delayRequest: 0.2 } });
+    // Held (late) attempts at 20% instead of 5% and a 500 ms client timeout instead of 1 s, so the
+    // race shows up within a few hundred calls and a few seconds.
+    const r = await runPlacementChaos({
+      placements: 400,
+      seed: 9,
+      srcRoot,
+      timeoutMs: 500,
+      faults: { delayRequest: 0.2 },
+    });
     // The chaos happened: the faults were drawn, the cap refused placements, and some held attempt
     // was accepted after another attempt with its key had been refused (the race of issue 9).
     expect(r.place.calls).toBe(400);
