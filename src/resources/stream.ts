@@ -1,6 +1,6 @@
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { MatchVenueError } from '../core/error.js';
+import { ConfigurationError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import { OrderStatus, WsTicket } from '../generated/schemas.js';
@@ -55,7 +55,7 @@ export class Stream extends APIResource {
   connect(options?: StreamOptions): VenueStream {
     const wsUrl = this.#wsUrl();
     if (wsUrl === undefined) {
-      throw new MatchVenueError(
+      throw new ConfigurationError(
         'Streaming needs a WebSocket URL: pass wsUrl. A client served by an in-process handler (createMockVenue ' +
           "without listen) has no socket to stream on: use createMockVenue({ listen: true }) from 'match-venue/simulator'.",
       );

@@ -1,6 +1,7 @@
 import { type BackoffPolicy, STREAM_BACKOFF } from '../contract/retry-policy.js';
 import { decodeSocketData, parseServerFrame } from '../contract/ws-codec.js';
 import type { Channel, EventFrame, ServerFrame, SubscribedFrame } from '../contract/ws-protocol.js';
+import { InvalidArgumentError } from '../core/base-error.js';
 import type { Logger } from '../core/logger.js';
 import type {
   BackoffOptions,
@@ -72,7 +73,7 @@ class StreamConnection implements VenueStream {
     this.#bufferSize = opts.bufferSize ?? 1000;
     this.#policy = opts.overflow ?? 'pause';
     if (!Number.isSafeInteger(this.#bufferSize) || this.#bufferSize < 1) {
-      throw new RangeError('bufferSize must be an integer >= 1');
+      throw new InvalidArgumentError('bufferSize must be an integer >= 1');
     }
     this.#channels = new Channels(this.#session);
     this.#flow = new FlowControl(this.#bufferSize, this.#policy, {

@@ -1,3 +1,5 @@
+import { InvalidArgumentError } from '../core/base-error.js';
+
 /** What a full iterator buffer does with the next event. */
 export type OverflowPolicy = 'pause' | 'drop-oldest';
 
@@ -22,7 +24,7 @@ export class EventQueue<T> {
     private readonly onTake: () => void,
   ) {
     if (!Number.isSafeInteger(bufferSize) || bufferSize < 1)
-      throw new RangeError('bufferSize must be an integer >= 1');
+      throw new InvalidArgumentError('bufferSize must be an integer >= 1');
   }
 
   get length(): number {
