@@ -310,7 +310,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
       try {
         const w = await chaos.minter.withdrawals.create({
           idempotencyKey: key,
-          amount: { amount: '500.00', currency: 'USD' },
+          amount: { amount: '1000.00', currency: 'USD' },
           fiatAccountId: SEEDED.minter.fiatAccountId,
         });
         verdict = w.id === key ? { kind: 'accepted' } : { kind: 'other', what: 'accepted-wrong-id' };
