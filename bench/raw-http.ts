@@ -18,7 +18,7 @@ export type RawOutcome = RawResponse | 'closed' | 'timeout';
 const HEADER_END = Buffer.from('\r\n\r\n');
 
 export class RawConnection {
-  private buffer = Buffer.alloc(0);
+  private buffer: Buffer = Buffer.alloc(0);
   private ended = false;
   private wake: (() => void) | undefined;
   /** Resolves when the socket is closed (by either side). */
