@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { WebSocket } from 'ws';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../src/contract/ws-protocol.js';
-import type { SimEvent } from '../src/simulator/ws/hub.js';
+import type { SimulatorEvent } from '../src/simulator/index.js';
 import { attachWebSocket } from '../src/simulator/ws/server.js';
 import { TicketAuthority } from '../src/simulator/ws/tickets.js';
 import { connectStream } from '../src/stream/index.js';
@@ -55,10 +55,10 @@ async function serve(): Promise<void> {
   const port = parentPort;
   if (!port) throw new Error('serve() runs in a worker');
   const tickets = await TicketAuthority.create({ now: Date.now, ttlMs: 60_000 });
-  const listeners = new Set<(e: SimEvent) => void>();
+  const listeners = new Set<(e: SimulatorEvent) => void>();
   const sim = {
     tickets,
-    onEvent(l: (e: SimEvent) => void) {
+    onEvent(l: (e: SimulatorEvent) => void) {
       listeners.add(l);
       return () => listeners.delete(l);
     },

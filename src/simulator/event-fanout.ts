@@ -1,4 +1,4 @@
-import type { EngineEvent } from './engine/state.js';
+import type { SimulatorEvent } from './engine/types.js';
 import type { Platform } from './platform/index.js';
 
 /**
@@ -8,15 +8,15 @@ import type { Platform } from './platform/index.js';
  * builds none of its 2,000,000 order events.
  */
 export class EventFanout {
-  private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private readonly listeners = new Set<(event: SimulatorEvent) => void>();
   private subscribedNow: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly platform: Pick<Platform, 'state' | 'onSimulatorEvent'>,
-    private readonly onListenerError: (event: EngineEvent, err: unknown) => void,
+    private readonly onListenerError: (event: SimulatorEvent, err: unknown) => void,
   ) {}
 
-  listen(listener: (event: EngineEvent) => void): () => void {
+  listen(listener: (event: SimulatorEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -27,7 +27,7 @@ export class EventFanout {
     return entityId !== undefined && this.webhookEntities().has(entityId);
   }
 
-  emit(event: EngineEvent): void {
+  emit(event: SimulatorEvent): void {
     if (event.channel === 'account' && this.webhookEntities().has(event.entityId))
       this.platform.onSimulatorEvent(event);
     for (const listener of this.listeners) {

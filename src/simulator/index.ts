@@ -2,13 +2,16 @@ export type { WireAccountSummary } from './engine/account.js';
 export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export { checkInvariants } from './engine/invariants.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
-export type { EngineEvent, EngineState } from './engine/state.js';
+export type { EngineState } from './engine/state.js';
 export type {
   EngineConfig,
   OrderStatus,
   OrderType,
   PostFillAction,
   SettlementFaults,
+  SimulatorEvent,
+  /** @deprecated The same type as {@link SimulatorEvent}, under its former name. */
+  SimulatorEvent as EngineEvent,
 } from './engine/types.js';
 export type { WireAuction, WireOrder } from './engine/wire.js';
 export { DroppedResponseError } from './http/handler.js';
@@ -19,7 +22,6 @@ export {
   type Faults,
   type Logger,
   Simulator,
-  type SimulatorEvent,
   type SimulatorOptions,
   type TicketIssuer,
 } from './simulator.js';

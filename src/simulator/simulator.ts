@@ -1,6 +1,7 @@
 import { VenueEngine } from './engine/engine.js';
 import { seededRandom } from './engine/ids.js';
-import type { EngineEvent, EngineState } from './engine/state.js';
+import type { EngineState } from './engine/state.js';
+import type { SimulatorEvent } from './engine/types.js';
 import { EventFanout } from './event-fanout.js';
 import { handleRequest } from './http/handler.js';
 import { RateLimiter } from './http/rate-limit.js';
@@ -9,7 +10,6 @@ import { engineConfig, type Logger, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { TicketAuthority } from './ws/tickets.js';
 
-export type SimulatorEvent = EngineEvent;
 export type ControlSignal = { type: 'killSockets' } | { type: 'reset' };
 
 export type { Logger, SimulatorOptions } from './options.js';

@@ -2,7 +2,8 @@ import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { encodeSocketData } from '../../src/contract/ws-codec.js';
-import { Hub, type SimEvent } from '../../src/simulator/ws/hub.js';
+import type { SimulatorEvent } from '../../src/simulator/index.js';
+import { Hub } from '../../src/simulator/ws/hub.js';
 
 const ENTITY = '10000000-0000-4000-8000-000000000001';
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
@@ -35,7 +36,7 @@ function setup(replayBufferSize: number) {
     marketSnapshot: () => ({}),
   });
   /** An account event whose data counts how often it is read (the engine builds it on first read). */
-  const event = (n: number): SimEvent => ({
+  const event = (n: number): SimulatorEvent => ({
     channel: 'account',
     entityId: ENTITY,
     event: 'order.updated',

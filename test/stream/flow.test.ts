@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { SUBPROTOCOL } from '../../src/contract/ws-protocol.js';
-import type { SimEvent } from '../../src/simulator/ws/hub.js';
+import type { SimulatorEvent } from '../../src/simulator/index.js';
 import type { WsSimulator } from '../../src/simulator/ws/server.js';
 import { TicketAuthority } from '../../src/simulator/ws/tickets.js';
 import { connectStream, type StreamOptions, type VenueStream } from '../../src/stream/index.js';
@@ -15,13 +15,13 @@ afterEach(async () => {
 
 /** The simulator surface the socket layer uses, with events the test emits itself. */
 class FakeSim implements WsSimulator {
-  private readonly listeners = new Set<(e: SimEvent) => void>();
+  private readonly listeners = new Set<(e: SimulatorEvent) => void>();
   constructor(readonly tickets: TicketAuthority) {}
-  onEvent(l: (e: SimEvent) => void): () => void {
+  onEvent(l: (e: SimulatorEvent) => void): () => void {
     this.listeners.add(l);
     return () => this.listeners.delete(l);
   }
-  emit(e: SimEvent): void {
+  emit(e: SimulatorEvent): void {
     for (const l of this.listeners) l(e);
   }
   marketSnapshot(): unknown {

@@ -14,15 +14,14 @@ import {
   placeOrder,
   requireEligible,
 } from './orders.js';
+import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import {
-  createState,
-  currentAuction,
-  type EngineContext,
-  type EngineEvent,
-  type EngineState,
-  mustEntity,
-} from './state.js';
-import { DEFAULT_ENGINE_CONFIG, type EngineConfig, type Entity, type SettlementFaults } from './types.js';
+  DEFAULT_ENGINE_CONFIG,
+  type EngineConfig,
+  type Entity,
+  type SettlementFaults,
+  type SimulatorEvent,
+} from './types.js';
 import { iso, toWireAuction } from './wire.js';
 import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
 
@@ -32,7 +31,7 @@ export interface EngineOptions {
   config?: Partial<EngineConfig>;
   /** Seeds the generator behind settlement-failure rates. */
   seed?: number;
-  onEvent?: (event: EngineEvent) => void;
+  onEvent?: (event: SimulatorEvent) => void;
   /**
    * Whether anyone reads market events (`entityId` undefined) or this entity's account events; the
    * engine builds no event nobody reads. Default: every event while `onEvent` is given, none without.
@@ -50,7 +49,7 @@ export class VenueEngine {
   faults: SettlementFaults = {};
   private readonly now: () => number;
   private readonly random: () => number;
-  private readonly onEvent: (event: EngineEvent) => void;
+  private readonly onEvent: (event: SimulatorEvent) => void;
   private readonly wants: (entityId?: string) => boolean;
   private time: number;
 

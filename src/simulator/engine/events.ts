@@ -1,5 +1,5 @@
-import type { EngineContext, EngineEventAccount } from './state.js';
-import type { Auction, Order } from './types.js';
+import type { EngineContext } from './state.js';
+import type { Auction, Order, SimulatorAccountEvent } from './types.js';
 import { type OrderMoment, toWireAuction, toWireOrder, type WireOrder } from './wire.js';
 
 /**
@@ -21,7 +21,7 @@ export function emitOrder(ctx: EngineContext, event: string, order: Order): void
  * (the WebSocket replay buffer) pays for those alone. `data` is an own enumerable property, so the
  * event still spreads, compares and serialises like a plain object.
  */
-function orderEvent(event: string, order: Order): EngineEventAccount {
+function orderEvent(event: string, order: Order): SimulatorAccountEvent {
   const moment: OrderMoment = {
     status: order.status,
     updatedAt: order.updatedAt,

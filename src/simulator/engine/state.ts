@@ -9,6 +9,7 @@ import type {
   Order,
   SettlementFaults,
   SideCounts,
+  SimulatorEvent,
   Wallet,
   Withdrawal,
 } from './types.js';
@@ -50,19 +51,6 @@ export interface ActivityLog {
   fees: number[];
 }
 
-export interface EngineEventMarket {
-  channel: 'market';
-  event: string;
-  data: unknown;
-}
-export interface EngineEventAccount {
-  channel: 'account';
-  entityId: string;
-  event: string;
-  data: unknown;
-}
-export type EngineEvent = EngineEventMarket | EngineEventAccount;
-
 /** Everything an engine step needs; `time` is the instant the step happens at. */
 export interface EngineContext {
   state: EngineState;
@@ -70,7 +58,7 @@ export interface EngineContext {
   faults: SettlementFaults;
   random: () => number;
   time: number;
-  emit: (event: EngineEvent) => void;
+  emit: (event: SimulatorEvent) => void;
   /**
    * Whether anyone reads market events (no entityId) or this entity's account events. An event
    * nobody reads is not built: at a 1,000,000-order clear that is most of the work.

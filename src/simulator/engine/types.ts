@@ -190,3 +190,22 @@ export interface SettlementFaults {
   /** Fraction in [0, 1] of settling orders that fail, drawn from the seeded generator. */
   failRate?: number;
 }
+
+/**
+ * What the simulator emits (`sim.onEvent`), one type for the engine, the WebSocket hub and the
+ * webhook deliveries. Market: `auction.opened | auction.locked | auction.cleared |
+ * auction.settled`, data = the auction. Account: `order.accepted`, `order.updated` (the Order as
+ * REST shows it), `withdrawal.updated`, `balance.updated` (the AccountSummary).
+ */
+export type SimulatorEvent = SimulatorMarketEvent | SimulatorAccountEvent;
+export interface SimulatorMarketEvent {
+  channel: 'market';
+  event: string;
+  data: unknown;
+}
+export interface SimulatorAccountEvent {
+  channel: 'account';
+  entityId: string;
+  event: string;
+  data: unknown;
+}

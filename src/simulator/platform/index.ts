@@ -4,6 +4,7 @@
  * `/v1/notifications/*` and `/v2/*` requests to `handle`, and unauthenticated `/_sim/sns/*` and
  * `/_sim/platform/*` requests to `handleControl`. Behaviour and choices: ./README.md.
  */
+import type { SimulatorEvent } from '../engine/types.js';
 import { DeliveryQueue, type DeliveryRecord, type Sleep } from './deliveries.js';
 import { data } from './responses.js';
 import { routePlatform } from './routes.js';
@@ -71,14 +72,6 @@ export interface PlatformState {
   publicKeyId: string | undefined;
 }
 
-/** A simulator event as `sim.onEvent` reports it (only account events are delivered as webhooks). */
-export interface SimulatorEventLike {
-  channel: string;
-  entityId?: string;
-  event: string;
-  data: unknown;
-}
-
 export interface Platform {
   readonly mode: PlatformMode;
   /** Authenticated platform routes; undefined when the path is not a platform path. */
@@ -92,7 +85,7 @@ export interface Platform {
    */
   publish(entityId: string, notificationType: string, payload: unknown): Promise<DeliveryRecord[]>;
   /** Pass to `sim.onEvent`: publishes account events, ignores market events. */
-  onSimulatorEvent(event: SimulatorEventLike): void;
+  onSimulatorEvent(event: SimulatorEvent): void;
   /** The delivery log, oldest first (records update live as attempts happen). */
   deliveries(): readonly DeliveryRecord[];
   /**
@@ -319,7 +312,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
     },
 
     onSimulatorEvent(event) {
-      if (event.channel !== 'account' || event.entityId === undefined) return;
+      if (event.channel !== 'account') return;
       track(publish(event.entityId, event.event, event.data)).catch(() => undefined);
     },
 

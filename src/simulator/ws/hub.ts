@@ -9,12 +9,8 @@ import type {
   SubscribedFrame,
   UnsubscribedFrame,
 } from '../../contract/ws-protocol.js';
+import type { SimulatorEvent } from '../engine/types.js';
 import { SequenceLog } from './replay-buffer.js';
-
-/** What the simulator emits (`sim.onEvent`). */
-export type SimEvent =
-  | { channel: 'market'; event: string; data: unknown }
-  | { channel: 'account'; entityId: string; event: string; data: unknown };
 
 export interface HubOptions {
   /** Frames kept per sequence for `since` replay. */
@@ -129,7 +125,7 @@ export class Hub {
     return this.accounts.get(entityId)?.seq ?? 0;
   }
 
-  publish(ev: SimEvent): void {
+  publish(ev: SimulatorEvent): void {
     const at = this.opts.now();
     const market = ev.channel === 'market';
     const log = market ? this.market : this.accountLog(ev.entityId);

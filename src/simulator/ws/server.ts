@@ -2,14 +2,15 @@ import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../contract/ws-protocol.js';
+import type { SimulatorEvent } from '../engine/types.js';
 import { registerAccountSeq } from './account-seq.js';
-import { Hub, type SimEvent } from './hub.js';
+import { Hub } from './hub.js';
 import { TicketError } from './tickets.js';
 
 /** The part of the simulator the WebSocket layer uses. */
 export interface WsSimulator {
   tickets: { verify(ticket: string | undefined): Promise<{ entityId: string }> };
-  onEvent(listener: (event: SimEvent) => void): () => void;
+  onEvent(listener: (event: SimulatorEvent) => void): () => void;
   marketSnapshot(): unknown;
   /**
    * Control-plane notifications: `{ type: 'killSockets' }` drops every socket; `{ type: 'reset' }`
