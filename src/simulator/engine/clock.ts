@@ -95,7 +95,7 @@ function holdDormantAuction(ctx: EngineContext, until: number): void {
   const settling = state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
   if (settling && !((settling.settleAt ?? Number.POSITIVE_INFINITY) <= current.clearsAt)) return;
   for (const o of settling?.orders ?? []) {
-    const unfilled = o.fill?.unfilledCents ?? 0;
+    const unfilled = o.amountCents - o.filledCents;
     if (o.status === 'settling' && o.postFillAction === 'roll' && unfilled > 0)
       book.push({ ...clearingOrderOf(o), amountCents: unfilled });
   }

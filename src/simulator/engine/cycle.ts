@@ -3,7 +3,6 @@ import { bpsAmountCents, type ClearingOrder, clearOrders } from './clearing.js';
 import { emitMarket as market } from './events.js';
 import { rollChildOrderId } from './ids.js';
 import { admitOrder, pendingCount, releaseReservation, setStatus } from './orders.js';
-import { fillRecord } from './records.js';
 import { currentAuction, type EngineContext, mustEntity, newAuction } from './state.js';
 import type { Auction, Order } from './types.js';
 
@@ -67,13 +66,9 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
     const o = pending[i] as Order;
     const filled = result.filledCents[i] ?? 0;
     if (filled > 0) fills++;
-    o.fill = fillRecord(
-      filled,
-      o.amountCents - filled,
-      fee,
-      ctx.time,
-      filled > 0 ? bpsAmountCents(filled, fee) : 0,
-    );
+    o.clearedIn = auction;
+    o.filledCents = filled;
+    o.feeCents = filled > 0 ? bpsAmountCents(filled, fee) : 0;
     setStatus(ctx, o, 'settling');
   }
   // Nothing rests here any more: every pending order is now settling.
@@ -122,8 +117,8 @@ export function settleAuction(ctx: EngineContext): Auction | null {
  */
 function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> | undefined): void {
   const { state } = ctx;
-  const fill = o.fill;
-  if (!fill) return;
+  const auction = o.clearedIn;
+  if (auction === null) return;
   const entity = mustEntity(state, o.entityId);
   ctx.dirty.add(o.entityId);
   releaseReservation(state, o);
@@ -131,23 +126,24 @@ function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> 
     setStatus(ctx, o, 'failed');
     return;
   }
-  const F = fill.filledCents;
+  const F = o.filledCents;
+  const fee = o.feeCents;
   if (o.orderType === 'BURN') {
     const wallet = state.wallets.get(o.sourceWalletId ?? '');
     const fiat = state.fiatAccounts.get(o.fiatAccountId ?? '');
     if (!wallet || !fiat) throw new Error(`BURN order ${o.orderId} lost its wallet or fiat account`);
     wallet.balanceCents -= F;
     state.house.stablecoinCents += F;
-    fiat.balanceCents += F - fill.feeCents;
-    state.house.usdCents -= F - fill.feeCents;
+    fiat.balanceCents += F - fee;
+    state.house.usdCents -= F - fee;
   } else {
-    entity.cash.balanceCents -= F - fill.feeCents;
-    state.house.usdCents += F - fill.feeCents;
+    entity.cash.balanceCents -= F - fee;
+    state.house.usdCents += F - fee;
     state.house.stablecoinCents -= F;
     entity.venueBalanceCents += F;
   }
-  if (F > 0) recordActivity(state, o.entityId, fill.matchedAt, o.orderType, F, fill.feeCents);
-  const remainder = fill.unfilledCents;
+  if (F > 0) recordActivity(state, o.entityId, auction.clearedAt ?? ctx.time, o.orderType, F, fee);
+  const remainder = o.amountCents - F;
   if (remainder === 0) {
     setStatus(ctx, o, 'filled');
     return;

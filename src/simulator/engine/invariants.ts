@@ -1,3 +1,4 @@
+import { fillOf } from './records.js';
 import { currencyTotals, type EngineState } from './state.js';
 
 /**
@@ -22,9 +23,9 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
     let burn = 0;
     let mint = 0;
     for (const o of a.orders) {
-      if (!o.fill) continue;
-      if (o.orderType === 'BURN') burn += o.fill.filledCents;
-      else mint += o.fill.filledCents;
+      if (o.clearedIn === null) continue;
+      if (o.orderType === 'BURN') burn += o.filledCents;
+      else mint += o.filledCents;
     }
     if (burn !== a.matchedCents || mint !== a.matchedCents)
       v.push(`auction ${a.auctionId}: BURN filled ${burn}, MINT filled ${mint}, matched ${a.matchedCents}`);
@@ -56,11 +57,11 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
   const walletHeld = new Map<string, number>();
   const cashHeld = new Map<string, number>();
   for (const o of state.orders.values()) {
-    if (o.fill) {
-      if (o.fill.filledCents < 0 || o.fill.filledCents > o.amountCents)
-        v.push(`order ${o.orderId} filled ${o.fill.filledCents} of ${o.amountCents}`);
-      if (o.fill.filledCents + o.fill.unfilledCents !== o.amountCents)
-        v.push(`order ${o.orderId} fill does not add up`);
+    const fill = fillOf(o, o.clearedIn);
+    if (fill) {
+      if (fill.filledCents < 0 || fill.filledCents > o.amountCents)
+        v.push(`order ${o.orderId} filled ${fill.filledCents} of ${o.amountCents}`);
+      if (o.clearedIn?.auctionId !== o.auctionId) v.push(`order ${o.orderId} filled by another auction`);
     }
     if (o.childOrderId !== null && state.orders.get(o.childOrderId)?.parentOrderId !== o.orderId)
       v.push(`order ${o.orderId} lineage: child does not point back`);

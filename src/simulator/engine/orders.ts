@@ -204,7 +204,7 @@ export function cancelOrder(ctx: EngineContext, entityId: string, auctionId: num
   requireEligible(mustEntity(state, entityId));
   const order = ownOrder(state, entityId, orderId, auctionId);
   // A retried cancel of an order this call already cancelled answers the same success.
-  if (order.status === 'cancelled' && order.fill === null)
+  if (order.status === 'cancelled' && order.clearedIn === null)
     return { auctionId: order.auctionId, orderId: order.orderId, status: 'cancelled' as const };
   if (order.status !== 'pending') throw clearedError(order, 'cancelled');
   requireCancelWindow(state);

@@ -1,15 +1,16 @@
 import { formatCentiBps, usdMoney } from './money.js';
+import { fillOf } from './records.js';
 import type { Auction, Order } from './types.js';
 
 /** The fields of an Order that change after it is admitted (an event keeps them as they were). */
-export type OrderMoment = Pick<Order, 'status' | 'updatedAt' | 'childOrderId' | 'feeBps' | 'fill'>;
+export type OrderMoment = Pick<Order, 'status' | 'updatedAt' | 'childOrderId' | 'feeBps' | 'clearedIn'>;
 
 /**
  * An Order exactly as REST returns it (key order fixed, so serialisations are byte-stable); `at`
  * gives the changing fields as of an earlier moment (an event built after the order moved on).
  */
 export function toWireOrder(o: Order, at: OrderMoment = o) {
-  const fill = at.fill;
+  const fill = fillOf(o, at.clearedIn);
   return {
     orderId: o.orderId,
     auctionId: o.auctionId,
