@@ -14,14 +14,14 @@ export type {
   SimulatorEvent as EngineEvent,
 } from './engine/types.js';
 export type { WireAuction, WireOrder } from './engine/wire.js';
+export type { Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
 export {
   type ControlSignal,
   createSimulator,
-  type Faults,
   type Logger,
   Simulator,
   type SimulatorOptions,
-  type TicketIssuer,
 } from './simulator.js';
+export type { TicketIssuer } from './ws/tickets.js';

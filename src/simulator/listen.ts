@@ -10,14 +10,20 @@ import {
   writeJsonError,
   writeResponse,
 } from './http/node-io.js';
-import type { Simulator } from './simulator.js';
-import { attachWebSocket } from './ws/server.js';
+import type { Logger } from './options.js';
+import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
 export interface ListenOptions {
   /** Default 127.0.0.1. */
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
+}
+
+/** What the node:http + WebSocket binding serves: the web handler and the socket layer's port. */
+export interface ServedSimulator extends WsSimulator {
+  handle(req: Request): Promise<Response>;
+  readonly logger: Logger;
 }
 
 export interface RunningSimulator {
@@ -30,7 +36,12 @@ export interface RunningSimulator {
 }
 
 /** One request: body read within bounds first, then the web handler, then the answer. */
-async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+async function serve(
+  sim: ServedSimulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  host: string,
+): Promise<void> {
   const body = await readNodeBody(req);
   if (body === undefined) return;
   if (body === 'too-large') {
@@ -55,7 +66,7 @@ async function serve(sim: Simulator, req: IncomingMessage, res: ServerResponse, 
 }
 
 /** Serves `sim.handle` over node:http (keep-alive) and the WebSocket at /v1/match/ws. */
-export function listen(sim: Simulator, options: ListenOptions = {}): Promise<RunningSimulator> {
+export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   // Host is checked by toRequest, so that its absence gets the JSON error body too.
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {

@@ -54,5 +54,6 @@ export const venueError = {
   accountNotFound: () => new VenueError(404, 138003, 'Cannot find the venue wallet for this entity'),
   invalidWithdrawalDestination: (id: string) =>
     new VenueError(400, 138004, `Fiat account ${id} is not a withdrawal destination of the caller`),
+  venueWalletInvalid: () => new VenueError(400, 139001, 'Venue wallet invalid'),
   orderNotFound: (id: string) => new VenueError(404, 156003, `Order ${id} not found or not accessible`),
 } as const;

@@ -69,16 +69,31 @@ function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-export type ParsedJson = { ok: true; value: unknown } | { ok: false; detail: ErrorDetail };
+/** Why a body is not JSON: nothing in it (only whitespace), nested too deeply, or not JSON at all. */
+export type JsonFailure = 'empty' | 'too_deep' | 'invalid_json';
+
+export type ParsedJson =
+  | { ok: true; value: unknown }
+  | { ok: false; reason: JsonFailure; detail: ErrorDetail };
 
 /**
- * JSON.parse bounded in depth: validators, JSON.stringify and error rendering all recurse, so
- * a body nested thousands deep is refused here as bad input instead of overflowing the stack later.
+ * The one JSON reading of request bodies (venue, platform and `/_sim/` routes): the body read
+ * within MAX_BODY_BYTES, then JSON.parse bounded in depth. Validators, JSON.stringify and error
+ * rendering all recurse, so a body nested thousands deep is refused here as bad input instead of
+ * overflowing the stack later. Each API words its own answer from the failure.
  */
-export function parseJsonText(text: string): ParsedJson {
+export async function readJson(req: Request): Promise<ParsedJson> {
+  const text = await readBodyText(req);
+  if (text.trim() === '')
+    return {
+      ok: false,
+      reason: 'empty',
+      detail: { error: 'invalid_json', message: 'body is empty', location: 'body', invalidValue: text },
+    };
   if (nestsDeeperThan(text, MAX_JSON_DEPTH))
     return {
       ok: false,
+      reason: 'too_deep',
       detail: {
         error: 'too_deep',
         message: `must not nest arrays or objects deeper than ${MAX_JSON_DEPTH} levels`,
@@ -92,6 +107,7 @@ export function parseJsonText(text: string): ParsedJson {
     const message = err instanceof Error ? err.message : 'unparseable';
     return {
       ok: false,
+      reason: 'invalid_json',
       detail: { error: 'invalid_json', message, location: 'body', invalidValue: text },
     };
   }

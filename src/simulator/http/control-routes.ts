@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { SimulatorCore } from '../simulator.js';
+import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
+import type { RouteTable } from './router.js';
 import { readJsonObject, validate } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
@@ -30,9 +31,10 @@ export const FaultsBody = z
   })
   .strict();
 
-type ControlHandler = (sim: SimulatorCore, req: Request) => Promise<Response> | Response;
+type ControlHandler = (sim: ControlPort, req: Request) => Promise<Response> | Response;
 
-export const controlRoutes: Record<string, Partial<Record<string, ControlHandler>>> = {
+/** Simulator-only routes: not in the contract, so keyed by path. */
+export const controlRoutes: RouteTable<ControlHandler> = {
   '/_sim/auctions/clear': {
     POST: async (sim, req) => {
       const b = validate(ClearBody, await optionalBody(req));

@@ -1,9 +1,11 @@
+import { sleep } from '../../contract/retry-policy.js';
 import { VenueError } from '../engine/errors.js';
-import type { SimulatorCore } from '../simulator.js';
 import { bearerKey, unknownKey } from './auth.js';
 import { controlRoutes } from './control-routes.js';
+import { serveOperation } from './operations.js';
+import type { SimulatorPort } from './port.js';
 import { HttpError, jsonResponse } from './responses.js';
-import { matchRoute } from './router.js';
+import { matchRoute, methodNotAllowed, notFound } from './router.js';
 import { venueRoutes } from './venue-routes.js';
 
 /**
@@ -27,19 +29,6 @@ export function requestIdFor(incoming: string | null | undefined): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${crypto.randomUUID()}`;
 }
 
-function notFound(method: string, path: string): HttpError {
-  return new HttpError(404, -1, `No route for ${method} ${path}`);
-}
-
-function methodNotAllowed(
-  methods: Partial<Record<string, unknown>>,
-  method: string,
-  path: string,
-): HttpError {
-  const allow = Object.keys(methods).join(', ');
-  return new HttpError(405, -1, `${method} is not allowed on ${path}`, undefined, { allow });
-}
-
 function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
   if (err instanceof VenueError) {
@@ -51,69 +40,75 @@ function toHttpError(err: unknown): HttpError | undefined {
   return undefined;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** `/_sim/`: no auth, no faults; the platform's simulator-only endpoints first. */
+async function control(port: SimulatorPort, req: Request, method: string, path: string): Promise<Response> {
+  const platformRes = await port.platform.handleControl(req);
+  if (platformRes) return platformRes;
+  const m = matchRoute(controlRoutes, path);
+  if (!m) throw notFound(method, path);
+  const h = m.methods[method];
+  if (!h) throw methodNotAllowed(m.methods, method, path);
+  return h(port.control, req);
 }
 
-async function route(sim: SimulatorCore, req: Request, url: URL): Promise<{ res: Response; drop: boolean }> {
-  const path = url.pathname;
-  const method = req.method.toUpperCase();
-  if (path.startsWith('/_sim/')) {
-    const platformRes = await sim.platformControl(req);
-    if (platformRes) return { res: platformRes, drop: false };
-    const m = matchRoute(controlRoutes, path);
-    if (!m) throw notFound(method, path);
-    const h = m.methods[method];
-    if (!h) throw methodNotAllowed(m.methods, method, path);
-    return { res: await h(sim, req), drop: false };
-  }
-  const isPlatform = PLATFORM_PREFIXES.some((p) => path === p || path.startsWith(p));
-  const m = isPlatform ? undefined : matchRoute(venueRoutes, path);
-  if (!isPlatform && !m) throw notFound(method, path);
+/** Auth, rate limit and the request faults: the entity calling, and whether its answer is dropped. */
+async function admit(port: SimulatorPort, req: Request): Promise<{ entityId: string; drop: boolean }> {
+  const { admission } = port;
   const key = bearerKey(req);
-  const entity = sim.engine.entityForApiKey(key);
+  const entity = admission.entityForApiKey(key);
   if (!entity) throw unknownKey();
-  const wait = sim.rateLimiter?.take(key, Date.now()) ?? 0;
+  const wait = admission.throttle(key);
   if (wait > 0) {
     const seconds = Math.max(1, Math.ceil(wait / 1000));
     throw new HttpError(429, -1, `Rate limit exceeded; retry after ${seconds} s`, undefined, {
       'retry-after': String(seconds),
     });
   }
-  const faults = sim.faults;
+  const faults = admission.faults;
   if (faults.latencyMs) await sleep(faults.latencyMs);
-  if (faults.errorRate && sim.random() < faults.errorRate)
+  if (faults.errorRate && admission.random() < faults.errorRate)
     throw new HttpError(503, -1, 'Simulated outage (fault injection); the request was not applied');
-  const drop = sim.takeDrop();
-  if (isPlatform) {
-    const res = await sim.platformHandle(req, entity.id);
+  return { entityId: entity.entityId, drop: admission.takeDrop() };
+}
+
+async function route(port: SimulatorPort, req: Request, url: URL): Promise<{ res: Response; drop: boolean }> {
+  const path = url.pathname;
+  const method = req.method.toUpperCase();
+  if (path.startsWith('/_sim/')) return { res: await control(port, req, method, path), drop: false };
+  const isPlatform = PLATFORM_PREFIXES.some((p) => path === p || path.startsWith(p));
+  const m = isPlatform ? undefined : matchRoute(venueRoutes, path);
+  if (!isPlatform && !m) throw notFound(method, path);
+  const { entityId, drop } = await admit(port, req);
+  if (!m) {
+    const res = await port.platform.handle(req, { entityId });
     if (!res) throw notFound(method, path);
     return { res, drop };
   }
-  const handlers = m?.methods ?? {};
-  const h = handlers[method];
-  if (!h) throw methodNotAllowed(handlers, method, path);
-  sim.engine.assertEligible(entity.id);
-  return { res: await h(sim, { req, url, entityId: entity.id, params: m?.params ?? {} }), drop };
+  const operation = m.methods[method];
+  if (!operation) throw methodNotAllowed(m.methods, method, path);
+  // Ineligibility answers before the body is read or validated, on every venue path.
+  port.venue.assertEligible(entityId);
+  const res = await serveOperation(operation, { venue: port.venue, req, url, entityId, params: m.params });
+  return { res, drop };
 }
 
 /** The one web handler: node:http, the in-process mock transport and msw all call this. */
-export async function handleRequest(sim: SimulatorCore, req: Request): Promise<Response> {
+export async function handleRequest(port: SimulatorPort, req: Request): Promise<Response> {
   const requestId = requestIdFor(req.headers.get('x-request-id'));
   let res: Response;
   let drop = false;
   try {
     const url = new URL(req.url);
-    ({ res, drop } = await route(sim, req, url));
+    ({ res, drop } = await route(port, req, url));
   } catch (err) {
     const known = toHttpError(err);
     if (known) res = known.toResponse();
     else {
-      sim.logger.error(`unexpected error handling ${req.method} ${req.url} (${requestId})`, err);
+      port.logger.error(`unexpected error handling ${req.method} ${req.url} (${requestId})`, err);
       res = jsonResponse(500, { code: -1, message: 'Internal simulator error' });
     }
   } finally {
-    sim.afterRequest();
+    port.afterRequest();
   }
   if (drop) throw new DroppedResponseError();
   const headers = new Headers(res.headers);

@@ -1,13 +1,15 @@
+import { HttpError } from './responses.js';
+
 /** Matches a path against route templates with `{name}` segments; exact templates win. */
 export interface RouteMatch<T> {
   methods: Partial<Record<string, T>>;
   params: Record<string, string>;
 }
 
-export function matchRoute<T>(
-  table: Record<string, Partial<Record<string, T>>>,
-  path: string,
-): RouteMatch<T> | undefined {
+/** Path template (`/v1/match/orders/{id}`) -> method -> what serves it. */
+export type RouteTable<T> = Record<string, Partial<Record<string, T>>>;
+
+export function matchRoute<T>(table: RouteTable<T>, path: string): RouteMatch<T> | undefined {
   const exact = table[path];
   if (exact) return { methods: exact, params: {} };
   const parts = path.split('/');
@@ -37,4 +39,15 @@ export function safeDecode(s: string): string {
   } catch {
     return s;
   }
+}
+
+/** 404 code -1: no route has this path. */
+export function notFound(method: string, path: string): HttpError {
+  return new HttpError(404, -1, `No route for ${method} ${path}`);
+}
+
+/** 405 code -1 with `Allow`: the path exists, the method does not (venue, platform and `/_sim/` alike). */
+export function methodNotAllowed(methods: object, method: string, path: string): HttpError {
+  const allow = Object.keys(methods).join(', ');
+  return new HttpError(405, -1, `${method} is not allowed on ${path}`, undefined, { allow });
 }

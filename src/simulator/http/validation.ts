@@ -1,13 +1,6 @@
 import type { z } from 'zod';
-import { parseJsonText, readBodyText } from './body.js';
-import {
-  clip,
-  type ErrorDetail,
-  type HttpError,
-  invalidRequest,
-  MAX_ERROR_ENTRIES,
-  show,
-} from './responses.js';
+import { readJson } from './body.js';
+import { clip, type ErrorDetail, invalidRequest, MAX_ERROR_ENTRIES, show } from './responses.js';
 
 interface IssueLike {
   code: string;
@@ -73,32 +66,25 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, root = 
 }
 
 /**
- * The request body as a JSON object, read once; malformed JSON or a non-object is 400 code 2. With `emptyAsObject` (control bodies whose every
- * field is optional) an empty body means `{}`; otherwise it is a 400 like any non-object.
+ * The request body as a JSON object, read once; malformed JSON or a non-object is 400 code 2. With
+ * `emptyAsObject` (control bodies whose every field is optional) an empty body means `{}`;
+ * otherwise it is a 400 like any non-object.
  */
 export async function readJsonObject(req: Request, emptyAsObject = false): Promise<Record<string, unknown>> {
-  const text = await readBodyText(req);
-  if (emptyAsObject && text.trim() === '') return {};
-  const body = parseJson(text);
-  const bad = notObject(body);
-  if (bad) throw bad;
-  return body as Record<string, unknown>;
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '')
-    throw invalidRequest('Request body must be a JSON object', [
-      { error: 'invalid_json', message: 'body is empty', location: 'body' },
-    ]);
-  const parsed = parseJsonText(text);
-  if (parsed.ok) return parsed.value;
-  const what = parsed.detail.error === 'too_deep' ? 'is nested too deeply' : 'is not valid JSON';
-  throw invalidRequest(`Request body ${what}`, [parsed.detail]);
-}
-
-function notObject(body: unknown): HttpError | undefined {
+  const parsed = await readJson(req);
+  if (!parsed.ok) {
+    if (parsed.reason === 'empty') {
+      if (emptyAsObject) return {};
+      throw invalidRequest('Request body must be a JSON object', [
+        { error: 'invalid_json', message: 'body is empty', location: 'body' },
+      ]);
+    }
+    const what = parsed.reason === 'too_deep' ? 'is nested too deeply' : 'is not valid JSON';
+    throw invalidRequest(`Request body ${what}`, [parsed.detail]);
+  }
+  const body = parsed.value;
   if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return invalidRequest('Request body must be a JSON object', [
+    throw invalidRequest('Request body must be a JSON object', [
       {
         error: 'invalid_type',
         message: 'must be a JSON object',
@@ -106,5 +92,5 @@ function notObject(body: unknown): HttpError | undefined {
         invalidValue: show(body) ?? '',
       },
     ]);
-  return undefined;
+  return body as Record<string, unknown>;
 }

@@ -5,8 +5,8 @@
  * `/_sim/platform/*` requests to `handleControl`. Behaviour and choices: ./README.md.
  */
 import type { SimulatorEvent } from '../engine/types.js';
+import { dataResponse } from '../http/responses.js';
 import { DeliveryQueue, type DeliveryRecord, type Sleep } from './deliveries.js';
-import { data } from './responses.js';
 import { routePlatform } from './routes.js';
 import { createDefaultSigners, type PlatformSigners } from './signers.js';
 import { confirmResponse, unsubscribeResponse } from './sns-endpoints.js';
@@ -302,7 +302,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
         return unsubscribeResponse(v1, url);
       }
       if (url.pathname === PLATFORM_STATE_PATH && method === 'GET') {
-        return data(200, platform.state());
+        return dataResponse(200, platform.state());
       }
       return undefined;
     },

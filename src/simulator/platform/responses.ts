@@ -1,4 +1,8 @@
-/** Response helpers in the platform's wire format: `{data}` on success, `{code, message, errors?}` on error. */
+/**
+ * The platform's error entries (rendered by the simulator's one error renderer, http/responses.ts)
+ * and the XML answers of the SNS stand-ins.
+ */
+import { MAX_ERROR_ENTRIES, show } from '../http/responses.js';
 
 export interface ErrorEntry {
   error: string;
@@ -6,27 +10,6 @@ export interface ErrorEntry {
   location: string;
   invalidValue: string;
   constraints: Record<string, unknown>;
-}
-
-// The same wire helpers as the venue routes, under the names the platform code uses.
-import {
-  dataResponse as data,
-  errorResponse,
-  jsonResponse as json,
-  MAX_ERROR_ENTRIES,
-  show,
-} from '../http/responses.js';
-
-export { data, json };
-
-/** Rendered by the venue's one bounded error renderer: clipped echoes, bounded size. */
-export function error(status: number, code: number, message: string, errors?: ErrorEntry[]): Response {
-  return errorResponse(status, code, message, errors);
-}
-
-/** The extended code-2 body, one entry per rejected field. */
-export function invalidRequest(message: string, errors: ErrorEntry[]): Response {
-  return error(400, 2, message, errors);
 }
 
 export function entry(

@@ -111,3 +111,22 @@ export class TicketAuthority {
     }
   }
 }
+
+/** What the simulator exposes as `sim.tickets`: issue and verify, on the simulator clock. */
+export interface TicketIssuer {
+  issue(entityId: string): Promise<{ ticket: string; expiresAt: string }>;
+  verify(ticket: string | undefined): Promise<{ entityId: string }>;
+}
+
+/**
+ * A TicketIssuer whose authority is made in the background: key generation is async, so the first
+ * issue/verify waits for it and construction stays synchronous.
+ */
+export function lazyTicketIssuer(options: TicketAuthorityOptions): TicketIssuer {
+  const authority = TicketAuthority.create(options);
+  authority.catch(() => {});
+  return {
+    issue: async (entityId) => (await authority).issue(entityId),
+    verify: async (ticket) => (await authority).verify(ticket),
+  };
+}

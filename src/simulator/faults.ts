@@ -1,0 +1,47 @@
+/** The fault set of `setFaults` / `POST /_sim/faults`, and the state the faults keep. */
+import type { SettlementFaults } from './engine/types.js';
+
+export interface Faults {
+  /** Added before every authenticated request is handled (real milliseconds). */
+  latencyMs?: number;
+  /** Fraction of authenticated requests answered 503 `{code: -1}` without being applied. */
+  errorRate?: number;
+  /** The next N authenticated requests (true = 1) are applied but their responses are dropped. */
+  dropResponse?: boolean | number;
+  /** Order ids whose settlement fails, or a rate in [0, 1]. */
+  failSettlement?: readonly string[] | number;
+  /** GET /v1/match/account answers 400 139001 (venue wallet invalid) for entities with an account. */
+  venueWalletInvalid?: boolean;
+}
+
+/** What `setFaults` takes: the fault set, and `killSockets` (a one-off action, not kept). */
+export type FaultSettings = Faults & { killSockets?: boolean };
+
+/** The current fault set and the responses still to drop. */
+export class FaultState {
+  current: Faults = {};
+  private dropsLeft = 0;
+
+  /** Replaces the fault set; returns whether sockets are to be killed now. */
+  set(settings: FaultSettings): boolean {
+    const { killSockets, ...rest } = settings;
+    this.current = rest;
+    const drop = rest.dropResponse;
+    this.dropsLeft = drop === true ? 1 : typeof drop === 'number' ? drop : 0;
+    return killSockets === true;
+  }
+
+  /** True when this request's response is to be dropped (counts it down). */
+  takeDrop(): boolean {
+    if (this.dropsLeft <= 0) return false;
+    this.dropsLeft--;
+    this.current = { ...this.current, dropResponse: this.dropsLeft };
+    return true;
+  }
+
+  /** The engine's part: settlement failures by order id or by rate. */
+  settlement(): SettlementFaults {
+    const f = this.current.failSettlement;
+    return typeof f === 'number' ? { failRate: f } : f ? { failOrderIds: [...f] } : {};
+  }
+}

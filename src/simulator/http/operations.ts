@@ -1,0 +1,56 @@
+/**
+ * Routes keyed by the contract's operation ids: method, path and success status come from the
+ * generated endpoint table (src/generated/endpoints.ts), never restated by a route.
+ */
+import { type EndpointDefinition, endpoints, type OperationId } from '../../generated/endpoints.js';
+import { jsonResponse } from './responses.js';
+import type { RouteTable } from './router.js';
+
+/** A success answer's `data` with extra response headers. */
+export class Reply {
+  constructor(
+    readonly data: unknown,
+    readonly headers: Record<string, string>,
+  ) {}
+}
+
+/** Serves one operation: returns the success `data` (or a {@link Reply}); throws HttpError/VenueError otherwise. */
+export type OperationHandler<C> = (request: C) => unknown;
+
+export type OperationHandlers<C> = Partial<Record<OperationId, OperationHandler<C>>>;
+
+export interface OperationRoute<C> {
+  operationId: OperationId;
+  endpoint: EndpointDefinition;
+  handler: OperationHandler<C>;
+}
+
+/**
+ * The route table of `handlers`: each operation at the path and method the contract gives it. A
+ * path's methods keep the handlers' order (it is the order `Allow` lists them in).
+ */
+export function routesByOperation<C>(handlers: OperationHandlers<C>): RouteTable<OperationRoute<C>> {
+  const table: RouteTable<OperationRoute<C>> = {};
+  for (const [operationId, handler] of Object.entries(handlers) as [OperationId, OperationHandler<C>][]) {
+    const endpoint: EndpointDefinition = endpoints[operationId];
+    table[endpoint.path] ??= {};
+    (table[endpoint.path] as Partial<Record<string, OperationRoute<C>>>)[endpoint.method] = {
+      operationId,
+      endpoint,
+      handler,
+    };
+  }
+  return table;
+}
+
+/**
+ * Runs the operation and answers with the contract's success status: `{data}`, or no body when
+ * the contract's success response has none (204).
+ */
+export async function serveOperation<C>(route: OperationRoute<C>, request: C): Promise<Response> {
+  const result = await route.handler(request);
+  const { data, headers } = result instanceof Reply ? result : { data: result, headers: {} };
+  const status = route.endpoint.successStatus;
+  if (route.endpoint.responseData === null) return new Response(null, { status, headers });
+  return jsonResponse(status, { data }, headers);
+}

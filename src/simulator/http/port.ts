@@ -1,0 +1,72 @@
+/**
+ * What the web handler and its routes see of the simulator: the port of the HTTP binding. The
+ * composition root (simulator.ts) implements it; nothing here reaches the engine itself.
+ */
+import type { ListQuery, PlaceInput } from '../engine/orders.js';
+import type { WithdrawalInput } from '../engine/withdrawals.js';
+import type { FaultSettings, Faults } from '../faults.js';
+import type { Logger } from '../options.js';
+
+/** Admission of an authenticated request: who is calling, throttling and injected faults. */
+export interface AdmissionPort {
+  entityForApiKey(apiKey: string): { entityId: string } | undefined;
+  /** Milliseconds until this key may call again; 0 when it may now. */
+  throttle(apiKey: string): number;
+  /** The latency and error-rate faults are applied here. */
+  readonly faults: Faults;
+  /** Uniform in [0, 1), seeded: the error-rate draw. */
+  random(): number;
+  /** True when this request's answer is to be dropped (the dropResponse fault). */
+  takeDrop(): boolean;
+}
+
+/** The venue operations, as the venue routes call them (answers are wire `data`). */
+export interface VenuePort {
+  /** Throws 137010 for an ineligible entity: checked before any body is validated. */
+  assertEligible(entityId: string): void;
+  account(entityId: string): unknown;
+  place(entityId: string, input: PlaceInput): unknown;
+  listOrders(entityId: string, query: ListQuery): unknown;
+  getOrder(entityId: string, orderId: string): unknown;
+  cancel(entityId: string, auctionId: number, orderId: string): unknown;
+  cancelAll(entityId: string): unknown;
+  modify(entityId: string, auctionId: number, orderId: string, feeBps: string | null): unknown;
+  withdraw(entityId: string, input: WithdrawalInput): unknown;
+  issueTicket(entityId: string): Promise<{ ticket: string; expiresAt: string }>;
+  /**
+   * The entity's account-channel seq, read right after a listing: undefined without exactly one
+   * numbering socket endpoint (docs/PROTOCOL.md, resync).
+   */
+  accountSeq(entityId: string): number | undefined;
+}
+
+/** The platform APIs (configuration, webhook subscriptions) and their simulator-only endpoints. */
+export interface PlatformPort {
+  /** Authenticated platform routes; undefined when the path is not one. */
+  handle(req: Request, ctx: { entityId: string }): Promise<Response | undefined>;
+  /** Unauthenticated `/_sim/sns/*` and `/_sim/platform/*`; undefined otherwise. */
+  handleControl(req: Request): Promise<Response | undefined>;
+}
+
+/** The `/_sim/` control operations (the same as the simulator's own methods). */
+export interface ControlPort {
+  clearAuction(options?: { settle?: boolean }): unknown;
+  settleAuction(): unknown;
+  advance(ms: number): void;
+  now(): number;
+  setPhase(phase: 'open' | 'lock'): unknown;
+  getState(): unknown;
+  reset(): void;
+  readonly faults: Faults;
+  setFaults(faults: FaultSettings): void;
+}
+
+export interface SimulatorPort {
+  readonly logger: Logger;
+  readonly admission: AdmissionPort;
+  readonly venue: VenuePort;
+  readonly platform: PlatformPort;
+  readonly control: ControlPort;
+  /** After every request, answered or not (the real clock re-arms its timer). */
+  afterRequest(): void;
+}
