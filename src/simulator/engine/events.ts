@@ -27,7 +27,7 @@ function orderEvent(event: string, order: Order): SimulatorAccountEvent {
     updatedAt: order.updatedAt,
     childOrderId: order.childOrderId,
     feeBps: order.feeBps,
-    fill: order.fill,
+    clearedIn: order.clearedIn,
   };
   let data: WireOrder | undefined;
   return {

@@ -44,6 +44,7 @@ export interface Entity {
   withdrawalHeldCents: number;
 }
 
+/** An order's fill as REST shows it (`fillOf`): kept on the order as filledCents and feeCents. */
 export interface Fill {
   filledCents: number;
   unfilledCents: number;
@@ -69,7 +70,15 @@ export interface Order {
   fiatAccountId: string | null;
   parentOrderId: string | null;
   childOrderId: string | null;
-  fill: Fill | null;
+  /**
+   * The auction whose clearing filled this order (its own), null until it clears: the fill's fee
+   * and time are that auction's, so each order keeps two numbers, not a Fill object.
+   */
+  clearedIn: Auction | null;
+  /** Cents filled at the clear (0 before). */
+  filledCents: number;
+  /** The fee (BURN) or rebate (MINT) on the fill (0 before). */
+  feeCents: number;
   /**
    * The limit the placing request named (modify changes `limitCentiBps`, not this): with the fields
    * above it is the request's parameters, compared field by field on an idempotent replay, so no
