@@ -5,13 +5,12 @@
  * `/_sim/platform/*` requests to `handleControl`. Behaviour and choices: ./README.md.
  */
 import type { SimulatorEvent } from '../engine/types.js';
-import { dataResponse } from '../http/responses.js';
 import { DeliveryQueue, type DeliveryRecord, type Sleep } from './deliveries.js';
+import { WebhookPublisher } from './publisher.js';
 import { routePlatform } from './routes.js';
 import { createDefaultSigners, type PlatformSigners } from './signers.js';
-import { confirmResponse, unsubscribeResponse } from './sns-endpoints.js';
-import { confirmationMessage, notificationMessage, snsHeaders } from './sns-messages.js';
-import { type PlatformMode, toV1Wire, type V1Subscription, V1SubscriptionStore } from './v1-store.js';
+import { routeControl } from './sns-endpoints.js';
+import { type PlatformMode, toV1Wire, V1SubscriptionStore } from './v1-store.js';
 import { toV2Wire, V2SubscriptionStore } from './v2-store.js';
 
 export type { DeliveryAttempt, DeliveryKind, DeliveryRecord, DeliveryState, Sleep } from './deliveries.js';
@@ -23,11 +22,12 @@ export type { V2Subscription, V2Variant } from './v2-store.js';
 /** Default retry delays (ms) before the 2nd, 3rd and 4th delivery attempt: short enough for a demo. */
 export const DEFAULT_RETRY_SCHEDULE: readonly number[] = [1_000, 5_000, 30_000];
 
-/** Paths of the simulator-only SNS endpoints, relative to the simulator's base URL. */
-export const SNS_CERT_PATH = '/_sim/sns/cert.pem';
-export const SNS_CONFIRM_PATH = '/_sim/sns/confirm';
-export const SNS_UNSUBSCRIBE_PATH = '/_sim/sns/unsubscribe';
-export const PLATFORM_STATE_PATH = '/_sim/platform/state';
+export {
+  PLATFORM_STATE_PATH,
+  SNS_CERT_PATH,
+  SNS_CONFIRM_PATH,
+  SNS_UNSUBSCRIBE_PATH,
+} from './sns-endpoints.js';
 
 export interface PlatformDeps {
   /** The simulator clock (epoch ms): pending v1 details expire on it. */
@@ -129,10 +129,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
     ...(deps.sleep ? { sleep: deps.sleep } : {}),
     ...(deps.deliveryTimeoutMs === undefined ? {} : { timeoutMs: deps.deliveryTimeoutMs }),
   });
-  const snsVersion = deps.snsSignatureVersion ?? '2';
   let timeoutMs = deps.deliveryTimeoutMs ?? 5000;
-  // The base URL each v1 subscription's messages point back to.
-  const origins = new Map<string, string>();
   const publishing = new Set<Promise<unknown>>();
   let signersPromise: Promise<PlatformSigners> | undefined;
   let knownKeyId: string | undefined;
@@ -145,115 +142,18 @@ export function createPlatform(deps: PlatformDeps): Platform {
     return signersPromise;
   }
 
+  const publisher = new WebhookPublisher({
+    v1,
+    v2,
+    queue,
+    signers,
+    snsVersion: deps.snsSignatureVersion ?? '2',
+    now: deps.now,
+  });
+
   function baseUrlFor(req: Request): string {
     const configured = typeof deps.baseUrl === 'function' ? deps.baseUrl() : deps.baseUrl;
     return (configured ?? new URL(req.url).origin).replace(/\/+$/, '');
-  }
-
-  function isoNow(): string {
-    return new Date(deps.now()).toISOString();
-  }
-
-  async function sendConfirmations(subscription: V1Subscription, base: string): Promise<void> {
-    const { sns } = await signers();
-    const signing = { signer: sns, version: snsVersion, certUrl: `${base}${SNS_CERT_PATH}` } as const;
-    for (const detail of subscription.details) {
-      const message = confirmationMessage(
-        {
-          messageId: crypto.randomUUID(),
-          token: detail.token,
-          topicArn: detail.topicArn,
-          subscribeUrl: `${base}${SNS_CONFIRM_PATH}?${new URLSearchParams({
-            Action: 'ConfirmSubscription',
-            TopicArn: detail.topicArn,
-            Token: detail.token,
-          })}`,
-          timestamp: isoNow(),
-        },
-        signing,
-      );
-      queue.enqueue({
-        kind: 'v1-confirmation',
-        subscriptionId: subscription.id,
-        endpoint: subscription.endpoint,
-        messageId: message.MessageId,
-        headers: snsHeaders(message),
-        body: JSON.stringify(message),
-      });
-    }
-  }
-
-  async function publish(
-    entityId: string,
-    notificationType: string,
-    payload: unknown,
-  ): Promise<DeliveryRecord[]> {
-    const v2Targets = v2.matching(entityId, notificationType);
-    const v1Targets = v1.list(entityId).flatMap((subscription) => {
-      const detail = v1.deliveryDetail(subscription);
-      const base = origins.get(subscription.id);
-      return detail === undefined || base === undefined ? [] : [{ subscription, detail, base }];
-    });
-    // Most events have no subscriber: the signing keys (an RSA key takes ~0.2 s) are made only
-    // once something is really delivered.
-    if (v2Targets.length === 0 && v1Targets.length === 0) return [];
-    const s = await signers();
-    const records: DeliveryRecord[] = [];
-    const timestamp = isoNow();
-    for (const subscription of v2Targets) {
-      const notificationId = crypto.randomUUID();
-      const body = JSON.stringify({
-        subscriptionId: subscription.id,
-        notificationId,
-        notificationType,
-        notification: payload,
-        timestamp,
-        version: 2,
-      });
-      records.push(
-        queue.enqueue({
-          kind: 'v2-notification',
-          subscriptionId: subscription.id,
-          endpoint: subscription.endpoint,
-          notificationType,
-          messageId: notificationId,
-          headers: s.v2.sign(body).headers,
-          body,
-        }),
-      );
-    }
-    for (const { subscription, detail, base } of v1Targets) {
-      const message = notificationMessage(
-        {
-          messageId: crypto.randomUUID(),
-          topicArn: detail.topicArn,
-          message: JSON.stringify({
-            clientId: entityId,
-            notificationType,
-            version: 1,
-            notification: payload,
-          }),
-          timestamp,
-          unsubscribeUrl: `${base}${SNS_UNSUBSCRIBE_PATH}?${new URLSearchParams({
-            Action: 'Unsubscribe',
-            SubscriptionArn: detail.arn,
-          })}`,
-        },
-        { signer: s.sns, version: snsVersion, certUrl: `${base}${SNS_CERT_PATH}` },
-      );
-      records.push(
-        queue.enqueue({
-          kind: 'v1-notification',
-          subscriptionId: subscription.id,
-          endpoint: subscription.endpoint,
-          notificationType,
-          messageId: message.MessageId,
-          headers: snsHeaders(message, detail.arn),
-          body: JSON.stringify(message),
-        }),
-      );
-    }
-    return records;
   }
 
   function track<T>(promise: Promise<T>): Promise<T> {
@@ -274,46 +174,20 @@ export function createPlatform(deps: PlatformDeps): Platform {
         now: deps.now,
         masterWalletId: deps.masterWalletId ?? derivedMasterWalletId,
         signers,
-        async onV1Created(subscription) {
-          const base = baseUrlFor(req);
-          origins.set(subscription.id, base);
-          await track(sendConfirmations(subscription, base));
-        },
-        onV1Deleted(subscription) {
-          origins.delete(subscription.id);
-        },
+        onV1Created: (subscription) => track(publisher.sendConfirmations(subscription, baseUrlFor(req))),
+        onV1Deleted: (subscription) => publisher.forget(subscription.id),
       });
     },
 
-    async handleControl(req) {
-      const url = new URL(req.url);
-      const method = req.method.toUpperCase();
-      if (url.pathname === SNS_CERT_PATH && method === 'GET') {
-        const { sns } = await signers();
-        return new Response(sns.certificatePem, {
-          status: 200,
-          headers: { 'content-type': 'application/x-pem-file' },
-        });
-      }
-      if (url.pathname === SNS_CONFIRM_PATH && method === 'GET') {
-        return confirmResponse(v1, url);
-      }
-      if (url.pathname === SNS_UNSUBSCRIBE_PATH && method === 'GET') {
-        return unsubscribeResponse(v1, url);
-      }
-      if (url.pathname === PLATFORM_STATE_PATH && method === 'GET') {
-        return dataResponse(200, platform.state());
-      }
-      return undefined;
-    },
+    handleControl: (req) => routeControl(req, { v1, signers, state: () => platform.state() }),
 
     publish(entityId, notificationType, payload) {
-      return track(publish(entityId, notificationType, payload));
+      return track(publisher.publish(entityId, notificationType, payload));
     },
 
     onSimulatorEvent(event) {
       if (event.channel !== 'account') return;
-      track(publish(event.entityId, event.event, event.data)).catch(() => undefined);
+      track(publisher.publish(event.entityId, event.event, event.data)).catch(() => undefined);
     },
 
     deliveries: () => queue.log(),
@@ -357,7 +231,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
       await queue.reset();
       v1.clear();
       v2.clear();
-      origins.clear();
+      publisher.clear();
     },
 
     async close() {

@@ -1,9 +1,18 @@
 /**
- * The simulator's stand-ins for the SNS endpoints a subscriber calls: the SubscribeURL
- * (ConfirmSubscription) and the UnsubscribeURL. They answer XML like SNS does.
+ * The platform's simulator-only endpoints (no auth): the stand-ins for the SNS endpoints a
+ * subscriber calls, the SubscribeURL (ConfirmSubscription) and the UnsubscribeURL, which answer XML
+ * like SNS does; the signing certificate; and the platform state.
  */
+import { dataResponse } from '../http/responses.js';
 import { xml, xmlEscape } from './responses.js';
+import type { PlatformSigners } from './signers.js';
 import type { V1SubscriptionStore } from './v1-store.js';
+
+/** Paths of the simulator-only SNS endpoints, relative to the simulator's base URL. */
+export const SNS_CERT_PATH = '/_sim/sns/cert.pem';
+export const SNS_CONFIRM_PATH = '/_sim/sns/confirm';
+export const SNS_UNSUBSCRIBE_PATH = '/_sim/sns/unsubscribe';
+export const PLATFORM_STATE_PATH = '/_sim/platform/state';
 
 const NS = 'http://sns.amazonaws.com/doc/2010-03-31/';
 
@@ -40,4 +49,30 @@ export function unsubscribeResponse(store: V1SubscriptionStore, url: URL): Respo
     `<UnsubscribeResponse xmlns="${NS}"><ResponseMetadata><RequestId>${crypto.randomUUID()}</RequestId>` +
       '</ResponseMetadata></UnsubscribeResponse>',
   );
+}
+
+/** GET on one of the paths above; undefined for any other request. */
+export async function routeControl(
+  req: Request,
+  deps: { v1: V1SubscriptionStore; signers: () => Promise<PlatformSigners>; state: () => unknown },
+): Promise<Response | undefined> {
+  if (req.method.toUpperCase() !== 'GET') return undefined;
+  const url = new URL(req.url);
+  switch (url.pathname) {
+    case SNS_CERT_PATH: {
+      const { sns } = await deps.signers();
+      return new Response(sns.certificatePem, {
+        status: 200,
+        headers: { 'content-type': 'application/x-pem-file' },
+      });
+    }
+    case SNS_CONFIRM_PATH:
+      return confirmResponse(deps.v1, url);
+    case SNS_UNSUBSCRIBE_PATH:
+      return unsubscribeResponse(deps.v1, url);
+    case PLATFORM_STATE_PATH:
+      return dataResponse(200, deps.state());
+    default:
+      return undefined;
+  }
 }
