@@ -1,3 +1,5 @@
+import { API_KEY_PREFIX_PATTERN } from '../contract/api-key.js';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogLevelOption = LogLevel | 'silent';
 
@@ -14,8 +16,8 @@ const RANK: Record<LogLevelOption, number> = { debug: 10, info: 20, warn: 30, er
 const REDACTED = '[redacted]';
 const SECRET_KEYS =
   /^(authorization|proxy-authorization|ticket|apikey|api_key|x-api-key|secret|password|token)$/i;
-// Platform API keys: TEST_API_KEY:<id>:<secret> / LIVE_API_KEY:<id>:<secret>.
-const API_KEY_TEXT = /\b((?:TEST|LIVE)_API_KEY):[^\s"',;]+/g;
+// Platform API keys: TEST_API_KEY:<id>:<secret> / LIVE_API_KEY:<id>:<secret> (the contract's prefixes).
+const API_KEY_TEXT = new RegExp(`\\b(${API_KEY_PREFIX_PATTERN}):[^\\s"',;]+`, 'g');
 // WebSocket subprotocol carrying the ticket.
 const TICKET_PROTOCOL = /\bticket\.[A-Za-z0-9\-_.=]+/g;
 // Tickets are JWTs; any compact JWS/JWT in text is treated as a secret.
@@ -23,7 +25,7 @@ const JWT_TEXT = /\beyJ[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g;
 const BEARER_TEXT = /\b(Bearer)\s+[^\s"',;]+/gi;
 
 // The secret part of a platform key, which a server may echo on its own.
-const KEY_SECRET_PART = /^(?:TEST|LIVE)_API_KEY:[^:]*:(.+)$/;
+const KEY_SECRET_PART = new RegExp(`^(?:${API_KEY_PREFIX_PATTERN}):[^:]*:(.+)$`);
 
 /**
  * The exact strings to remove: each secret, and for a platform key also its secret part. Longest

@@ -1,3 +1,4 @@
+import { DEFAULT_MOCK_API_KEY } from '../contract/api-key.js';
 import { parseApiKey } from '../core/api-key.js';
 import { checkBaseUrl } from '../core/base-url.js';
 import { ConfigurationError } from '../core/error.js';
@@ -9,9 +10,6 @@ const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox', 'mock'];
 
 /** Base URL of mock mode; never dialled (requests go to the in-process simulator). */
 export const MOCK_BASE_URL = 'http://mock.match-venue.localhost';
-
-/** The seeded simulator key mock mode uses when none is given. */
-export const MOCK_DEFAULT_API_KEY = 'TEST_API_KEY:burner:sim';
 
 export interface ConfigInput {
   apiKey?: string | undefined;
@@ -70,7 +68,7 @@ function wsFromBase(baseUrl: string): string {
 export function resolveConfig(input: ConfigInput): ResolvedConfig {
   if (input.inProcess) {
     return {
-      apiKey: checkedKey(input.apiKey ?? env('MATCH_VENUE_API_KEY') ?? MOCK_DEFAULT_API_KEY),
+      apiKey: checkedKey(input.apiKey ?? env('MATCH_VENUE_API_KEY') ?? DEFAULT_MOCK_API_KEY),
       environment: 'mock',
       // The mock URL only names the in-process target; it is never dialled.
       baseUrl: input.baseUrl === undefined ? MOCK_BASE_URL : checkBaseUrl(input.baseUrl, 'baseUrl'),
@@ -87,7 +85,7 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
   else environment = parsed?.environment ?? 'production';
 
   if (environment === 'mock') {
-    return { apiKey: apiKey ?? MOCK_DEFAULT_API_KEY, environment, baseUrl: MOCK_BASE_URL, wsUrl: undefined };
+    return { apiKey: apiKey ?? DEFAULT_MOCK_API_KEY, environment, baseUrl: MOCK_BASE_URL, wsUrl: undefined };
   }
   if (apiKey === undefined) {
     throw new ConfigurationError(
