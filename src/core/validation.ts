@@ -1,25 +1,21 @@
 import type { z } from 'zod';
+import { issueDetails } from '../contract/error-details.js';
 import type { ValidationIssue } from './error.js';
 import { ValidationError } from './error.js';
 
-type ZodIssue = z.core.$ZodIssue;
+const SDK_DETAILS = { closestUnionBranch: true } as const;
 
-function pathText(base: readonly PropertyKey[], extra: readonly PropertyKey[] = []): string {
-  return [...base, ...extra].map((p) => String(p)).join('.');
-}
-
-function flatten(issue: ZodIssue, prefix: readonly PropertyKey[] = []): ValidationIssue[] {
-  if (issue.code === 'invalid_union' && issue.errors.length > 0) {
-    // Report the branch that came closest (fewest complaints) rather than every branch.
-    const best = [...issue.errors].sort((a, b) => a.length - b.length)[0] ?? [];
-    if (best.length > 0) return best.flatMap((inner) => flatten(inner, [...prefix, ...issue.path]));
-  }
-  return [{ path: pathText(prefix, issue.path), rule: issue.message, kind: issue.code }];
-}
-
-/** zod issues as ValidationIssues: dotted field path, the rule's message, the issue code. */
+/**
+ * zod issues as ValidationIssues: the contract's error entries (contract/error-details.ts) read as
+ * dotted field path (`location`), the rule's message (`message`) and the issue code (`error`). A
+ * failed union reports the branch that came closest rather than every branch.
+ */
 export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
-  return error.issues.flatMap((issue) => flatten(issue));
+  return issueDetails(error.issues, SDK_DETAILS).map((d) => ({
+    path: d.location ?? '',
+    rule: d.message,
+    kind: d.error,
+  }));
 }
 
 /** Parses `input` with `schema` or throws a ValidationError naming each bad field and rule. */

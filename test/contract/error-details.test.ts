@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { issueDetails, showValue } from '../../src/contract/error-details.js';
+import { toValidationIssues } from '../../src/core/validation.js';
+import { CancelOrderRequest, ListOrdersQuery, PlaceOrderRequest } from '../../src/generated/schemas.js';
+
+const KEY_V4 = '3b241101-e2bb-4255-8caf-4136c566a962';
+
+function issues(schema: z.ZodType, input: unknown) {
+  const result = schema.safeParse(input);
+  expect(result.success).toBe(false);
+  return (result as { error: z.ZodError }).error;
+}
+
+describe('issueDetails: zod issues as extended error entries (contract)', () => {
+  it('names the field, the rule, its kind, its parameters and the value', () => {
+    const input = { auctionId: 1.5, orderId: 'nope' };
+    expect(issueDetails(issues(CancelOrderRequest, input).issues, { root: 'body', input })).toEqual([
+      {
+        error: 'invalid_type',
+        message: expect.any(String),
+        location: 'auctionId',
+        constraints: { expected: 'int', format: 'safeint' },
+        invalidValue: '1.5',
+      },
+      {
+        error: 'invalid_format',
+        message: 'must be a UUID',
+        location: 'orderId',
+        constraints: { format: 'guid', origin: 'string', pattern: expect.any(String) },
+        invalidValue: 'nope',
+      },
+    ]);
+  });
+
+  it('gives the root name to an issue about the whole input, and no value when none was given', () => {
+    const details = issueDetails(issues(CancelOrderRequest, 'x').issues, { root: 'body' });
+    expect(details).toEqual([
+      {
+        error: 'invalid_type',
+        message: expect.any(String),
+        location: 'body',
+        constraints: { expected: 'object' },
+      },
+    ]);
+    expect(issueDetails(issues(CancelOrderRequest, 'x').issues)[0]?.location).toBe('');
+  });
+
+  it('stops at the limit, and reads the closest branch of a failed union only when asked', () => {
+    const bad = { page: 0, pageSize: 0, orderId: 'x' };
+    expect(issueDetails(issues(ListOrdersQuery, bad).issues, { limit: 2 })).toHaveLength(2);
+    const union = z.union([z.object({ a: z.string() }), z.object({ a: z.string(), b: z.number() })]);
+    const failed = issues(union, { a: 1 }).issues;
+    expect(issueDetails(failed).map((d) => d.error)).toEqual(['invalid_union']);
+    expect(issueDetails(failed, { closestUnionBranch: true }).map((d) => `${d.location} ${d.error}`)).toEqual(
+      ['a invalid_type'],
+    );
+  });
+
+  it('clips what it echoes and survives values nested too deep to print', () => {
+    expect(showValue('x'.repeat(500))).toHaveLength(201);
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(showValue(deep)).toBe('[array nested too deep to show]');
+    expect(showValue(undefined)).toBeUndefined();
+  });
+
+  it('is what the SDK reports as ValidationIssues: location -> path, message -> rule, error -> kind', () => {
+    const input = { idempotencyKey: KEY_V4, orderType: 'MINT', amount: { amount: '150', currency: 'USD' } };
+    const error = issues(PlaceOrderRequest, input);
+    expect(toValidationIssues(error)).toEqual(
+      issueDetails(error.issues, { closestUnionBranch: true }).map((d) => ({
+        path: d.location,
+        rule: d.message,
+        kind: d.error,
+      })),
+    );
+    expect(toValidationIssues(error)).toContainEqual({
+      path: 'amount.amount',
+      rule: 'must be at least 100 and a multiple of 100',
+      kind: 'custom',
+    });
+  });
+});
