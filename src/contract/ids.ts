@@ -7,3 +7,11 @@ const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
+
+/**
+ * The id of the order a placement creates: the spec's "orderId equals the idempotencyKey of the
+ * create request". The venue names the order with it; a client looks an uncertain placement up by it.
+ */
+export function orderIdFor(idempotencyKey: string): string {
+  return idempotencyKey;
+}

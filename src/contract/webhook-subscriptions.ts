@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   FxSubscriptionRequest,
+  NotificationSubscription,
   PaymentsNetworkSubscriptionRequest,
   TransferSubscriptionRequest,
   V1SubscriptionRequest,
@@ -36,3 +37,13 @@ export const WalletParams = WalletSubscriptionRequest.extend({ endpoint: Webhook
 export const PaymentsNetworkParams = PaymentsNetworkSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
 export const FxParams = FxSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
 export const TransferParams = TransferSubscriptionRequest.extend({ endpoint: WebhookEndpoint });
+
+/** Wallet, contract, payments-network and FX subscriptions carry `restricted`, never the transfer fields. */
+export const RestrictedSubscription = NotificationSubscription.omit({
+  environment: true,
+  addresses: true,
+  domains: true,
+});
+
+/** The permissionless transfer product's subscription: `environment`, `addresses`, `domains`. */
+export const TransferSubscription = NotificationSubscription.omit({ restricted: true });
