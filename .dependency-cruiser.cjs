@@ -16,34 +16,23 @@
 
 const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated)/';
 
-// TEMPORARY allowlist: imports that break `simulator-imports-only-contract` today and wait for the
-// contract layer to take the shared piece over. Each entry names one simulator file and exactly the
-// files it may still import; any other import from that file is still an error. Remove an entry as
-// soon as its piece has moved (the boundaries test fails on an entry that no longer matches).
-const SIMULATOR_TEMPORARY_ALLOWLIST = [
-  {
-    // The simulator signs webhook deliveries with the receiver toolkit's own test signers and message
-    // types, so that match-venue/webhooks verifies them unchanged. Move the SNS message shape and the
-    // signers (or their canonical-string and key pieces) into src/contract/.
-    from: 'src/simulator/platform/signers.ts',
-    to: [
-      'src/webhooks/sns-message.ts',
-      'src/webhooks/testing/sns-test-signer.ts',
-      'src/webhooks/testing/v2-test-signer.ts',
-      'src/webhooks/v2-public-key.ts',
-    ],
-  },
-  {
-    from: 'src/simulator/platform/sns-messages.ts',
-    to: ['src/webhooks/sns-message.ts'],
-  },
-];
+// TEMPORARY allowlist: imports that break `simulator-imports-only-contract` and wait for the contract
+// layer to take the shared piece over. Each entry names one simulator file and exactly the files it
+// may still import (`{ from: 'src/simulator/x.ts', to: ['src/webhooks/y.ts'] }`); any other import
+// from that file is still an error. Remove an entry as soon as its piece has moved (the boundaries
+// test fails on an entry that no longer matches). Empty: the webhook signing pieces the simulator
+// shares with match-venue/webhooks live in src/contract/ (sns-message, sns-canonical,
+// webhook-signing, der, self-signed-certificate).
+const SIMULATOR_TEMPORARY_ALLOWLIST = [];
 
 // TEMPORARY allowlist: modules that sit on import cycles closed only by type-only imports (no cycle
 // at run time). `no-circular` still forbids every run-time cycle everywhere; these files are exempt
 // only from `no-circular-type-only` until the clearing files depend on a shared type module instead
 // of each other.
-const TYPE_CYCLE_TEMPORARY_ALLOWLIST = ['src/simulator/engine/clearing.ts', 'src/simulator/engine/clearing-pro-rata.ts'];
+const TYPE_CYCLE_TEMPORARY_ALLOWLIST = [
+  'src/simulator/engine/clearing.ts',
+  'src/simulator/engine/clearing-pro-rata.ts',
+];
 
 const exact = (file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
 

@@ -11,6 +11,7 @@
  * @packageDocumentation
  */
 
+export { snsCanonicalString } from '../contract/sns-canonical.js';
 export {
   isAllowedSource,
   normalizeSourceAddress,
@@ -32,7 +33,6 @@ export {
   type WebhookReceiverOptions,
   type WebhookReply,
 } from './receiver.js';
-export { snsCanonicalString } from './sns-canonical.js';
 export { assertCertificateCurrent, parseSigningCertificate } from './sns-certificate.js';
 export { type ConfirmSnsSubscriptionOptions, confirmSnsSubscription } from './sns-confirm.js';
 export {

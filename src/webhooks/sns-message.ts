@@ -1,44 +1,16 @@
+import type { SnsMessage } from '../contract/sns-message.js';
 import { WebhookError } from './errors.js';
 import { rawBodyText } from './raw-body.js';
 
-/** SNS signature versions: 1 signs with RSA-SHA1, 2 with RSA-SHA256. */
-export type SnsSignatureVersion = '1' | '2';
-
-/** Fields every SNS HTTP(S) message carries. */
-export interface SnsMessageBase {
-  MessageId: string;
-  TopicArn: string;
-  Message: string;
-  Timestamp: string;
-  SignatureVersion: SnsSignatureVersion;
-  Signature: string;
-  SigningCertURL: string;
-}
-
-/** A published message. For the platform's v1 products `Message` holds a JSON document. */
-export interface SnsNotification extends SnsMessageBase {
-  Type: 'Notification';
-  Subject?: string;
-  UnsubscribeURL?: string;
-  MessageAttributes?: Record<string, { Type: string; Value: string }>;
-}
-
-/** Sent once per subscription (per region); fetch `SubscribeURL` to confirm it. */
-export interface SnsSubscriptionConfirmation extends SnsMessageBase {
-  Type: 'SubscriptionConfirmation';
-  Token: string;
-  SubscribeURL: string;
-}
-
-/** Sent after an unsubscribe; `SubscribeURL` re-subscribes. */
-export interface SnsUnsubscribeConfirmation extends SnsMessageBase {
-  Type: 'UnsubscribeConfirmation';
-  Token: string;
-  SubscribeURL: string;
-}
-
-export type SnsMessage = SnsNotification | SnsSubscriptionConfirmation | SnsUnsubscribeConfirmation;
-export type SnsMessageType = SnsMessage['Type'];
+export type {
+  SnsMessage,
+  SnsMessageBase,
+  SnsMessageType,
+  SnsNotification,
+  SnsSignatureVersion,
+  SnsSubscriptionConfirmation,
+  SnsUnsubscribeConfirmation,
+} from '../contract/sns-message.js';
 
 const BASE_FIELDS = [
   'MessageId',

@@ -1,7 +1,7 @@
 import { verify as cryptoVerify, type X509Certificate } from 'node:crypto';
+import { snsCanonicalString } from '../contract/sns-canonical.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';
-import { snsCanonicalString } from './sns-canonical.js';
 import {
   assertCertificateCurrent,
   createCertificateLoader,

@@ -1,15 +1,9 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
+import type { V2PublicKeyData } from '../contract/webhook-signing.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';
 
-/** The `data` of `GET /v2/notifications/publicKey/{keyId}`. */
-export interface V2PublicKeyData {
-  id: string;
-  algorithm: 'ECDSA_SHA_256';
-  /** Base64 of the DER SubjectPublicKeyInfo. */
-  publicKey: string;
-  createDate?: string;
-}
+export type { V2PublicKeyData } from '../contract/webhook-signing.js';
 
 /** A validated, imported v2 verification key. */
 export interface V2PublicKey extends V2PublicKeyData {

@@ -1,4 +1,5 @@
 import { verify as cryptoVerify } from 'node:crypto';
+import { V2_KEY_ID_HEADER, V2_SIGNATURE_HEADER } from '../contract/webhook-signing.js';
 import { AsyncCache } from './async-cache.js';
 import { WebhookError } from './errors.js';
 import { getHeader, type HeadersLike } from './headers.js';
@@ -13,8 +14,8 @@ import {
   type V2PublicKeyData,
 } from './v2-public-key.js';
 
-export const DEFAULT_SIGNATURE_HEADER = 'X-Circle-Signature';
-export const DEFAULT_KEY_ID_HEADER = 'X-Circle-Key-Id';
+export const DEFAULT_SIGNATURE_HEADER = V2_SIGNATURE_HEADER;
+export const DEFAULT_KEY_ID_HEADER = V2_KEY_ID_HEADER;
 
 export interface V2VerifierOptions extends PublicKeyFetcherOptions {
   /** Header holding the base64 DER ECDSA signature. Default `X-Circle-Signature`. */

@@ -1,12 +1,18 @@
 /**
- * The simulator's signing keys, reused from the webhooks toolkit's test signers so the
- * simulator's deliveries verify with exactly the code users verify real deliveries with.
+ * The simulator's signing keys. Messages are signed as the platform signs them
+ * (src/contract/webhook-signing.ts), the code match-venue/webhooks' verifiers and test signers share,
+ * so the simulator's deliveries verify with exactly the code users verify real deliveries with.
  */
-import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import type { SnsMessage, SnsSignatureVersion } from '../../webhooks/sns-message.js';
-import { createSnsTestSigner, type UnsignedSnsMessage } from '../../webhooks/testing/sns-test-signer.js';
-import { createV2TestSigner, type SignedV2Delivery } from '../../webhooks/testing/v2-test-signer.js';
-import type { V2PublicKeyData } from '../../webhooks/v2-public-key.js';
+import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
+import { selfSignedCertificate } from '../../contract/self-signed-certificate.js';
+import type { SnsMessage, SnsSignatureVersion, UnsignedSnsMessage } from '../../contract/sns-message.js';
+import {
+  type SignedV2Delivery,
+  signSnsMessage,
+  signV2Delivery,
+  type V2PublicKeyData,
+  v2PublicKeyRecord,
+} from '../../contract/webhook-signing.js';
 
 /** RSA signer of SNS messages; the simulator replaces SigningCertURL (not a signed field) afterwards. */
 export interface SnsSigner {
@@ -26,6 +32,9 @@ export interface PlatformSigners {
   v2: V2Signer;
 }
 
+/** Where SigningCertURL points while signing; the simulator sets its own URL afterwards. */
+const SIGNING_CERT_URL = 'http://127.0.0.1/_sim/sns/cert.pem';
+
 let rsaKeyPair: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
 
 /**
@@ -35,8 +44,19 @@ let rsaKeyPair: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
  */
 export function createDefaultSigners(): PlatformSigners {
   rsaKeyPair ??= generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const rsa = rsaKeyPair;
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const keyId = randomUUID();
   return {
-    sns: createSnsTestSigner({ certificateUrl: 'http://127.0.0.1/_sim/sns/cert.pem', keyPair: rsaKeyPair }),
-    v2: createV2TestSigner(),
+    sns: {
+      certificatePem: selfSignedCertificate(rsa),
+      sign: (message, version = '2') =>
+        signSnsMessage(message, { version, certificateUrl: SIGNING_CERT_URL, privateKey: rsa.privateKey }),
+    },
+    v2: {
+      keyId,
+      publicKeyRecord: v2PublicKeyRecord(keyId, ec.publicKey, new Date().toISOString()),
+      sign: (body) => signV2Delivery(body, { keyId, privateKey: ec.privateKey }),
+    },
   };
 }

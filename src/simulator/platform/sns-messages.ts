@@ -8,7 +8,7 @@ import type {
   SnsNotification,
   SnsSignatureVersion,
   SnsSubscriptionConfirmation,
-} from '../../webhooks/sns-message.js';
+} from '../../contract/sns-message.js';
 import type { SnsSigner } from './signers.js';
 
 export interface SnsSigning {

@@ -1,19 +1,17 @@
-import { generateKeyPairSync, type KeyObject, randomBytes, randomUUID, sign } from 'node:crypto';
-import type { FetchLike } from '../fetch.js';
-import { snsCanonicalString } from '../sns-canonical.js';
+import { generateKeyPairSync, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
 import type {
   SnsMessage,
   SnsNotification,
   SnsSignatureVersion,
   SnsSubscriptionConfirmation,
   SnsUnsubscribeConfirmation,
-} from '../sns-message.js';
+  UnsignedSnsMessage,
+} from '../../contract/sns-message.js';
+import { signSnsMessage } from '../../contract/webhook-signing.js';
+import type { FetchLike } from '../fetch.js';
 import { createSelfSignedCertificate } from './self-signed-certificate.js';
 
-/** A message before signing: everything but SignatureVersion, Signature and SigningCertURL. */
-export type UnsignedSnsMessage<M extends SnsMessage = SnsMessage> = M extends SnsMessage
-  ? Omit<M, 'SignatureVersion' | 'Signature' | 'SigningCertURL'>
-  : never;
+export type { UnsignedSnsMessage } from '../../contract/sns-message.js';
 
 export interface SnsTestSignerOptions {
   /** Where verifiers will fetch the certificate. Default: an SNS-looking https URL in us-east-1. */
@@ -61,8 +59,6 @@ export interface SnsTestSigner {
   readonly fetch: FetchLike;
 }
 
-const DIGEST = { '1': 'sha1', '2': 'sha256' } as const;
-
 /**
  * Creates an SNS signer for tests and for the simulator's v1 deliveries. Point a verifier at it with
  * `{ fetch: signer.fetch }` (default certificate URL), or serve `certificatePem` at a URL of your own
@@ -83,19 +79,7 @@ export function createSnsTestSigner(options: SnsTestSignerOptions = {}): SnsTest
   const origin = new URL(certificateUrl).origin;
 
   function signMessage<M extends SnsMessage>(unsigned: UnsignedSnsMessage<M>, version = defaultVersion): M {
-    const draft = {
-      ...unsigned,
-      SignatureVersion: version,
-      Signature: '',
-      SigningCertURL: certificateUrl,
-    } as unknown as M;
-    const signature = sign(
-      DIGEST[version],
-      Buffer.from(snsCanonicalString(draft), 'utf8'),
-      keyPair.privateKey,
-    );
-    draft.Signature = signature.toString('base64');
-    return draft;
+    return signSnsMessage(unsigned, { version, certificateUrl, privateKey: keyPair.privateKey });
   }
 
   function confirmation<T extends 'SubscriptionConfirmation' | 'UnsubscribeConfirmation'>(

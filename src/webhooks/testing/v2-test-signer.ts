@@ -1,8 +1,15 @@
-import { generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
+import {
+  type SignedV2Delivery,
+  signV2Delivery,
+  type V2PublicKeyData,
+  v2PublicKeyRecord,
+} from '../../contract/webhook-signing.js';
 import type { FetchLike } from '../fetch.js';
 import type { V2Notification } from '../v2-notification.js';
-import type { V2PublicKeyData } from '../v2-public-key.js';
 import { DEFAULT_KEY_ID_HEADER, DEFAULT_SIGNATURE_HEADER } from '../v2-verifier.js';
+
+export type { SignedV2Delivery } from '../../contract/webhook-signing.js';
 
 export interface V2TestSignerOptions {
   /** Key id announced in the key-id header. Default: a random UUID. */
@@ -13,12 +20,6 @@ export interface V2TestSignerOptions {
   keyIdHeader?: string;
   /** `createDate` of the served key record. Default: now. */
   createDate?: string;
-}
-
-/** A signed v2 delivery: post `body` verbatim with `headers`. */
-export interface SignedV2Delivery {
-  body: string;
-  headers: Record<string, string>;
 }
 
 /** Signs v2 deliveries with an ECDSA P-256 key and serves the matching public-key record. */
@@ -54,12 +55,11 @@ export function createV2TestSigner(options: V2TestSignerOptions = {}): V2TestSig
   const keyId = options.keyId ?? randomUUID();
   const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
   const keyIdHeader = options.keyIdHeader ?? DEFAULT_KEY_ID_HEADER;
-  const publicKeyRecord: V2PublicKeyData = {
-    id: keyId,
-    algorithm: 'ECDSA_SHA_256',
-    publicKey: keyPair.publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
-    createDate: options.createDate ?? new Date().toISOString(),
-  };
+  const publicKeyRecord: V2PublicKeyData = v2PublicKeyRecord(
+    keyId,
+    keyPair.publicKey,
+    options.createDate ?? new Date().toISOString(),
+  );
 
   function signBody(body: string | Uint8Array | object): SignedV2Delivery {
     const text =
@@ -68,18 +68,7 @@ export function createV2TestSigner(options: V2TestSignerOptions = {}): V2TestSig
         : body instanceof Uint8Array
           ? new TextDecoder().decode(body)
           : JSON.stringify(body);
-    const signature = sign('sha256', Buffer.from(text, 'utf8'), {
-      key: keyPair.privateKey,
-      dsaEncoding: 'der',
-    });
-    return {
-      body: text,
-      headers: {
-        'content-type': 'application/json',
-        [signatureHeader]: signature.toString('base64'),
-        [keyIdHeader]: keyId,
-      },
-    };
+    return signV2Delivery(text, { keyId, privateKey: keyPair.privateKey, signatureHeader, keyIdHeader });
   }
 
   const calls: { url: string; authorization: string | null }[] = [];

@@ -1,0 +1,82 @@
+/**
+ * How the platform signs webhook deliveries, as the simulator signs them and as match-venue/webhooks'
+ * test signers do; the receiver's verifiers check exactly this. Part of the contract layer.
+ * - v1 (SNS): RSA over the canonical string (sns-canonical.ts), SHA1 for SignatureVersion 1,
+ *   SHA256 for 2.
+ * - v2: ECDSA P-256 SHA-256 over the raw body, ASN.1 DER, base64, in `X-Circle-Signature`, with the
+ *   key's id in `X-Circle-Key-Id`; the key is served by `GET /v2/notifications/publicKey/{keyId}`.
+ */
+import { type KeyObject, sign } from 'node:crypto';
+import { snsCanonicalString } from './sns-canonical.js';
+import type { SnsMessage, SnsSignatureVersion, UnsignedSnsMessage } from './sns-message.js';
+
+/** The v2 signature header (base64 ASN.1 DER ECDSA P-256 SHA-256 over the raw body). */
+export const V2_SIGNATURE_HEADER = 'X-Circle-Signature';
+/** The v2 header naming the signing key's id. */
+export const V2_KEY_ID_HEADER = 'X-Circle-Key-Id';
+
+/** The `data` of `GET /v2/notifications/publicKey/{keyId}`. */
+export interface V2PublicKeyData {
+  id: string;
+  algorithm: 'ECDSA_SHA_256';
+  /** Base64 of the DER SubjectPublicKeyInfo. */
+  publicKey: string;
+  createDate?: string;
+}
+
+/** A signed v2 delivery: post `body` verbatim with `headers`. */
+export interface SignedV2Delivery {
+  body: string;
+  headers: Record<string, string>;
+}
+
+const SNS_DIGEST = { '1': 'sha1', '2': 'sha256' } as const;
+
+/** Signs an SNS message: sets SignatureVersion, SigningCertURL and Signature. */
+export function signSnsMessage<M extends SnsMessage>(
+  unsigned: UnsignedSnsMessage<M>,
+  options: { version: SnsSignatureVersion; certificateUrl: string; privateKey: KeyObject },
+): M {
+  const draft = {
+    ...unsigned,
+    SignatureVersion: options.version,
+    Signature: '',
+    SigningCertURL: options.certificateUrl,
+  } as unknown as M;
+  const signature = sign(
+    SNS_DIGEST[options.version],
+    Buffer.from(snsCanonicalString(draft), 'utf8'),
+    options.privateKey,
+  );
+  draft.Signature = signature.toString('base64');
+  return draft;
+}
+
+/** The public-key record of a v2 signing key (an EC P-256 public key). */
+export function v2PublicKeyRecord(keyId: string, publicKey: KeyObject, createDate: string): V2PublicKeyData {
+  return {
+    id: keyId,
+    algorithm: 'ECDSA_SHA_256',
+    publicKey: publicKey.export({ type: 'spki', format: 'der' }).toString('base64'),
+    createDate,
+  };
+}
+
+/** Signs a v2 body with the key `keyId` names; the header names are configurable as on the receiver. */
+export function signV2Delivery(
+  body: string,
+  options: { keyId: string; privateKey: KeyObject; signatureHeader?: string; keyIdHeader?: string },
+): SignedV2Delivery {
+  const signature = sign('sha256', Buffer.from(body, 'utf8'), {
+    key: options.privateKey,
+    dsaEncoding: 'der',
+  });
+  return {
+    body,
+    headers: {
+      'content-type': 'application/json',
+      [options.signatureHeader ?? V2_SIGNATURE_HEADER]: signature.toString('base64'),
+      [options.keyIdHeader ?? V2_KEY_ID_HEADER]: options.keyId,
+    },
+  };
+}
