@@ -4,26 +4,20 @@
  * Pure JS (no node:crypto) so the engine also runs where msw runs.
  */
 export function rollChildOrderId(parentOrderId: string): string {
-  return uuidV4Shape(hash128(`${parentOrderId}:roll`));
-}
-
-// The four lanes of the hash: seed ^ (lane * 0x27d4eb2d), unsigned.
-const LANE_SEEDS = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b].map(
-  (seed, lane) => (seed ^ Math.imul(lane, 0x27d4eb2d)) >>> 0,
-);
-
-/**
- * Four FNV-1a-style lanes over the input's UTF-16 code units, each finished by a murmur3-style
- * avalanche. The lanes run side by side in one pass, with no array or closure per call: every
- * unsettled roll remainder derives one id, so this runs once per order at a large settlement.
- */
-function hash128(input: string): [number, number, number, number] {
+  // Four FNV-1a-style lanes over the UTF-16 code units of `<parentId>:roll`, side by side in one
+  // pass, each finished by a murmur3-style avalanche. No string, array or closure is made on the
+  // way: every unsettled roll remainder derives one id, so this runs once per order at a large
+  // settlement.
   let a = LANE_SEEDS[0] as number;
   let b = LANE_SEEDS[1] as number;
   let c = LANE_SEEDS[2] as number;
   let d = LANE_SEEDS[3] as number;
-  for (let i = 0; i < input.length; i++) {
-    const code = input.charCodeAt(i);
+  const n = parentOrderId.length + ROLL_SUFFIX.length;
+  for (let i = 0; i < n; i++) {
+    const code =
+      i < parentOrderId.length
+        ? parentOrderId.charCodeAt(i)
+        : ROLL_SUFFIX.charCodeAt(i - parentOrderId.length);
     a = Math.imul(a ^ code, 0x01000193) >>> 0;
     a ^= a >>> 13;
     b = Math.imul(b ^ code, 0x01000193) >>> 0;
@@ -33,8 +27,15 @@ function hash128(input: string): [number, number, number, number] {
     d = Math.imul(d ^ code, 0x01000193) >>> 0;
     d ^= d >>> 13;
   }
-  return [finish(a), finish(b), finish(c), finish(d)];
+  return uuidV4Shape(finish(a), finish(b), finish(c), finish(d));
 }
+
+const ROLL_SUFFIX = ':roll';
+
+// The four lanes of the hash: seed ^ (lane * 0x27d4eb2d), unsigned.
+const LANE_SEEDS = [0x811c9dc5, 0x01000193, 0x9e3779b9, 0x85ebca6b].map(
+  (seed, lane) => (seed ^ Math.imul(lane, 0x27d4eb2d)) >>> 0,
+);
 
 function finish(h: number): number {
   let x = Math.imul(h ^ (h >>> 16), 0x85ebca6b) >>> 0;
@@ -42,27 +43,59 @@ function finish(h: number): number {
   return (x ^ (x >>> 16)) >>> 0;
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
+const HEX_CODES = Array.from('0123456789abcdef', (ch) => ch.charCodeAt(0));
+const DASH = 0x2d;
+const FOUR = 0x34;
 
-/** 8 hex digits of a 32-bit word, high byte first. */
-function hex8(w: number): string {
-  return (
-    (HEX[w >>> 24] as string) +
-    (HEX[(w >>> 16) & 0xff] as string) +
-    (HEX[(w >>> 8) & 0xff] as string) +
-    (HEX[w & 0xff] as string)
-  );
+/** The hex digit of the 4 bits of `w` at `shift`, as a char code. */
+function hex(w: number, shift: number): number {
+  return HEX_CODES[(w >>> shift) & 0xf] as number;
 }
 
 /**
- * The 32 hex digits as xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: digit 12 becomes the version 4 and
- * digit 16 the variant (its two high bits 10).
+ * The 32 hex digits of w0..w3 (high nibble first) as xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: digit
+ * 12 becomes the version 4 and digit 16 the variant (its two high bits 10). One string, built
+ * from char codes.
  */
-function uuidV4Shape([w0, w1, w2, w3]: [number, number, number, number]): string {
-  const h1 = hex8(w1);
-  const h2 = hex8(w2);
-  const variant = (((w2 >>> 28) & 0x3) | 0x8).toString(16);
-  return `${hex8(w0)}-${h1.slice(0, 4)}-4${h1.slice(5, 8)}-${variant}${h2.slice(1, 4)}-${h2.slice(4)}${hex8(w3)}`;
+function uuidV4Shape(w0: number, w1: number, w2: number, w3: number): string {
+  return String.fromCharCode(
+    hex(w0, 28),
+    hex(w0, 24),
+    hex(w0, 20),
+    hex(w0, 16),
+    hex(w0, 12),
+    hex(w0, 8),
+    hex(w0, 4),
+    hex(w0, 0),
+    DASH,
+    hex(w1, 28),
+    hex(w1, 24),
+    hex(w1, 20),
+    hex(w1, 16),
+    DASH,
+    FOUR,
+    hex(w1, 8),
+    hex(w1, 4),
+    hex(w1, 0),
+    DASH,
+    HEX_CODES[((w2 >>> 28) & 0x3) | 0x8] as number,
+    hex(w2, 24),
+    hex(w2, 20),
+    hex(w2, 16),
+    DASH,
+    hex(w2, 12),
+    hex(w2, 8),
+    hex(w2, 4),
+    hex(w2, 0),
+    hex(w3, 28),
+    hex(w3, 24),
+    hex(w3, 20),
+    hex(w3, 16),
+    hex(w3, 12),
+    hex(w3, 8),
+    hex(w3, 4),
+    hex(w3, 0),
+  );
 }
 
 /** mulberry32: a small seeded generator for fault rates and request ids (deterministic per --seed). */
