@@ -58,6 +58,16 @@ describe('events are built for whoever reads them', () => {
       event: 'order.accepted',
       data: { status: 'pending' },
     });
+    // Balance events too: the first one (after the placement) still shows the amount reserved.
+    const [placedBalance] = seen.filter((e) => e.event === 'balance.updated');
+    expect(placedBalance?.data).toMatchObject({ stablecoin: { reserved: { amount: '100.00' } } });
+    // Once read, data is an own property: the event spreads and compares like a plain object.
+    expect({ ...accepted }).toEqual({
+      channel: 'account',
+      entityId: SEEDED.burner.entityId,
+      event: 'order.accepted',
+      data: accepted?.data,
+    });
   });
 
   it('an engine without onEvent builds none; with onEvent and no wantsEvents, every one', () => {

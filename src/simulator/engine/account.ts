@@ -3,12 +3,31 @@ import { usdMoney } from './money.js';
 import type { EngineState } from './state.js';
 import { iso } from './wire.js';
 
+/** The numbers behind an AccountSummary: cheap to take at an event, formatted when read. */
+export interface AccountNumbers {
+  accountId: string;
+  totalCents: number;
+  reservedCents: number;
+  burnOrders: number;
+  mintOrders: number;
+  from: number;
+  to: number;
+  matchedCents: number;
+  rebatesCents: number;
+  feesCents: number;
+}
+
 /**
  * Stablecoin = the entity's USD stablecoin wallets plus its venue-only balance. Reserved = wallet
  * amounts held by resting or settling BURN orders plus venue balance promised to withdrawals in
  * flight. Activity counts settled fills whose auction cleared inside the window [now - window, now].
  */
-export function accountSummary(state: EngineState, entityId: string, now: number, windowMs: number) {
+export function accountNumbers(
+  state: EngineState,
+  entityId: string,
+  now: number,
+  windowMs: number,
+): AccountNumbers {
   const entity = state.entities.get(entityId);
   if (!entity?.hasAccount) throw venueError.accountNotFound();
   let total = entity.venueBalanceCents;
@@ -32,25 +51,46 @@ export function accountSummary(state: EngineState, entityId: string, now: number
     rebates = (log.rebates[hi] ?? 0) - (log.rebates[lo] ?? 0);
     fees = (log.fees[hi] ?? 0) - (log.fees[lo] ?? 0);
   }
-  const active = exposure.BURN + exposure.MINT;
-  const mint = exposure.MINT;
-  const burn = exposure.BURN;
   return {
     accountId: entity.accountId,
+    totalCents: total,
+    reservedCents: reserved,
+    burnOrders: exposure.BURN,
+    mintOrders: exposure.MINT,
+    from,
+    to: now,
+    matchedCents: matched,
+    rebatesCents: rebates,
+    feesCents: fees,
+  };
+}
+
+/** The AccountSummary as REST shows it. */
+export function toWireAccount(n: AccountNumbers) {
+  return {
+    accountId: n.accountId,
     stablecoin: {
-      available: usdMoney(total - reserved),
-      reserved: usdMoney(reserved),
-      total: usdMoney(total),
+      available: usdMoney(n.totalCents - n.reservedCents),
+      reserved: usdMoney(n.reservedCents),
+      total: usdMoney(n.totalCents),
     },
-    exposure: { activeOrderCount: active, mintOrderCount: mint, burnOrderCount: burn },
+    exposure: {
+      activeOrderCount: n.burnOrders + n.mintOrders,
+      mintOrderCount: n.mintOrders,
+      burnOrderCount: n.burnOrders,
+    },
     activity: {
-      from: iso(from),
-      to: iso(now),
-      totalMatched: usdMoney(matched),
-      rebatesEarned: usdMoney(rebates),
-      feesPaid: usdMoney(fees),
+      from: iso(n.from),
+      to: iso(n.to),
+      totalMatched: usdMoney(n.matchedCents),
+      rebatesEarned: usdMoney(n.rebatesCents),
+      feesPaid: usdMoney(n.feesCents),
     },
   };
+}
+
+export function accountSummary(state: EngineState, entityId: string, now: number, windowMs: number) {
+  return toWireAccount(accountNumbers(state, entityId, now, windowMs));
 }
 export type WireAccountSummary = ReturnType<typeof accountSummary>;
 

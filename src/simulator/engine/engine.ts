@@ -1,6 +1,7 @@
-import { accountSummary } from './account.js';
+import { accountNumbers, accountSummary } from './account.js';
 import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
+import { balanceEvent } from './events.js';
 import { seededRandom } from './ids.js';
 import { formatCents, usdMoney } from './money.js';
 import {
@@ -92,12 +93,8 @@ export class VenueEngine {
       for (const entityId of ctx.dirty) {
         const entity = this.state.entities.get(entityId);
         if (!entity?.hasAccount || !this.wants(entityId)) continue;
-        this.onEvent({
-          channel: 'account',
-          entityId,
-          event: 'balance.updated',
-          data: accountSummary(this.state, entityId, this.time, this.config.activityWindowMs),
-        });
+        const numbers = accountNumbers(this.state, entityId, this.time, this.config.activityWindowMs);
+        this.onEvent(balanceEvent(entityId, numbers));
       }
     }
   }

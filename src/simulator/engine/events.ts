@@ -1,6 +1,7 @@
+import { type AccountNumbers, toWireAccount } from './account.js';
 import type { EngineContext } from './state.js';
-import type { Auction, Order, SimulatorAccountEvent } from './types.js';
-import { type OrderMoment, toWireAuction, toWireOrder, type WireOrder } from './wire.js';
+import type { Auction, Order, OrderStatus, SimulatorAccountEvent } from './types.js';
+import { toWireAuction, toWireOrder } from './wire.js';
 
 /**
  * Events are built only when someone reads them (`ctx.wants`): with no listener, a 1,000,000-order
@@ -12,31 +13,89 @@ export function emitMarket(ctx: EngineContext, event: string, auction: Auction):
 
 /** `order.accepted` / `order.updated`: data is the Order as REST shows it at this moment. */
 export function emitOrder(ctx: EngineContext, event: string, order: Order): void {
-  if (ctx.wants(order.entityId)) ctx.emit(orderEvent(event, order));
+  if (ctx.wants(order.entityId)) ctx.emit(new OrderEvent(event, order));
+}
+
+/** `balance.updated`: data is the AccountSummary as of this moment. */
+export function balanceEvent(entityId: string, numbers: AccountNumbers): SimulatorAccountEvent {
+  return new BalanceEvent(entityId, numbers);
 }
 
 /**
- * The event keeps only the fields that will change (status, times, lineage, fee, fill) and builds
- * the wire Order on the first read of `data`, once: a consumer that only keeps the last events
- * (the WebSocket replay buffer) pays for those alone. `data` is an own enumerable property, so the
- * event still spreads, compares and serialises like a plain object.
+ * An account event whose `data` is built on its first read, from what the event kept: a consumer
+ * that keeps only the last events (the WebSocket replay buffer keeps 1,024 per sequence) pays for
+ * those alone, and one object per event is all the others cost. The first read turns `data` into
+ * an own enumerable property, so a read event spreads, compares and serialises like a plain
+ * object; `toJSON` serialises an unread one whole.
  */
-function orderEvent(event: string, order: Order): SimulatorAccountEvent {
-  const moment: OrderMoment = {
-    status: order.status,
-    updatedAt: order.updatedAt,
-    childOrderId: order.childOrderId,
-    feeBps: order.feeBps,
-    clearedIn: order.clearedIn,
-  };
-  let data: WireOrder | undefined;
-  return {
-    channel: 'account',
-    entityId: order.entityId,
-    event,
-    get data(): WireOrder {
-      data ??= toWireOrder(order, moment);
-      return data;
-    },
-  };
+abstract class LazyAccountEvent implements SimulatorAccountEvent {
+  readonly channel = 'account' as const;
+
+  constructor(
+    readonly entityId: string,
+    readonly event: string,
+  ) {}
+
+  protected abstract build(): unknown;
+
+  get data(): unknown {
+    const data = this.build();
+    Object.defineProperty(this, 'data', {
+      value: data,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    return data;
+  }
+
+  toJSON() {
+    return { channel: this.channel, entityId: this.entityId, event: this.event, data: this.data };
+  }
+}
+
+/**
+ * Keeps the fields of the order that change later (status, time, lineage, fee, fill), in private
+ * fields: the event's own properties stay channel, entityId, event (and data once read).
+ */
+class OrderEvent extends LazyAccountEvent {
+  readonly #order: Order;
+  readonly #status: OrderStatus;
+  readonly #updatedAt: number;
+  readonly #childOrderId: string | null;
+  readonly #feeBps: string | null;
+  readonly #clearedIn: Auction | null;
+
+  constructor(event: string, order: Order) {
+    super(order.entityId, event);
+    this.#order = order;
+    this.#status = order.status;
+    this.#updatedAt = order.updatedAt;
+    this.#childOrderId = order.childOrderId;
+    this.#feeBps = order.feeBps;
+    this.#clearedIn = order.clearedIn;
+  }
+
+  protected build() {
+    return toWireOrder(this.#order, {
+      status: this.#status,
+      updatedAt: this.#updatedAt,
+      childOrderId: this.#childOrderId,
+      feeBps: this.#feeBps,
+      clearedIn: this.#clearedIn,
+    });
+  }
+}
+
+class BalanceEvent extends LazyAccountEvent {
+  readonly #numbers: AccountNumbers;
+
+  constructor(entityId: string, numbers: AccountNumbers) {
+    super(entityId, 'balance.updated');
+    this.#numbers = numbers;
+  }
+
+  protected build() {
+    return toWireAccount(this.#numbers);
+  }
 }
