@@ -1,4 +1,4 @@
-import type { ClearingOrder } from './clearing.js';
+import type { ClearingColumns } from './clearing.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -13,12 +13,12 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
  */
 export function allocateProRata(
   members: Int32Array,
-  orders: readonly ClearingOrder[],
-  amounts: Float64Array,
+  book: ClearingColumns,
   levelTotal: number,
   remaining: number,
   out: number[],
 ): void {
+  const amounts = book.amountCents;
   const m = members.length;
   const remainders = new Float64Array(m);
   let assigned = 0;
@@ -64,16 +64,18 @@ export function allocateProRata(
       tied.push(members[p]!);
     }
   }
-  tied.sort((a, b) => compareTimePriority(orders, a, b));
+  tied.sort((a, b) => compareTimePriority(book, a, b));
   const stillLeft = leftover - given;
   for (let t = 0; t < stillLeft; t++) out[tied[t]!]! += 1;
 }
 
 /** Earlier createdAt first, then smaller orderId (code-unit order), then earlier input position. */
-function compareTimePriority(orders: readonly ClearingOrder[], a: number, b: number): number {
-  const oa = orders[a]!;
-  const ob = orders[b]!;
-  if (oa.createdAt !== ob.createdAt) return oa.createdAt < ob.createdAt ? -1 : 1;
-  if (oa.orderId !== ob.orderId) return oa.orderId < ob.orderId ? -1 : 1;
+function compareTimePriority(book: ClearingColumns, a: number, b: number): number {
+  const ta = book.createdAt[a]!;
+  const tb = book.createdAt[b]!;
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  const ia = book.orderId[a]!;
+  const ib = book.orderId[b]!;
+  if (ia !== ib) return ia < ib ? -1 : 1;
   return a - b;
 }

@@ -11,6 +11,13 @@
  * volume and one mint volume, read from prefix sums over the sorted levels. One sweep finds the
  * best regions; they are contiguous (see docs/AUCTION.md), and their span gives the fee.
  */
+import {
+  checkColumns,
+  checkReference,
+  isNonNegativeSafeInteger,
+  MARKET,
+  validateOrder,
+} from './clearing-checks.js';
 import { allocateProRata } from './clearing-pro-rata.js';
 
 export interface ClearingOrder {
@@ -37,38 +44,64 @@ export interface ClearingOptions {
   referenceFeeCentiBps: number;
 }
 
-const MARKET = -1;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
+/**
+ * The same book as columns, one entry per order: what the engine builds straight from its orders,
+ * with no object per order. `limitCentiBps` is -1 for a market order.
+ */
+export interface ClearingColumns {
+  /** 1 = BURN, 0 = MINT. */
+  isBurn: Uint8Array;
+  amountCents: Float64Array;
+  limitCentiBps: Float64Array;
+  createdAt: Float64Array;
+  orderId: readonly string[];
+}
+
 export function clearOrders(orders: readonly ClearingOrder[], options: ClearingOptions): ClearingResult {
-  const reference = options.referenceFeeCentiBps;
-  if (!isNonNegativeSafeInteger(reference)) {
-    throw new RangeError(`referenceFeeCentiBps must be a non-negative safe integer, got ${reference}`);
-  }
+  checkReference(options);
   const n = orders.length;
-  const isBurn = new Uint8Array(n);
-  const amounts = new Float64Array(n);
-  const limits = new Float64Array(n);
+  const orderId: string[] = new Array<string>(n);
+  const book: ClearingColumns = {
+    isBurn: new Uint8Array(n),
+    amountCents: new Float64Array(n),
+    limitCentiBps: new Float64Array(n),
+    createdAt: new Float64Array(n),
+    orderId,
+  };
+  for (let i = 0; i < n; i++) {
+    const o = orders[i]!;
+    validateOrder(o, i);
+    book.isBurn[i] = o.side === 'BURN' ? 1 : 0;
+    book.amountCents[i] = o.amountCents;
+    book.limitCentiBps[i] = o.limitCentiBps === null ? MARKET : o.limitCentiBps + 0; // + 0 turns -0 into 0
+    book.createdAt[i] = o.createdAt;
+    orderId[i] = o.orderId;
+  }
+  return clearColumns(book, options);
+}
+
+/** clearOrders on columns: the same rule, the same checks (as RangeError), no object per order. */
+export function clearColumns(book: ClearingColumns, options: ClearingOptions): ClearingResult {
+  const reference = checkReference(options);
+  const { isBurn, amountCents: amounts, limitCentiBps: limits } = book;
+  const n = isBurn.length;
   let limitCount = 0;
   let marketBurn = 0;
   let marketMint = 0;
   let burnTotal = 0;
   let mintTotal = 0;
   for (let i = 0; i < n; i++) {
-    const o = orders[i]!;
-    validateOrder(o, i);
-    const burn = o.side === 'BURN';
-    const amount = o.amountCents;
-    isBurn[i] = burn ? 1 : 0;
-    amounts[i] = amount;
+    const burn = isBurn[i] === 1;
+    const amount = amounts[i]!;
+    checkColumns(book, i);
     if (burn) burnTotal += amount;
     else mintTotal += amount;
-    if (o.limitCentiBps === null) {
-      limits[i] = MARKET;
+    if (limits[i] === MARKET) {
       if (burn) marketBurn += amount;
       else marketMint += amount;
     } else {
-      limits[i] = o.limitCentiBps + 0; // + 0 turns -0 into 0
       limitCount++;
     }
   }
@@ -155,7 +188,7 @@ export function clearOrders(orders: readonly ClearingOrder[], options: ClearingO
   const burnEligible = burnAtOrAbove[burnFrom]!;
   const mintEligible = mintAtOrBelow[mintUpTo + 1]!;
   const matched = bestVolume;
-  fillSide(orders, isBurn, amounts, levelOf, filled, {
+  fillSide(book, levelOf, filled, {
     burnSide: true,
     long: burnEligible > mintEligible,
     matched,
@@ -164,7 +197,7 @@ export function clearOrders(orders: readonly ClearingOrder[], options: ClearingO
     bestLevel: k - 1,
     worstLevel: burnFrom,
   });
-  fillSide(orders, isBurn, amounts, levelOf, filled, {
+  fillSide(book, levelOf, filled, {
     burnSide: false,
     long: mintEligible > burnEligible,
     matched,
@@ -192,14 +225,8 @@ interface SidePlan {
  * Fills one side. The long side fills price level by price level from the best (market first); the
  * marginal level, where the matched volume runs out, shares what is left pro rata; worse levels get 0.
  */
-function fillSide(
-  orders: readonly ClearingOrder[],
-  isBurn: Uint8Array,
-  amounts: Float64Array,
-  levelOf: Int32Array,
-  filled: number[],
-  plan: SidePlan,
-): void {
+function fillSide(book: ClearingColumns, levelOf: Int32Array, filled: number[], plan: SidePlan): void {
+  const { isBurn, amountCents: amounts } = book;
   const side = plan.burnSide ? 1 : 0;
   const step = plan.burnSide ? -1 : 1;
   const n = isBurn.length;
@@ -244,7 +271,7 @@ function fillSide(
   }
   const members = new Int32Array(memberCount);
   for (let i = 0, w = 0; i < n; i++) if (isBurn[i] === side && levelOf[i] === marginal) members[w++] = i;
-  allocateProRata(members, orders, amounts, marginalTotal, remaining, filled);
+  allocateProRata(members, book, marginalTotal, remaining, filled);
 }
 
 /**
@@ -288,25 +315,3 @@ export function bpsAmountCents(cents: number, centiBps: number): number {
 
 const DIVISOR = 1_000_000;
 const BIG_DIVISOR = 1_000_000n;
-
-function isNonNegativeSafeInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
-}
-
-function validateOrder(o: ClearingOrder, index: number): void {
-  if (o.side !== 'BURN' && o.side !== 'MINT') {
-    throw new RangeError(`orders[${index}].side must be 'BURN' or 'MINT'`);
-  }
-  if (!isNonNegativeSafeInteger(o.amountCents) || o.amountCents === 0) {
-    throw new RangeError(`orders[${index}].amountCents must be a positive safe integer`);
-  }
-  if (o.limitCentiBps !== null && !isNonNegativeSafeInteger(o.limitCentiBps)) {
-    throw new RangeError(`orders[${index}].limitCentiBps must be null or a non-negative safe integer`);
-  }
-  if (typeof o.createdAt !== 'number' || !Number.isFinite(o.createdAt)) {
-    throw new RangeError(`orders[${index}].createdAt must be a finite number`);
-  }
-  if (typeof o.orderId !== 'string') {
-    throw new RangeError(`orders[${index}].orderId must be a string`);
-  }
-}

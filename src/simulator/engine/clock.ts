@@ -1,5 +1,4 @@
-import { type ClearingOrder, clearOrders } from './clearing.js';
-import { clearAuction, clearingOrderOf, lockAuction, settleAuction } from './cycle.js';
+import { BookColumns, clearAuction, lockAuction, settleAuction } from './cycle.js';
 import { currentAuction, type EngineContext, newAuction } from './state.js';
 import { advanceWithdrawal, nextWithdrawalDeadline } from './withdrawals.js';
 
@@ -82,24 +81,23 @@ function holdDormantAuction(ctx: EngineContext, until: number): void {
   if (current.phase !== 'open') return;
   const k = Math.floor((until - current.clearsAt) / config.cycleMs);
   if (k < MIN_CYCLES_SKIPPED) return;
-  const book: ClearingOrder[] = [];
   for (const o of current.orders) {
-    if (o.status !== 'pending') continue;
     // A cancel or fallback election ends at this auction's clear: that one runs as usual.
-    if (o.postFillAction !== 'roll') return;
-    book.push(clearingOrderOf(o));
+    if (o.status === 'pending' && o.postFillAction !== 'roll') return;
   }
   // What the settling auction will roll in (a failed or self-match-dropped roll only takes away,
   // and a smaller book matches no more). It must settle before this auction's own clear, as in a
   // full run: one left settling on demand (`settle: false`) would otherwise settle a jump later.
   const settling = state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
   if (settling && !((settling.settleAt ?? Number.POSITIVE_INFINITY) <= current.clearsAt)) return;
-  for (const o of settling?.orders ?? []) {
+  const incoming = settling?.orders ?? [];
+  const book = new BookColumns(current.orders.length + incoming.length);
+  for (const o of current.orders) if (o.status === 'pending') book.add(o);
+  for (const o of incoming) {
     const unfilled = o.amountCents - o.filledCents;
-    if (o.status === 'settling' && o.postFillAction === 'roll' && unfilled > 0)
-      book.push({ ...clearingOrderOf(o), amountCents: unfilled });
+    if (o.status === 'settling' && o.postFillAction === 'roll' && unfilled > 0) book.add(o, unfilled);
   }
-  if (clearOrders(book, { referenceFeeCentiBps: config.referenceFeeCentiBps }).matchedCents > 0) return;
+  if (book.clear(config.referenceFeeCentiBps).matchedCents > 0) return;
   current.cyclesHeld += k;
   current.clearsAt += k * config.cycleMs;
   current.locksAt = current.clearsAt - config.lockMs;
