@@ -237,12 +237,5 @@ function fallbackRemainder(ctx: EngineContext, o: Order, remainder: number): voi
     state.issuer.stablecoinCents -= remainder;
     entity.venueBalanceCents += remainder;
   }
-  state.fallbacks.push({
-    orderId: o.orderId,
-    entityId: o.entityId,
-    auctionId: o.auctionId,
-    orderType: o.orderType,
-    amountCents: remainder,
-    routedAt: ctx.time,
-  });
+  state.fallbacks.push(o);
 }

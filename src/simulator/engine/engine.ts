@@ -224,13 +224,13 @@ export class VenueEngine {
         })),
         house: { usd: usdMoney(s.house.usdCents), stablecoin: usdMoney(s.house.stablecoinCents) },
         issuer: { usd: usdMoney(s.issuer.usdCents), stablecoin: usdMoney(s.issuer.stablecoinCents) },
-        fallbacks: s.fallbacks.map((f) => ({
-          orderId: f.orderId,
-          entityId: f.entityId,
-          auctionId: f.auctionId,
-          orderType: f.orderType,
-          amount: usdMoney(f.amountCents),
-          routedAt: iso(f.routedAt),
+        fallbacks: s.fallbacks.map((o) => ({
+          orderId: o.orderId,
+          entityId: o.entityId,
+          auctionId: o.auctionId,
+          orderType: o.orderType,
+          amount: usdMoney(o.amountCents - o.filledCents),
+          routedAt: iso(o.updatedAt),
         })),
         faults: { settlement: this.faults },
       };

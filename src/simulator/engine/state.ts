@@ -3,7 +3,6 @@ import type {
   Auction,
   EngineConfig,
   Entity,
-  FallbackRecord,
   FiatAccount,
   Ledger,
   Order,
@@ -31,7 +30,12 @@ export interface EngineState {
   withdrawals: Map<string, Withdrawal>;
   /** Withdrawals the payout processor has not completed yet. */
   activeWithdrawals: Set<string>;
-  fallbacks: FallbackRecord[];
+  /**
+   * Orders whose remainder a `fallback` election sent to the standard minting product (at par, no
+   * fee), in routing order. The order says it all: the remainder is its unfilled amount, the time
+   * its last update (settlement is its final change).
+   */
+  fallbacks: Order[];
   /** The venue's own account: takes fees, pays rebates, absorbs rounding and failed counterparties. */
   house: Ledger;
   /** The stablecoin issuer / standard minting product and the banking world beyond it. */

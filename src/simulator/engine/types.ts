@@ -149,19 +149,6 @@ export interface WireWithdrawal {
   updatedAt: string;
 }
 
-/**
- * Remainders a `fallback` election sent to the standard minting product (at par, no fee). Kept as
- * numbers; GET /_sim/state formats them when asked.
- */
-export interface FallbackRecord {
-  orderId: string;
-  entityId: string;
-  auctionId: number;
-  orderType: OrderType;
-  amountCents: number;
-  routedAt: number;
-}
-
 /** A counter-account; may go negative (the house by rounding, the issuer by supply changes). */
 export interface Ledger {
   usdCents: number;
