@@ -1,3 +1,5 @@
+import { orderIdFor } from '../../contract/ids.js';
+import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { invalidField, type VenueError, venueError } from './errors.js';
 import { emitOrder } from './events.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
@@ -45,8 +47,8 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   const oversize = amountCents === undefined && isOversizeAmount(input.amount.amount);
   if (amountCents === undefined && !oversize)
     throw invalidField('amount.amount', 'must be a decimal with at most 2 decimals', input.amount.amount);
-  if (input.amount.currency !== 'USD')
-    throw invalidField('amount.currency', 'must be USD', input.amount.currency);
+  if (!isVenueCurrency(input.amount.currency))
+    throw invalidField('amount.currency', VENUE_CURRENCY_RULE, input.amount.currency);
   const feeBps = input.feeBps ?? null;
   const limitCentiBps = feeBps === null ? null : parseCentiBps(feeBps);
   if (limitCentiBps === undefined) throw invalidField('feeBps', FEE_RULE, feeBps ?? '');
@@ -54,7 +56,9 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   const sourceWalletId = isBurn ? (input.sourceWalletId ?? null) : null;
   const fiatAccountId = isBurn ? (input.fiatAccountId ?? null) : null;
 
-  const existing = state.orders.get(input.idempotencyKey);
+  // The order is named by its placement's key (the contract's orderId = idempotencyKey).
+  const orderId = orderIdFor(input.idempotencyKey);
+  const existing = state.orders.get(orderId);
   if (existing) {
     // The same parameters: same entity, type, amount (by value), placed limit, election, wallet and
     // fiat account. A roll child's id was never placed, so a placement under it is always a reuse.
@@ -106,7 +110,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
   }
   auction.placed.set(entityId, placedHere + 1);
   const order = admitOrder(ctx, {
-    orderId: input.idempotencyKey,
+    orderId,
     entityId,
     orderType: input.orderType,
     amountCents,

@@ -1,3 +1,4 @@
+import { SEEDED_API_KEYS } from '../../contract/api-key.js';
 import type { Entity, FiatAccount, Wallet } from './types.js';
 
 /** Ids of the seeded entities; fixed so that tests, docs and curl sessions can name them. */
@@ -6,7 +7,7 @@ export const SEEDED = {
     name: 'burner',
     entityId: '10000000-0000-4000-8000-000000000001',
     accountId: '10000000-0000-4000-8000-0000000000ac',
-    apiKey: 'TEST_API_KEY:burner:sim',
+    apiKey: SEEDED_API_KEYS.burner,
     walletId: '10000000-0000-4000-8000-00000000a001',
     eurWalletId: '10000000-0000-4000-8000-00000000a002',
     fiatAccountId: '10000000-0000-4000-8000-00000000f001',
@@ -15,7 +16,7 @@ export const SEEDED = {
     name: 'minter',
     entityId: '20000000-0000-4000-8000-000000000002',
     accountId: '20000000-0000-4000-8000-0000000000ac',
-    apiKey: 'TEST_API_KEY:minter:sim',
+    apiKey: SEEDED_API_KEYS.minter,
     walletId: '20000000-0000-4000-8000-00000000a001',
     eurWalletId: '20000000-0000-4000-8000-00000000a002',
     fiatAccountId: '20000000-0000-4000-8000-00000000f001',
@@ -24,7 +25,7 @@ export const SEEDED = {
     name: 'ineligible',
     entityId: '30000000-0000-4000-8000-000000000003',
     accountId: '30000000-0000-4000-8000-0000000000ac',
-    apiKey: 'TEST_API_KEY:ineligible:sim',
+    apiKey: SEEDED_API_KEYS.ineligible,
     walletId: '30000000-0000-4000-8000-00000000a001',
     eurWalletId: '30000000-0000-4000-8000-00000000a002',
     fiatAccountId: '30000000-0000-4000-8000-00000000f001',
@@ -33,7 +34,7 @@ export const SEEDED = {
     name: 'noaccount',
     entityId: '40000000-0000-4000-8000-000000000004',
     accountId: '40000000-0000-4000-8000-0000000000ac',
-    apiKey: 'TEST_API_KEY:noaccount:sim',
+    apiKey: SEEDED_API_KEYS.noaccount,
     walletId: '40000000-0000-4000-8000-00000000a001',
     eurWalletId: '40000000-0000-4000-8000-00000000a002',
     fiatAccountId: '40000000-0000-4000-8000-00000000f001',

@@ -1,3 +1,4 @@
+import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { VenueError, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCents, usdMoney } from './money.js';
 import { requireEligible } from './orders.js';
@@ -53,7 +54,8 @@ export function createWithdrawal(
   const oversize = cents === undefined && isOversizeAmount(input.amount.amount);
   if (!oversize && (cents === undefined || cents <= 0))
     throw venueError.withdrawalInvalid('amount must be a positive amount with at most 2 decimals');
-  if (input.amount.currency !== 'USD') throw venueError.withdrawalInvalid('amount currency must be USD');
+  if (!isVenueCurrency(input.amount.currency))
+    throw venueError.withdrawalInvalid(`amount currency ${VENUE_CURRENCY_RULE}`);
   if (cents === undefined || cents > config.transactionLimitCents)
     throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
   const fiat = state.fiatAccounts.get(input.fiatAccountId);

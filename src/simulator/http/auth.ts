@@ -1,15 +1,14 @@
+import { isWellFormedApiKey } from '../../contract/api-key.js';
 import { HttpError } from './responses.js';
 
 export const MALFORMED_AUTH_MESSAGE = 'Malformed authorization. Are the credentials properly encoded?';
 
-const KEY_SHAPE = /^(TEST|LIVE)_API_KEY:[^:\s]+:[^:\s]+$/;
-
-/** The bearer key of a request: missing or malformed -> 401 code 401. */
+/** The bearer key of a request: missing, or not of the contract's key grammar -> 401 code 401. */
 export function bearerKey(req: Request): string {
   const header = req.headers.get('authorization');
   const match = header ? /^Bearer +(\S+)$/i.exec(header.trim()) : null;
   const key = match?.[1];
-  if (!key || !KEY_SHAPE.test(key)) throw new HttpError(401, 401, MALFORMED_AUTH_MESSAGE);
+  if (!key || !isWellFormedApiKey(key)) throw new HttpError(401, 401, MALFORMED_AUTH_MESSAGE);
   return key;
 }
 

@@ -1,4 +1,8 @@
 /** Success and error bodies of the wire format: `{data}` or `{code, message[, errors]}`. */
+import { clip, ECHO_MAX, type ErrorDetail } from '../../contract/error-details.js';
+
+export type { ErrorDetail } from '../../contract/error-details.js';
+
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -10,40 +14,12 @@ export function dataResponse(status: number, data: unknown): Response {
   return jsonResponse(status, { data });
 }
 
-export interface ErrorDetail {
-  error: string;
-  message: string;
-  location?: string;
-  invalidValue?: string;
-  constraints?: Record<string, unknown>;
-}
-
-/** Longest piece of client input an answer echoes (invalidValue, a key, a path in a message). */
-export const ECHO_MAX = 200;
 /** Every error body fits in this many bytes, whatever the request held. */
 export const ERROR_BODY_MAX_BYTES = 4096;
 const MESSAGE_MAX = 300;
 /** An error body lists at most this many `errors` entries (the first ones found). */
 export const MAX_ERROR_ENTRIES = 20;
 const MAX_ITEMS = 10;
-
-export function clip(text: string, max = ECHO_MAX): string {
-  return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/**
- * The offending value as an answer echoes it: clipped, and safe on hostile input (JSON nested
- * deeper than the stack throws RangeError from JSON.stringify and from String() alike).
- */
-export function show(value: unknown): string | undefined {
-  if (value === undefined) return undefined;
-  if (typeof value === 'string') return clip(value);
-  try {
-    return clip(JSON.stringify(value) ?? String(value));
-  } catch {
-    return Array.isArray(value) ? '[array nested too deep to show]' : '[object nested too deep to show]';
-  }
-}
 
 // Constraints can carry client input too (zod lists unrecognized keys), so they are clipped alike.
 function clipDeep(value: unknown, max: number, depth = 0): unknown {

@@ -1,51 +1,18 @@
 import type { z } from 'zod';
+import { clip, type ErrorDetail, issueDetails, showValue } from '../../contract/error-details.js';
 import { readJson } from './body.js';
-import { clip, type ErrorDetail, invalidRequest, MAX_ERROR_ENTRIES, show } from './responses.js';
+import { invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
 
-interface IssueLike {
-  code: string;
-  path: readonly PropertyKey[];
-  message: string;
-}
-
-const CONSTRAINT_KEYS = [
-  'expected',
-  'minimum',
-  'maximum',
-  'inclusive',
-  'values',
-  'format',
-  'pattern',
-  'divisor',
-  'keys',
-  'origin',
-];
-
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
-  let v: unknown = input;
-  for (const key of path) {
-    if (v === null || typeof v !== 'object') return undefined;
-    v = (v as Record<PropertyKey, unknown>)[key];
-  }
-  return v;
-}
-
-/** One ErrorDetail per zod issue; `location` is the dotted field path (`body` for the whole body). */
-export function issuesToDetails(issues: readonly IssueLike[], input: unknown, root: string): ErrorDetail[] {
-  // Entries past the rendered ones would be dropped anyway; a huge body can fail thousands of times.
-  return issues.slice(0, MAX_ERROR_ENTRIES).map((issue) => {
-    const location = issue.path.length ? issue.path.map(String).join('.') : root;
-    const constraints: Record<string, unknown> = {};
-    for (const key of CONSTRAINT_KEYS) {
-      const v = (issue as unknown as Record<string, unknown>)[key];
-      if (v !== undefined && typeof v !== 'function')
-        constraints[key] = typeof v === 'bigint' ? String(v) : v;
-    }
-    const detail: ErrorDetail = { error: issue.code, message: issue.message, location, constraints };
-    const invalidValue = show(valueAt(input, issue.path));
-    if (invalidValue !== undefined) detail.invalidValue = invalidValue;
-    return detail;
-  });
+/**
+ * One ErrorDetail per zod issue, by the contract's mapping (src/contract/error-details.ts):
+ * `location` is the dotted field path (`root` for the whole input), at most the entries rendered.
+ */
+export function issuesToDetails(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  root: string,
+): ErrorDetail[] {
+  return issueDetails(issues, { root, input, limit: MAX_ERROR_ENTRIES });
 }
 
 export function firstMessage(details: ErrorDetail[]): string {
@@ -89,7 +56,7 @@ export async function readJsonObject(req: Request, emptyAsObject = false): Promi
         error: 'invalid_type',
         message: 'must be a JSON object',
         location: 'body',
-        invalidValue: show(body) ?? '',
+        invalidValue: showValue(body) ?? '',
       },
     ]);
   return body as Record<string, unknown>;

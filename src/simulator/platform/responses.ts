@@ -2,7 +2,9 @@
  * The platform's error entries (rendered by the simulator's one error renderer, http/responses.ts)
  * and the XML answers of the SNS stand-ins.
  */
-import { MAX_ERROR_ENTRIES, show } from '../http/responses.js';
+import type { z } from 'zod';
+import { issueDetails, showValue } from '../../contract/error-details.js';
+import { MAX_ERROR_ENTRIES } from '../http/responses.js';
 
 export interface ErrorEntry {
   error: string;
@@ -22,27 +24,24 @@ export function entry(
     error: errorName,
     message,
     location,
-    invalidValue: show(invalidValue) ?? '',
+    invalidValue: showValue(invalidValue) ?? '',
     constraints: {},
   };
 }
 
-/** Zod-like issues (path + message + code) to extended error entries. */
-export function entriesFromIssues(
-  issues: readonly { path: readonly PropertyKey[]; message: string; code: string }[],
-  input: unknown,
-): ErrorEntry[] {
-  return issues.slice(0, MAX_ERROR_ENTRIES).map((issue) => {
-    const location = issue.path.map(String).join('.');
-    let value: unknown = input;
-    for (const key of issue.path) {
-      value =
-        typeof value === 'object' && value !== null
-          ? (value as Record<PropertyKey, unknown>)[key]
-          : undefined;
-    }
-    return entry(location, issue.message, value ?? null, issue.code);
-  });
+/**
+ * Schema failures as the platform answers them, by the contract's mapping
+ * (src/contract/error-details.ts) with every field of an entry present: no constraints, and a
+ * missing value shown as `null`.
+ */
+export function entriesFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ErrorEntry[] {
+  return issueDetails(issues, { input, limit: MAX_ERROR_ENTRIES }).map((d) => ({
+    error: d.error,
+    message: d.message,
+    location: d.location ?? '',
+    invalidValue: d.invalidValue ?? 'null',
+    constraints: {},
+  }));
 }
 
 /** A small XML document, the shape SNS answers ConfirmSubscription / Unsubscribe calls with. */

@@ -4,14 +4,7 @@
  */
 import type { z } from 'zod';
 import { isUuid } from '../../contract/ids.js';
-import {
-  CreateV1Params,
-  FxParams,
-  PaymentsNetworkParams,
-  TransferParams,
-  WalletParams,
-} from '../../contract/webhook-subscriptions.js';
-import type { OperationId } from '../../generated/endpoints.js';
+import { operations } from '../../contract/operations.js';
 import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
 import { HttpError, invalidRequest } from '../http/responses.js';
@@ -42,21 +35,10 @@ interface PlatformRequest {
 }
 
 /**
- * The create bodies: the operation's body schema with the contract's endpoint rule
- * (src/contract/webhook-subscriptions.ts), which the generated schema cannot state.
+ * The body checked against an operation's body schema: the contract's table (contract/operations.ts),
+ * where the create bodies carry the endpoint rule the generated schemas cannot state.
  */
-const BODIES = {
-  createV1Subscription: CreateV1Params,
-  createWalletSubscription: WalletParams,
-  createPaymentsNetworkSubscription: PaymentsNetworkParams,
-  createFxSubscription: FxParams,
-  createTransferSubscription: TransferParams,
-} as const satisfies Partial<Record<OperationId, z.ZodType>>;
-
-async function parseBody<K extends keyof typeof BODIES>(
-  req: Request,
-  operationId: K,
-): Promise<z.output<(typeof BODIES)[K]>> {
+async function parseBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
   const body = await readJson(req);
   if (!body.ok) {
     const tooDeep = body.reason === 'too_deep';
@@ -74,8 +56,8 @@ async function parseBody<K extends keyof typeof BODIES>(
       ],
     );
   }
-  const result = BODIES[operationId].safeParse(body.value);
-  if (result.success) return result.data as z.output<(typeof BODIES)[K]>;
+  const result = schema.safeParse(body.value);
+  if (result.success) return result.data;
   throw invalidRequest(
     'Invalid request: field validation failure.',
     entriesFromIssues(result.error.issues, body.value),
@@ -118,7 +100,7 @@ async function createV2(
     environment?: string;
     addresses?: string[];
     domains?: number[];
-  } = await parseBody(req, operationId);
+  } = await parseBody(req, operations[operationId].body);
   const failure = await headCheck(ctx, body.endpoint);
   if (failure !== undefined) {
     throw invalidRequest('Invalid request: the endpoint failed validation.', [
@@ -149,7 +131,7 @@ async function createV2(
 }
 
 async function createV1({ req, entityId, ctx }: PlatformRequest): Promise<unknown> {
-  const { endpoint } = await parseBody(req, 'createV1Subscription');
+  const { endpoint } = await parseBody(req, operations.createV1Subscription.body);
   const created = ctx.v1.create(entityId, endpoint);
   if (!created.ok) {
     throw invalidRequest(
