@@ -13,8 +13,11 @@ export function checkReference(options: ClearingOptions): number {
   return reference;
 }
 
+/** Number.isSafeInteger(value) && value >= 0, in arithmetic the compiler inlines at every call. */
 export function isNonNegativeSafeInteger(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+  return (
+    typeof value === 'number' && value >= 0 && value <= Number.MAX_SAFE_INTEGER && Math.floor(value) === value
+  );
 }
 
 export function validateOrder(o: ClearingOrder, index: number): void {

@@ -40,23 +40,35 @@ function isFrameId(value: unknown): value is FrameId {
   );
 }
 
-type FrameBuilder = (seq: number) => string;
+/** The event frame of `ev`, published at `at`, numbered `seq`. */
+function eventFrame(ev: SimulatorEvent, at: number, seq: number): string {
+  return JSON.stringify({
+    type: 'event',
+    channel: ev.channel,
+    seq,
+    event: ev.event,
+    data: encodeSocketData(ev.data),
+    ts: new Date(at).toISOString(),
+  });
+}
 
 // Stands in for a frame too old to be replayed; always overwritten before `after` can return it.
-const EXPIRED: FrameBuilder = () => '';
+const EXPIRED = () => '';
 
 /**
  * A SequenceLog that serializes a frame only once a socket can receive or replay it. While no
- * socket is subscribed to the sequence, events wait unserialized, at most `capacity` of them: the
- * log replays only its last `capacity` frames, so an older one could never be read and is only
- * counted. `seq` counts every event; `after` first writes the waiting ones into the log. So seq
- * and replay are exactly as if each frame had been serialized on arrival, and a 1,000,000-order
- * clear with nobody listening serializes 1,024 frames per sequence, not a million.
+ * socket is subscribed to the sequence, events wait unserialized (the event and its time, no
+ * closure), at most `capacity` of them: the log replays only its last `capacity` frames, so an
+ * older one could never be read and is only counted. `seq` counts every event; `after` first
+ * writes the waiting ones into the log. So seq and replay are exactly as if each frame had been
+ * serialized on arrival, and a 1,000,000-order clear with nobody listening serializes 1,024 frames
+ * per sequence, not a million.
  */
 class DeferredLog {
   private readonly log: SequenceLog;
-  private readonly waiting: FrameBuilder[] = [];
-  // Ring over `waiting` once it holds `capacity` builders: index of the oldest.
+  private readonly events: SimulatorEvent[] = [];
+  private readonly times: number[] = [];
+  // Ring over events/times once they hold `capacity`: index of the oldest.
   private head = 0;
   private expired = 0;
 
@@ -65,24 +77,26 @@ class DeferredLog {
   }
 
   get seq(): number {
-    return this.log.seq + this.expired + this.waiting.length;
+    return this.log.seq + this.expired + this.events.length;
   }
 
   /** Assigns the next seq and returns its frame, built now (a socket is waiting for it). */
-  append(build: FrameBuilder): string {
+  append(ev: SimulatorEvent, at: number): string {
     this.flush();
-    return this.log.append(build);
+    return this.log.append((seq) => eventFrame(ev, at, seq));
   }
 
   /** Assigns the next seq; its frame is built only if it is still replayable when asked for. */
-  defer(build: FrameBuilder): void {
-    if (this.waiting.length < this.capacity) {
-      this.waiting.push(build);
+  defer(ev: SimulatorEvent, at: number): void {
+    if (this.events.length < this.capacity) {
+      this.events.push(ev);
+      this.times.push(at);
       return;
     }
     this.expired += 1;
     if (this.capacity <= 0) return;
-    this.waiting[this.head] = build;
+    this.events[this.head] = ev;
+    this.times[this.head] = at;
     this.head = (this.head + 1) % this.capacity;
   }
 
@@ -93,9 +107,15 @@ class DeferredLog {
 
   private flush(): void {
     for (; this.expired > 0; this.expired--) this.log.append(EXPIRED);
-    const n = this.waiting.length;
-    for (let i = 0; i < n; i++) this.log.append(this.waiting[(this.head + i) % n] as FrameBuilder);
-    this.waiting.length = 0;
+    const n = this.events.length;
+    for (let i = 0; i < n; i++) {
+      const k = (this.head + i) % n;
+      const ev = this.events[k] as SimulatorEvent;
+      const at = this.times[k] as number;
+      this.log.append((seq) => eventFrame(ev, at, seq));
+    }
+    this.events.length = 0;
+    this.times.length = 0;
     this.head = 0;
   }
 }
@@ -129,23 +149,14 @@ export class Hub {
     const at = this.opts.now();
     const market = ev.channel === 'market';
     const log = market ? this.market : this.accountLog(ev.entityId);
-    const build: FrameBuilder = (seq) =>
-      JSON.stringify({
-        type: 'event',
-        channel: ev.channel,
-        seq,
-        event: ev.event,
-        data: encodeSocketData(ev.data),
-        ts: new Date(at).toISOString(),
-      });
     let frame: string | undefined;
     for (const c of this.connections) {
       if (market ? !c.market : !c.account || c.entityId !== ev.entityId) continue;
       // Serialized once per event, however many sockets receive it.
-      frame ??= log.append(build);
+      frame ??= log.append(ev, at);
       this.send(c, frame);
     }
-    if (frame === undefined) log.defer(build);
+    if (frame === undefined) log.defer(ev, at);
   }
 
   add(ws: WebSocket, entityId: string): void {
