@@ -1,7 +1,7 @@
 // Runs every benchmark in one process and prints each against its target.
 // `npm run bench` (after `npm run build`) for the full run; `npm run bench -- --smoke` for a seconds-long check that they still run.
 // Benchmarks are never part of the test suite: timings on a shared machine are not assertions.
-import { benchClearing } from './clearing.js';
+import { benchClearing, benchEnginePath, formatEngineTable } from './clearing.js';
 import { benchPlacements } from './placements.js';
 import { benchRest, describeRest } from './rest.js';
 import { benchStream } from './stream.js';
@@ -14,6 +14,17 @@ console.table(clearing);
 const largest = clearing.at(-1);
 if (largest)
   console.log(`${largest.size} orders cleared in ${largest.medianMs} ms (target: 1,000,000 in < 2000 ms)`);
+
+console.log('# engine path: placed through the engine, then lock, clear, settle with events and balances');
+// One child process per row (peak RSS per size); the 1,000,000-order rows only in the full run.
+const engine = await benchEnginePath(smoke ? [10_000] : undefined, smoke ? ['engine'] : undefined);
+console.log(formatEngineTable(engine));
+const engineLargest = engine.filter((r) => r.variant === 'engine').at(-1);
+if (engineLargest)
+  console.log(
+    `${engineLargest.orders} orders locked, cleared and settled in ${engineLargest.pathMs.toFixed(0)} ms ` +
+      '(target: 1,000,000 in < 2000 ms, events and balances included)',
+  );
 
 console.log('# placements');
 console.table(await benchPlacements(smoke ? 2_000 : undefined));
