@@ -82,7 +82,7 @@ describe('venue currency', () => {
       true,
     );
     expect(issuesOf(PlaceOrderBody, { ...mint, amount: { amount: '500', currency: 'EUR' } })).toEqual([
-      { path: ['amount', 'currency'], message: VENUE_CURRENCY_RULE, code: 'custom' },
+      { path: ['amount', 'currency'], message: VENUE_CURRENCY_RULE, code: 'invalid_value' },
     ]);
     expect(PlaceOrderBody.parse(mint)).toEqual(mint);
     // A code that is no ISO 4217 code at all keeps the schema's own rule.
