@@ -1,59 +1,31 @@
-import type { z } from 'zod';
+import type { EndpointDefinition } from '../generated/endpoints.js';
 import { ErrorCode } from '../generated/errors.js';
 import { VERSION } from '../internal/version.js';
 import { APIPromise, type RawResponse } from './api-promise.js';
+import { type EndpointCall, type EndpointData, endpointRequest } from './endpoint.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
   type APIError,
-  type APIErrorDetail,
   APIUserAbortError,
-  ConfigurationError,
-  InvalidArgumentError,
   MatchVenueError,
-  makeAPIError,
   OutcomeUnknownError,
-  ResponseValidationError,
-  type UnknownOutcomeOperation,
 } from './error.js';
-import { type Logger, type LogLevel, redact, redactText } from './logger.js';
+import { type Logger, type LogLevel, redactText } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
-import { backoffDelay, isRetryableStatus, type RetrySettings, retryAfterDelay } from './retry.js';
+import { checkLimits, type FinalRequest, type QueryValue, type RequestOptions } from './request.js';
+import { type Failure, failureOf, successData, successOf } from './response.js';
+import { backoffDelay, type RetrySettings } from './retry.js';
 import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
-import { toValidationIssues } from './validation.js';
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
-
-export type QueryValue = string | number | boolean | null | undefined;
-
-/** Per-call options every method accepts as its last argument. */
-export interface RequestOptions {
-  /** Aborts the call (every attempt and any backoff wait) -> APIUserAbortError. */
-  signal?: AbortSignal;
-  /** Per-attempt time limit in ms. */
-  timeout?: number;
-  /** Budget in ms for the whole call, retries and waits included. */
-  totalTimeout?: number;
-  /** Retries after the first attempt. */
-  maxRetries?: number;
-  /** Extra request headers. */
-  headers?: Record<string, string>;
-}
-
-export interface FinalRequest<T> extends RequestOptions {
-  method: HttpMethod;
-  /** Path below the base URL; build it with the `path` tag when it holds values. */
-  path: string;
-  query?: Record<string, QueryValue> | undefined;
-  body?: unknown;
-  /** Idempotency key carried in `body`; marks the call so an ambiguous failure is reported as such. */
-  idempotencyKey?: string | undefined;
-  /** Set for calls that create something (place, withdrawal): failures after the request may have
-   *  reached the server become OutcomeUnknownError. */
-  outcome?: UnknownOutcomeOperation | undefined;
-  /** Schema of the `data` member of the success body. */
-  responseSchema: z.ZodType<T>;
-}
+export type { EndpointCall, EndpointData } from './endpoint.js';
+export {
+  checkLimits,
+  type FinalRequest,
+  type HttpMethod,
+  type QueryValue,
+  type RequestOptions,
+} from './request.js';
 
 export interface ClientCoreOptions {
   baseUrl: string;
@@ -69,44 +41,8 @@ export interface ClientCoreOptions {
   validateResponses?: boolean;
 }
 
-interface Failure {
-  error: MatchVenueError;
-  retryable: boolean;
-  /** The request may have been processed by the server. */
-  ambiguous: boolean;
-  retryAfterMs?: number | undefined;
-}
-
-const REQUEST_ID = 'x-request-id';
 // Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-type Limits = { timeout?: number; totalTimeout?: number; maxRetries?: number };
-
-/**
- * Rejects option values the pipeline cannot honour, naming the option: a ConfigurationError for the
- * client's options (`where` names them), an InvalidArgumentError for one call's (`where` is the call).
- */
-export function checkLimits(limits: Limits, where: string | { method: string; path: string }) {
-  // The common case (no per-call limits) costs three reads.
-  if (limits.timeout === undefined && limits.totalTimeout === undefined && limits.maxRetries === undefined) {
-    return;
-  }
-  const place = () => (typeof where === 'string' ? where : `${where.method} ${where.path}`);
-  const Refusal = typeof where === 'string' ? ConfigurationError : InvalidArgumentError;
-  for (const name of ['timeout', 'totalTimeout'] as const) {
-    const value = limits[name];
-    if (value !== undefined && !(typeof value === 'number' && value > 0)) {
-      throw new Refusal(
-        `${place()}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
-      );
-    }
-  }
-  const retries = limits.maxRetries;
-  if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) {
-    throw new Refusal(`${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`);
-  }
-}
 
 /** 409 137004: the key is held by a different request, so this call's request never became it. */
 function answersForKey(error: MatchVenueError): boolean {
@@ -114,18 +50,10 @@ function answersForKey(error: MatchVenueError): boolean {
   return apiError.status === 409 && apiError.code === ErrorCode.IdempotencyKeyReused;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The request pipeline: URL building, auth, per-attempt timeouts, retries with backoff and
  * Retry-After, a total budget, user aborts, error mapping and response parsing. Resources are
- * one-liners over `request()` / `requestPage()`.
+ * thin calls over `endpoint()` / `endpointPage()`, which take each operation's facts from the table.
  */
 export class ClientCore {
   readonly baseUrl: string;
@@ -159,6 +87,46 @@ export class ClientCore {
   /** Sends a request and returns an APIPromise of the parsed `data`. */
   request<T>(req: FinalRequest<T>): APIPromise<T> {
     return new APIPromise(this.#execute(req), (raw) => this.#parse(req, raw));
+  }
+
+  /**
+   * Sends one operation of the endpoint table (contract/operations.ts): method, path, query and
+   * body schemas, and response schema come from `def`; `call` holds the caller's values, checked
+   * against those schemas before anything is sent. Bad input (a ValidationError naming each field
+   * and rule, an empty path parameter, a limit out of range) becomes a rejected APIPromise.
+   *
+   *     this.client.endpoint(operations.cancelOrder, { context: 'orders.cancel params', body }, options)
+   */
+  endpoint<D extends EndpointDefinition>(
+    def: D,
+    call: EndpointCall<D>,
+    options?: RequestOptions,
+  ): APIPromise<EndpointData<D>> {
+    let req: FinalRequest<EndpointData<D>>;
+    try {
+      req = endpointRequest(def, call, options);
+      checkLimits(req, req);
+    } catch (error) {
+      return APIPromise.rejected(error);
+    }
+    return this.request(req);
+  }
+
+  /**
+   * Like `endpoint`, for a list operation (its data holds `pagination`): `items` picks the page's
+   * items out of the data, and the Page fetches the following pages with the same query.
+   */
+  endpointPage<D extends EndpointDefinition, T>(
+    def: D,
+    call: EndpointCall<D>,
+    items: (data: EndpointData<D>) => T[],
+    options?: RequestOptions,
+  ): PagePromise<T> {
+    type Paged = FinalRequest<EndpointData<D> & { pagination: PaginationInfo }>;
+    return this.callPage(
+      () => endpointRequest(def, call, options) as Paged & { query: Record<string, QueryValue> },
+      items,
+    );
   }
 
   /**
@@ -218,16 +186,7 @@ export class ClientCore {
   }
 
   #parse<T>(req: FinalRequest<T>, raw: RawResponse): T {
-    const body = parseJson(raw.bodyText);
-    const envelope = body !== null && typeof body === 'object' && 'data' in body ? body.data : undefined;
-    if (this.#options.validateResponses === false) return envelope as T;
-    const result = req.responseSchema.safeParse(envelope);
-    if (result.success) return result.data;
-    throw new ResponseValidationError(
-      `Unexpected response body for ${req.method} ${req.path}`,
-      raw.requestId,
-      toValidationIssues(result.error),
-    );
+    return successData(raw, req.responseSchema, this.#options.validateResponses !== false, req);
   }
 
   async #execute<T>(req: FinalRequest<T>): Promise<RawResponse> {
@@ -366,7 +325,7 @@ export class ClientCore {
         timeoutMs: limitMs,
       });
       const text = await response.text();
-      return this.#classify(response, text);
+      return successOf(response, text) ?? failureOf(response, text, this.secrets(), this.#options.retry);
     } catch (cause) {
       if (req.signal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: false };
       if (cause instanceof TransportTimeoutError) {
@@ -386,38 +345,5 @@ export class ClientCore {
         ambiguous: response !== undefined || !neverSent(cause),
       };
     }
-  }
-
-  #classify(response: TransportResponse, text: string): { raw: RawResponse } | Failure {
-    const requestId = response.headers[REQUEST_ID];
-    if (response.status >= 200 && response.status < 300) {
-      return { raw: { status: response.status, headers: response.headers, requestId, bodyText: text } };
-    }
-    // A server that echoes the credential back must not put it into an error message or log line.
-    const parsed = redact(parseJson(text), this.secrets());
-    const obj =
-      parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
-    const code = typeof obj?.code === 'number' ? obj.code : undefined;
-    const serverMessage =
-      typeof obj?.message === 'string' ? obj.message : text ? text.slice(0, 500) : undefined;
-    const errors = Array.isArray(obj?.errors) ? (obj.errors as APIErrorDetail[]) : undefined;
-    const error = makeAPIError({
-      status: response.status,
-      code,
-      serverMessage,
-      requestId,
-      headers: response.headers,
-      errors,
-      body: parsed ?? redactText(text, this.secrets()),
-      secrets: this.secrets(),
-    });
-    const retryable = isRetryableStatus(response.status);
-    return {
-      error,
-      retryable,
-      // 408 and 5xx may come after the work was done; 429 and other 4xx mean it was refused.
-      ambiguous: response.status === 408 || response.status >= 500,
-      retryAfterMs: retryable ? retryAfterDelay(response.headers, this.#options.retry) : undefined,
-    };
   }
 }

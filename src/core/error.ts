@@ -1,3 +1,4 @@
+import { orderIdFor } from '../contract/ids.js';
 import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
 import { MatchVenueError } from './base-error.js';
 import { redact, redactHeaders, redactText } from './logger.js';
@@ -208,7 +209,11 @@ export class ConfigurationError extends MatchVenueError {
   declare readonly code: string;
 }
 
-/** One rejected field of a request, found before anything was sent. */
+/**
+ * One rejected field of a request, found before anything was sent: the contract's error entry
+ * (contract/error-details.ts) as the SDK reports it, `location` -> `path`, `message` -> `rule`,
+ * `error` -> `kind`, so it names the field and rule as the venue's 400 would.
+ */
 export interface ValidationIssue {
   /** Dotted path of the field, e.g. `amount.amount`; empty for the whole input. */
   path: string;
@@ -284,7 +289,7 @@ export class OutcomeUnknownError extends MatchVenueError {
     );
     this.operation = init.operation;
     this.idempotencyKey = init.idempotencyKey;
-    this.orderId = init.operation === 'placeOrder' ? init.idempotencyKey : undefined;
+    this.orderId = init.operation === 'placeOrder' ? orderIdFor(init.idempotencyKey) : undefined;
     this.attempts = init.attempts;
     this.request = init.request;
   }

@@ -16,6 +16,14 @@ export function encodePathSegment(value: string): string {
  *     path`/v1/match/orders/${orderId}`
  */
 export function path(statics: TemplateStringsArray, ...values: readonly unknown[]): string {
+  return joinPath(statics, values);
+}
+
+/**
+ * The `path` tag's work on plain arrays: `statics[i]`, then `values[i]` encoded as one segment, and
+ * so on. Also fills an endpoint's `{name}` placeholders (see {@link PathTemplate}).
+ */
+export function joinPath(statics: readonly string[], values: readonly unknown[]): string {
   let out = statics[0] ?? '';
   // Encoding turns '%' and '/' into escapes, so only a literal '.' can make a dot segment; the
   // regex runs only when one is present.
@@ -34,4 +42,22 @@ export function path(statics: TemplateStringsArray, ...values: readonly unknown[
     throw new InvalidArgumentError(`Path parameters produce a '.' or '..' segment: ${out}`);
   }
   return out;
+}
+
+/** An endpoint path such as `/v1/match/orders/{id}`, split once into its statics and parameter names. */
+export class PathTemplate {
+  readonly statics: readonly string[];
+  readonly names: readonly string[];
+
+  constructor(template: string) {
+    const parts = template.split(/\{([^{}]+)\}/);
+    this.statics = parts.filter((_, i) => i % 2 === 0);
+    this.names = parts.filter((_, i) => i % 2 === 1);
+  }
+
+  /** The path with each placeholder filled by its parameter, encoded as one segment. */
+  fill(params: Readonly<Record<string, unknown>> | undefined): string {
+    const values = this.names.map((name) => params?.[name]);
+    return joinPath(this.statics, values);
+  }
 }

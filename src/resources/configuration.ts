@@ -1,19 +1,15 @@
-import type { RequestOptions } from '../core/api-client.js';
+import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { AuthenticationError } from '../core/error.js';
+import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
-import { Configuration } from '../generated/schemas.js';
+import type { Configuration } from '../generated/schemas.js';
 
 /** `GET /v1/configuration`: the platform configuration, also the cheapest way to test a key. */
 export class ConfigurationResource extends APIResource {
   /** The entity's platform configuration (`payments.masterWalletId`). */
   retrieve(options?: RequestOptions): APIPromise<Configuration> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'GET',
-      path: '/v1/configuration',
-      responseSchema: Configuration,
-    }));
+    return this.client.endpoint(operations.getConfiguration, {}, options);
   }
 
   /**

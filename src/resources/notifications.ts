@@ -1,30 +1,22 @@
 import type { z } from 'zod';
-import {
+import { operations } from '../contract/operations.js';
+import type {
   FxParams,
   PaymentsNetworkParams,
+  RestrictedSubscription,
   TransferParams,
+  TransferSubscription,
   WalletParams,
 } from '../contract/webhook-subscriptions.js';
-import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { path } from '../core/path.js';
+import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
-import { validate } from '../core/validation.js';
-import { NotificationPublicKey, NotificationSubscription } from '../generated/schemas.js';
+import type { NotificationPublicKey } from '../generated/schemas.js';
 
 export type WalletSubscriptionParams = z.input<typeof WalletParams>;
 export type PaymentsNetworkSubscriptionParams = z.input<typeof PaymentsNetworkParams>;
 export type FxSubscriptionParams = z.input<typeof FxParams>;
 export type TransferSubscriptionParams = z.input<typeof TransferParams>;
-
-/** Wallet, contract, payments-network and FX subscriptions carry `restricted`, never the transfer fields. */
-const RestrictedSubscription = NotificationSubscription.omit({
-  environment: true,
-  addresses: true,
-  domains: true,
-});
-/** The permissionless transfer product's subscription: `environment`, `addresses`, `domains`. */
-const TransferSubscription = NotificationSubscription.omit({ restricted: true });
 
 export type RestrictedNotificationSubscription = z.infer<typeof RestrictedSubscription>;
 export type TransferNotificationSubscription = z.infer<typeof TransferSubscription>;
@@ -39,13 +31,8 @@ export class Notifications extends APIResource {
     params: WalletSubscriptionParams,
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
-    return this.#create(
-      '/v2/notifications/subscriptions',
-      WalletParams,
-      params,
-      RestrictedSubscription,
-      options,
-    );
+    const call = { context: 'notifications /v2/notifications/subscriptions params', body: params };
+    return this.client.endpoint(operations.createWalletSubscription, call, options);
   }
 
   /** Payments-network product: `{endpoint, name, enabled, notificationTypes}`. */
@@ -53,13 +40,11 @@ export class Notifications extends APIResource {
     params: PaymentsNetworkSubscriptionParams,
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
-    return this.#create(
-      '/v2/payments-network/notifications/subscriptions',
-      PaymentsNetworkParams,
-      params,
-      RestrictedSubscription,
-      options,
-    );
+    const call = {
+      context: 'notifications /v2/payments-network/notifications/subscriptions params',
+      body: params,
+    };
+    return this.client.endpoint(operations.createPaymentsNetworkSubscription, call, options);
   }
 
   /** FX product: `{endpoint, notificationTypes}`. */
@@ -67,13 +52,8 @@ export class Notifications extends APIResource {
     params: FxSubscriptionParams,
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
-    return this.#create(
-      '/v2/fx/notifications/subscriptions',
-      FxParams,
-      params,
-      RestrictedSubscription,
-      options,
-    );
+    const call = { context: 'notifications /v2/fx/notifications/subscriptions params', body: params };
+    return this.client.endpoint(operations.createFxSubscription, call, options);
   }
 
   /**
@@ -84,38 +64,15 @@ export class Notifications extends APIResource {
     params: TransferSubscriptionParams,
     options?: RequestOptions,
   ): APIPromise<TransferNotificationSubscription> {
-    return this.#create(
-      '/v2/notifications/subscriptions/permissionless',
-      TransferParams,
-      params,
-      TransferSubscription,
-      options,
-    );
+    const call = {
+      context: 'notifications /v2/notifications/subscriptions/permissionless params',
+      body: params,
+    };
+    return this.client.endpoint(operations.createTransferSubscription, call, options);
   }
 
   /** The public key that signs deliveries carrying this `X-Circle-Key-Id`; a key id's key never changes. */
   getPublicKey(keyId: string, options?: RequestOptions): APIPromise<NotificationPublicKey> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'GET',
-      path: path`/v2/notifications/publicKey/${keyId}`,
-      responseSchema: NotificationPublicKey,
-    }));
-  }
-
-  #create<P, R>(
-    route: string,
-    paramsSchema: z.ZodType<P>,
-    params: unknown,
-    responseSchema: z.ZodType<R>,
-    options: RequestOptions | undefined,
-  ): APIPromise<R> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'POST',
-      path: route,
-      body: validate(paramsSchema, params, `notifications ${route} params`),
-      responseSchema,
-    }));
+    return this.client.endpoint(operations.getNotificationPublicKey, { params: { keyId } }, options);
   }
 }

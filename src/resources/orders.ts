@@ -1,5 +1,6 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
+import { orderIdFor } from '../contract/ids.js';
+import { operations } from '../contract/operations.js';
+import { APIPromise } from '../core/api-promise.js';
 import {
   type APIUserAbortError,
   InvalidArgumentError,
@@ -8,16 +9,16 @@ import {
   ValidationError,
 } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
-import { path } from '../core/path.js';
+import type { RequestOptions } from '../core/request.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
-import { isUuid, validate } from '../core/validation.js';
-import {
-  type BurnOrder,
+import { isUuid } from '../core/validation.js';
+import type {
+  BurnOrder,
   CancelAllResult,
   CancelOrderRequest,
   CancelOrderResult,
   ListOrdersQuery,
-  type MintOrder,
+  MintOrder,
   ModifyOrderRequest,
   ModifyOrderResult,
   Order,
@@ -39,10 +40,10 @@ export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
   pageSize?: number;
 };
 
-/** Checks a path id before sending: an order id is a UUID (the `path` tag still encodes it). */
-function orderIdOf(value: unknown, context: string): string {
-  if (typeof value === 'string' && isUuid(value)) return value;
-  throw new ValidationError(context, [
+/** An order id argument that is not a UUID, as the ValidationError to reject with (the `path` tag still encodes it). */
+function badOrderId(value: unknown, context: string): ValidationError | undefined {
+  if (typeof value === 'string' && isUuid(value)) return undefined;
+  return new ValidationError(context, [
     {
       path: 'orderId',
       rule: typeof value === 'string' && value !== '' ? 'must be a UUID' : 'is required',
@@ -50,6 +51,8 @@ function orderIdOf(value: unknown, context: string): string {
     },
   ]);
 }
+
+const ordersOf = (list: OrderList): Order[] => list.orders;
 
 export class Orders extends APIResource {
   /**
@@ -59,29 +62,17 @@ export class Orders extends APIResource {
    * OutcomeUnknownError; settle it with `resolveUnknown`.
    */
   place(params: PlaceOrderParams, options?: RequestOptions): APIPromise<PlaceOrderResult> {
-    return this.client.call(() => {
-      const idempotencyKey = params.idempotencyKey ?? newIdempotencyKey();
-      const body = validate(PlaceOrderRequest, { ...params, idempotencyKey }, 'orders.place params');
-      return {
-        ...options,
-        method: 'POST',
-        path: '/v1/match/orders',
-        body,
-        idempotencyKey,
-        outcome: 'placeOrder',
-        responseSchema: PlaceOrderResult,
-      };
-    });
+    const idempotencyKey = params?.idempotencyKey ?? newIdempotencyKey();
+    const body = { ...params, idempotencyKey };
+    const call = { context: 'orders.place params', body, idempotencyKey, outcome: 'placeOrder' } as const;
+    return this.client.endpoint(operations.placeOrder, call, options);
   }
 
   /** One order, with its lineage and fill. */
   retrieve(orderId: string, options?: RequestOptions): APIPromise<Order> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'GET',
-      path: path`/v1/match/orders/${orderIdOf(orderId, 'orders.retrieve orderId')}`,
-      responseSchema: Order,
-    }));
+    const bad = badOrderId(orderId, 'orders.retrieve orderId');
+    if (bad) return APIPromise.rejected(bad);
+    return this.client.endpoint(operations.getOrder, { params: { id: orderId } }, options);
   }
 
   /**
@@ -93,48 +84,31 @@ export class Orders extends APIResource {
   list(params: ListOrdersParams & { orderType: 'MINT' }, options?: RequestOptions): PagePromise<MintOrder>;
   list(params?: ListOrdersParams, options?: RequestOptions): PagePromise<Order>;
   list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
-    return this.client.callPage(
-      () => ({
-        ...options,
-        method: 'GET',
-        path: '/v1/match/orders',
-        query: validate(ListOrdersQuery, params, 'orders.list params'),
-        responseSchema: OrderList,
-      }),
-      (body) => body.orders,
-    );
+    const call = { context: 'orders.list params', query: params };
+    return this.client.endpointPage(operations.listOrders, call, ordersOf, options);
   }
 
   /** Cancels one resting order (rejected in the lock window, 136001, or while settling, 136002). */
   cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'POST',
-      path: '/v1/match/orders/cancel',
-      body: validate(CancelOrderRequest, params, 'orders.cancel params'),
-      responseSchema: CancelOrderResult,
-    }));
+    return this.client.endpoint(
+      operations.cancelOrder,
+      { context: 'orders.cancel params', body: params },
+      options,
+    );
   }
 
   /** Cancels every resting order of the caller in the current auction. */
   cancelAll(options?: RequestOptions): APIPromise<CancelAllResult> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'POST',
-      path: '/v1/match/orders/cancel-all',
-      responseSchema: CancelAllResult,
-    }));
+    return this.client.endpoint(operations.cancelAllOrders, {}, options);
   }
 
   /** Changes the fee limit of a resting order; `feeBps: null` makes it a market order. */
   modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'POST',
-      path: '/v1/match/orders/modify',
-      body: validate(ModifyOrderRequest, params, 'orders.modify params'),
-      responseSchema: ModifyOrderResult,
-    }));
+    return this.client.endpoint(
+      operations.modifyOrder,
+      { context: 'orders.modify params', body: params },
+      options,
+    );
   }
 
   /**
@@ -156,7 +130,7 @@ export class Orders extends APIResource {
     const key = typeof error === 'string' ? error : error.idempotencyKey;
     if (!key) throw new InvalidArgumentError('orders.resolveUnknown: the error carries no idempotency key');
     try {
-      return await this.retrieve(key, options);
+      return await this.retrieve(orderIdFor(key), options);
     } catch (err) {
       if (err instanceof NotFoundError) return null;
       throw err;

@@ -1,17 +1,13 @@
-import { z } from 'zod';
-import { CreateV1Params } from '../contract/webhook-subscriptions.js';
-import type { RequestOptions } from '../core/api-client.js';
+import type { z } from 'zod';
+import { operations } from '../contract/operations.js';
+import type { CreateV1Params } from '../contract/webhook-subscriptions.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MatchVenueError } from '../core/error.js';
-import { path } from '../core/path.js';
+import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
-import { validate } from '../core/validation.js';
-import { V1Subscription } from '../generated/schemas.js';
+import type { V1Subscription } from '../generated/schemas.js';
 
 export { isWebhookEndpoint } from '../contract/webhook-subscriptions.js';
-
-const V1SubscriptionList = z.array(V1Subscription);
-const NoBody = z.unknown();
 
 /** Parameters of `subscriptions.create`. */
 export type V1SubscriptionCreateParams = z.input<typeof CreateV1Params>;
@@ -43,23 +39,13 @@ export class Subscriptions extends APIResource {
    * SubscriptionConfirmation to the endpoint; a receiver from `match-venue/webhooks` confirms it.
    */
   create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'POST',
-      path: '/v1/notifications/subscriptions',
-      body: validate(CreateV1Params, params, 'subscriptions.create params'),
-      responseSchema: V1Subscription,
-    }));
+    const call = { context: 'subscriptions.create params', body: params };
+    return this.client.endpoint(operations.createV1Subscription, call, options);
   }
 
   /** The active v1 subscriptions of the key's entity. */
   list(options?: RequestOptions): APIPromise<V1Subscription[]> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'GET',
-      path: '/v1/notifications/subscriptions',
-      responseSchema: V1SubscriptionList,
-    }));
+    return this.client.endpoint(operations.listV1Subscriptions, {}, options);
   }
 
   /**
@@ -77,12 +63,7 @@ export class Subscriptions extends APIResource {
         pending.map((d) => ({ url: d.url, arn: d.arn })),
       );
     }
-    await this.client.call(() => ({
-      ...options,
-      method: 'DELETE',
-      path: path`/v1/notifications/subscriptions/${id}`,
-      // 204 without a body in this contract; a body, if a server sends one, is ignored.
-      responseSchema: NoBody,
-    }));
+    // 204 without a body in this contract; a body, if a server sends one, is ignored.
+    await this.client.endpoint(operations.deleteV1Subscription, { params: { id } }, options);
   }
 }

@@ -1,9 +1,9 @@
-import type { RequestOptions } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
+import { operations } from '../contract/operations.js';
+import { APIPromise } from '../core/api-promise.js';
 import { InvalidArgumentError, type OutcomeUnknownError } from '../core/error.js';
+import type { RequestOptions } from '../core/request.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
-import { validate } from '../core/validation.js';
-import { CreateWithdrawalRequest, Withdrawal } from '../generated/schemas.js';
+import type { CreateWithdrawalRequest, Withdrawal } from '../generated/schemas.js';
 
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
 export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyKey'> & {
@@ -16,23 +16,15 @@ export class Withdrawals extends APIResource {
    * reused on every retry, so a retried call never creates a second withdrawal.
    */
   create(params: CreateWithdrawalParams, options?: RequestOptions): APIPromise<Withdrawal> {
-    return this.client.call(() => {
-      const idempotencyKey = params.idempotencyKey ?? newIdempotencyKey();
-      const body = validate(
-        CreateWithdrawalRequest,
-        { ...params, idempotencyKey },
-        'withdrawals.create params',
-      );
-      return {
-        ...options,
-        method: 'POST',
-        path: '/v1/match/withdrawals',
-        body,
-        idempotencyKey,
-        outcome: 'createWithdrawal',
-        responseSchema: Withdrawal,
-      };
-    });
+    const idempotencyKey = params?.idempotencyKey ?? newIdempotencyKey();
+    const body = { ...params, idempotencyKey };
+    const call = {
+      context: 'withdrawals.create params',
+      body,
+      idempotencyKey,
+      outcome: 'createWithdrawal',
+    } as const;
+    return this.client.endpoint(operations.createWithdrawal, call, options);
   }
 
   /**
@@ -40,21 +32,17 @@ export class Withdrawals extends APIResource {
    * which the venue answers with the original withdrawal if it exists, or creates it once if not.
    */
   resolveUnknown(error: OutcomeUnknownError, options?: RequestOptions): APIPromise<Withdrawal> {
-    return this.client.call(() => {
-      if (error.operation !== 'createWithdrawal') {
-        throw new InvalidArgumentError(
-          `resolveUnknown expects a createWithdrawal outcome, got ${error.operation}`,
-        );
-      }
-      return {
-        ...options,
-        method: 'POST',
-        path: '/v1/match/withdrawals',
-        body: validate(CreateWithdrawalRequest, error.request, 'withdrawals.resolveUnknown request'),
-        idempotencyKey: error.idempotencyKey,
-        outcome: 'createWithdrawal',
-        responseSchema: Withdrawal,
-      };
-    });
+    if (error.operation !== 'createWithdrawal') {
+      return APIPromise.rejected(
+        new InvalidArgumentError(`resolveUnknown expects a createWithdrawal outcome, got ${error.operation}`),
+      );
+    }
+    const call = {
+      context: 'withdrawals.resolveUnknown request',
+      body: error.request as CreateWithdrawalRequest,
+      idempotencyKey: error.idempotencyKey,
+      outcome: 'createWithdrawal',
+    } as const;
+    return this.client.endpoint(operations.createWithdrawal, call, options);
   }
 }

@@ -1,0 +1,62 @@
+import type { z } from 'zod';
+import { ConfigurationError, InvalidArgumentError, type UnknownOutcomeOperation } from './error.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+
+export type QueryValue = string | number | boolean | null | undefined;
+
+/** Per-call options every method accepts as its last argument. */
+export interface RequestOptions {
+  /** Aborts the call (every attempt and any backoff wait) -> APIUserAbortError. */
+  signal?: AbortSignal;
+  /** Per-attempt time limit in ms. */
+  timeout?: number;
+  /** Budget in ms for the whole call, retries and waits included. */
+  totalTimeout?: number;
+  /** Retries after the first attempt. */
+  maxRetries?: number;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
+
+export interface FinalRequest<T> extends RequestOptions {
+  method: HttpMethod;
+  /** Path below the base URL; build it with the `path` tag when it holds values. */
+  path: string;
+  query?: Record<string, QueryValue> | undefined;
+  body?: unknown;
+  /** Idempotency key carried in `body`; marks the call so an ambiguous failure is reported as such. */
+  idempotencyKey?: string | undefined;
+  /** Set for calls that create something (place, withdrawal): failures after the request may have
+   *  reached the server become OutcomeUnknownError. */
+  outcome?: UnknownOutcomeOperation | undefined;
+  /** Schema of the `data` member of the success body. */
+  responseSchema: z.ZodType<T>;
+}
+
+type Limits = { timeout?: number; totalTimeout?: number; maxRetries?: number };
+
+/**
+ * Rejects option values the pipeline cannot honour, naming the option: a ConfigurationError for the
+ * client's options (`where` names them), an InvalidArgumentError for one call's (`where` is the call).
+ */
+export function checkLimits(limits: Limits, where: string | { method: string; path: string }) {
+  // The common case (no per-call limits) costs three reads.
+  if (limits.timeout === undefined && limits.totalTimeout === undefined && limits.maxRetries === undefined) {
+    return;
+  }
+  const place = () => (typeof where === 'string' ? where : `${where.method} ${where.path}`);
+  const Refusal = typeof where === 'string' ? ConfigurationError : InvalidArgumentError;
+  for (const name of ['timeout', 'totalTimeout'] as const) {
+    const value = limits[name];
+    if (value !== undefined && !(typeof value === 'number' && value > 0)) {
+      throw new Refusal(
+        `${place()}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
+      );
+    }
+  }
+  const retries = limits.maxRetries;
+  if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) {
+    throw new Refusal(`${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`);
+  }
+}
