@@ -6,10 +6,10 @@ import {
   refuseConnect,
   rejectTooLarge,
   toRequest,
-  Unservable,
   writeJsonError,
   writeResponse,
 } from './http/node-io.js';
+import { HttpError } from './http/responses.js';
 import type { Logger } from './options.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
@@ -52,7 +52,7 @@ async function serve(
   try {
     request = toRequest(req, host, body);
   } catch (err) {
-    if (!(err instanceof Unservable)) throw err;
+    if (!(err instanceof HttpError)) throw err;
     writeJsonError(req, res, err.status, err.code, err.message, err.errors);
     return;
   }

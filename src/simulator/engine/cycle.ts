@@ -4,8 +4,8 @@ import { MARKET } from './clearing-checks.js';
 import { emitMarket as market } from './events.js';
 import { rollChildOrderId } from './ids.js';
 import { admitOrder, pendingCount, releaseReservation, setStatus } from './orders.js';
-import { currentAuction, type EngineContext, mustEntity, newAuction } from './state.js';
-import type { Auction, Order } from './types.js';
+import { currentAuction, type EngineContext, type EngineState, mustEntity, newAuction } from './state.js';
+import type { Auction, Ledger, Order } from './types.js';
 
 /**
  * What the clearing rule sees of a book of orders, as columns: filled straight from the orders,
@@ -151,7 +151,6 @@ function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> 
   const { state } = ctx;
   const auction = o.clearedIn;
   if (auction === null) return;
-  const entity = mustEntity(state, o.entityId);
   ctx.dirty.add(o.entityId);
   releaseReservation(state, o);
   if (shouldFail(ctx, failIds, o.orderId)) {
@@ -160,20 +159,7 @@ function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> 
   }
   const F = o.filledCents;
   const fee = o.feeCents;
-  if (o.orderType === 'BURN') {
-    const wallet = state.wallets.get(o.sourceWalletId ?? '');
-    const fiat = state.fiatAccounts.get(o.fiatAccountId ?? '');
-    if (!wallet || !fiat) throw new Error(`BURN order ${o.orderId} lost its wallet or fiat account`);
-    wallet.balanceCents -= F;
-    state.house.stablecoinCents += F;
-    fiat.balanceCents += F - fee;
-    state.house.usdCents -= F - fee;
-  } else {
-    entity.cash.balanceCents -= F - fee;
-    state.house.usdCents += F - fee;
-    state.house.stablecoinCents -= F;
-    entity.venueBalanceCents += F;
-  }
+  exchange(state, o, state.house, F, F - fee);
   if (F > 0) recordActivity(state, o.entityId, auction.clearedAt ?? ctx.time, o.orderType, F, fee);
   const remainder = o.amountCents - F;
   if (remainder === 0) {
@@ -222,20 +208,29 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
 /** The standard minting product converts the remainder at par, without fee. */
 function fallbackRemainder(ctx: EngineContext, o: Order, remainder: number): void {
   const { state } = ctx;
-  const entity = mustEntity(state, o.entityId);
+  exchange(state, o, state.issuer, remainder, remainder);
+  state.fallbacks.push(o);
+}
+
+/**
+ * One exchange of an order with a counterparty (the house at settlement, the issuer for a
+ * fallback): a BURN order's wallet gives `stable` stablecoin and its fiat account gets `usd`; a MINT
+ * order's entity gives `usd` from its cash and gets `stable` in its venue-only balance.
+ */
+function exchange(state: EngineState, o: Order, counterparty: Ledger, stable: number, usd: number): void {
   if (o.orderType === 'BURN') {
     const wallet = state.wallets.get(o.sourceWalletId ?? '');
     const fiat = state.fiatAccounts.get(o.fiatAccountId ?? '');
     if (!wallet || !fiat) throw new Error(`BURN order ${o.orderId} lost its wallet or fiat account`);
-    wallet.balanceCents -= remainder;
-    state.issuer.stablecoinCents += remainder;
-    state.issuer.usdCents -= remainder;
-    fiat.balanceCents += remainder;
+    wallet.balanceCents -= stable;
+    counterparty.stablecoinCents += stable;
+    counterparty.usdCents -= usd;
+    fiat.balanceCents += usd;
   } else {
-    entity.cash.balanceCents -= remainder;
-    state.issuer.usdCents += remainder;
-    state.issuer.stablecoinCents -= remainder;
-    entity.venueBalanceCents += remainder;
+    const entity = mustEntity(state, o.entityId);
+    entity.cash.balanceCents -= usd;
+    counterparty.usdCents += usd;
+    counterparty.stablecoinCents -= stable;
+    entity.venueBalanceCents += stable;
   }
-  state.fallbacks.push(o);
 }

@@ -187,15 +187,9 @@ export class VenueEngine {
   snapshot() {
     return this.step((ctx) => {
       const s = ctx.state;
-      const a = currentAuction(s);
+      const { auctionId, phase, opensAt, locksAt, clearsAt } = toWireAuction(currentAuction(s));
       return {
-        auction: {
-          auctionId: a.auctionId,
-          phase: a.phase,
-          opensAt: iso(a.opensAt),
-          locksAt: iso(a.locksAt),
-          clearsAt: iso(a.clearsAt),
-        },
+        auction: { auctionId, phase, opensAt, locksAt, clearsAt },
         settlingAuctionId: s.settlingAuctionId,
         now: iso(ctx.time),
         entities: [...s.entities.values()].map((e) => ({

@@ -7,7 +7,7 @@ import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES 
 import type { Duplex } from 'node:stream';
 import { MAX_BODY_BYTES } from './body.js';
 import { requestIdFor } from './handler.js';
-import { type ErrorDetail, errorBodyText } from './responses.js';
+import { type ErrorDetail, errorBodyText, HttpError } from './responses.js';
 
 /**
  * How long a connection we are closing keeps being read (and discarded) after its error answer.
@@ -50,26 +50,18 @@ export function readNodeBody(
   });
 }
 
-/** Thrown by toRequest for what cannot become a web Request; answered without the handler. */
-export class Unservable extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: number,
-    message: string,
-    readonly errors?: ErrorDetail[],
-  ) {
-    super(message);
-  }
-}
-
 // An unusable Host header or request target: the same extended code-2 body as any bad input.
-function badTarget(detail: ErrorDetail): Unservable {
-  return new Unservable(400, 2, 'Invalid request: malformed request line or Host header', [detail]);
+function badTarget(detail: ErrorDetail): HttpError {
+  return new HttpError(400, 2, 'Invalid request: malformed request line or Host header', [detail]);
 }
 
 // Methods the fetch standard forbids in a Request; the handler could never see them.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
+/**
+ * The node request as a web Request; throws HttpError for what cannot become one (answered without
+ * the handler).
+ */
 export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buffer): Request {
   const host = req.headers.host;
   // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (Node's own answer has no body).
@@ -77,7 +69,7 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
     throw badTarget({ error: 'missing_host', message: 'HTTP/1.1 requires a Host header', location: 'host' });
   const method = req.method ?? 'GET';
   if (FORBIDDEN_METHODS.has(method.toUpperCase()))
-    throw new Unservable(405, -1, `${method} is not allowed on this server`);
+    throw new HttpError(405, -1, `${method} is not allowed on this server`);
   const headers = new Headers();
   let url: URL;
   try {
