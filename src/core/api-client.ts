@@ -13,7 +13,13 @@ import {
 } from './error.js';
 import { type Logger, type LogLevel, redactText } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
-import { checkLimits, type FinalRequest, type QueryValue, type RequestOptions } from './request.js';
+import {
+  checkLimits,
+  type FinalRequest,
+  type QueryValue,
+  type RequestOptions,
+  requestUrl,
+} from './request.js';
 import { type Failure, failureOf, successData, successOf } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
@@ -173,16 +179,7 @@ export class ClientCore {
   }
 
   buildUrl(path: string, query?: Record<string, QueryValue>): string {
-    let url = this.baseUrl + path;
-    if (query) {
-      const params = new URLSearchParams();
-      for (const [key, value] of Object.entries(query)) {
-        if (value !== undefined && value !== null) params.append(key, String(value));
-      }
-      const qs = params.toString();
-      if (qs) url += `?${qs}`;
-    }
-    return url;
+    return requestUrl(this.baseUrl, path, query);
   }
 
   #parse<T>(req: FinalRequest<T>, raw: RawResponse): T {

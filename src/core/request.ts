@@ -60,3 +60,17 @@ export function checkLimits(limits: Limits, where: string | { method: string; pa
     throw new Refusal(`${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`);
   }
 }
+
+/** `baseUrl` + `path`, with the query's defined values as a query string. */
+export function requestUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {
+  let url = baseUrl + path;
+  if (query) {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined && value !== null) params.append(key, String(value));
+    }
+    const qs = params.toString();
+    if (qs) url += `?${qs}`;
+  }
+  return url;
+}
