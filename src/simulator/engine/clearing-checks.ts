@@ -1,4 +1,4 @@
-import type { ClearingColumns, ClearingOptions, ClearingOrder } from './clearing.js';
+import type { ClearingColumns, ClearingOptions, ClearingOrder } from './clearing-types.js';
 
 /** A market order's limit in ClearingColumns. */
 export const MARKET = -1;

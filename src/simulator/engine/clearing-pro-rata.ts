@@ -1,4 +1,4 @@
-import type { ClearingColumns } from './clearing.js';
+import type { ClearingColumns } from './clearing-types.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
