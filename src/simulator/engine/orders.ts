@@ -8,6 +8,7 @@ import { currentAuction, type EngineContext, type EngineState, mustEntity } from
 import type {
   Auction,
   Entity,
+  FiatAccount,
   Order,
   OrderStatus,
   OrderType,
@@ -82,6 +83,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     throw venueError.maxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
 
   let wallet: Wallet | undefined;
+  let fiat: FiatAccount | undefined;
   if (isBurn) {
     if (sourceWalletId === null || fiatAccountId === null)
       throw invalidField(
@@ -92,7 +94,7 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     if (!wallet) throw venueError.walletNotFound(sourceWalletId);
     if (wallet.entityId !== entityId || wallet.currency !== 'USD')
       throw venueError.invalidWallet(sourceWalletId);
-    const fiat = state.fiatAccounts.get(fiatAccountId);
+    fiat = state.fiatAccounts.get(fiatAccountId);
     if (!fiat || fiat.entityId !== entityId) throw venueError.invalidFiatAccount(fiatAccountId);
   }
   const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
@@ -117,8 +119,10 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     feeBps,
     limitCentiBps,
     postFillAction: input.postFillAction,
-    sourceWalletId,
-    fiatAccountId,
+    // The wallet's and the fiat account's own id strings (equal to the request's): settlement
+    // looks them up once per order, and the same string object is the quickest key.
+    sourceWalletId: wallet?.id ?? null,
+    fiatAccountId: fiat?.id ?? null,
     parentOrderId: null,
   });
   return placeResult(order);
