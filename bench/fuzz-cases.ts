@@ -3,6 +3,7 @@
  * the same bytes, whatever the concurrency, so a finding can be replayed by its index.
  */
 import { endpoints } from '../src/generated/endpoints.js';
+import { seededRandom } from './chaos/support.js';
 import { rawRequest } from './raw-http.js';
 
 export type CaseKind = 'endpoint' | 'json' | 'path' | 'headers' | 'framing' | 'hangup' | 'large';
@@ -24,18 +25,6 @@ export interface SeededIds {
   apiKeys: readonly string[];
   walletId: string;
   fiatAccountId: string;
-}
-
-/** mulberry32: small, fast and deterministic. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 class Pick {
@@ -292,7 +281,7 @@ function headersCase(p: Pick, ids: SeededIds): [string, string, Record<string, s
 
 /** Case `index` of the run seeded by `seed`. */
 export function makeCase(seed: number, index: number, ids: SeededIds): FuzzCase {
-  const p = new Pick(rng((seed * 0x9e3779b1) ^ index));
+  const p = new Pick(seededRandom((seed * 0x9e3779b1) ^ index));
   // The first cases take every kind in turn, so that even a short run covers each of them.
   const kinds: CaseKind[] = ['endpoint', 'json', 'path', 'headers', 'framing', 'hangup', 'large'];
   const roll = p.r();
