@@ -1,9 +1,10 @@
+import { operations } from '../contract/operations.js';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ConfigurationError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
-import { OrderStatus, WsTicket } from '../generated/schemas.js';
+import { OrderStatus, type WsTicket } from '../generated/schemas.js';
 import {
   connectStream,
   type OrderPage,
@@ -40,12 +41,7 @@ export class Stream extends APIResource {
 
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
   ticket(options?: RequestOptions): APIPromise<WsTicket> {
-    return this.client.call(() => ({
-      ...options,
-      method: 'POST',
-      path: '/v1/match/ws/ticket',
-      responseSchema: WsTicket,
-    }));
+    return this.client.endpoint(operations.createWsTicket, {}, options);
   }
 
   /**
