@@ -13,7 +13,16 @@
  */
 import { Agent } from 'undici';
 import { DEFAULT_FAULTS, type FaultProxyStats, type FaultRates, startFaultProxy } from './fault-proxy.js';
-import { Cleanup, describeError, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
+import {
+  burnOrder,
+  Cleanup,
+  describeError,
+  hash01,
+  loadSources,
+  seededRandom,
+  seededUuid,
+  sleep,
+} from './support.js';
 
 export interface PlacementChaosOptions {
   /** orders.place calls, alternately burner BURN and minter MINT. Default 5,200. */
@@ -271,15 +280,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
       const amount = `${100 * (1 + Math.floor(hash01(seed, 'amount', i) * 5))}.00`;
       const venue = burn ? chaos.burner : chaos.minter;
       const params = burn
-        ? {
-            idempotencyKey: key,
-            orderType: 'BURN' as const,
-            amount: { amount, currency: 'USD' as const },
-            feeBps: '5',
-            postFillAction: 'cancel' as const,
-            sourceWalletId: SEEDED.burner.walletId,
-            fiatAccountId: SEEDED.burner.fiatAccountId,
-          }
+        ? burnOrder(SEEDED.burner, key, amount)
         : {
             idempotencyKey: key,
             orderType: 'MINT' as const,
@@ -353,14 +354,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
       try {
         const order = await (burn ? clean.burner : clean.minter).orders.place(
           burn
-            ? {
-                orderType: 'BURN',
-                amount: { amount: '100.00', currency: 'USD' },
-                feeBps: '5',
-                postFillAction: 'cancel',
-                sourceWalletId: SEEDED.burner.walletId,
-                fiatAccountId: SEEDED.burner.fiatAccountId,
-              }
+            ? burnOrder(SEEDED.burner)
             : {
                 orderType: 'MINT',
                 amount: { amount: '100.00', currency: 'USD' },

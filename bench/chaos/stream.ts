@@ -22,7 +22,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { startFaultProxy } from './fault-proxy.js';
-import { Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
+import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
 
 export interface StreamChaosOptions {
   /** How long orders change and sockets die. Default 10. */
@@ -275,15 +275,7 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
         const r = rng();
         try {
           if (r < 0.3 || pending.length === 0) {
-            const placed = await burner.orders.place({
-              idempotencyKey: seededUuid(keys),
-              orderType: 'BURN',
-              amount: { amount: '100.00', currency: 'USD' },
-              feeBps: '5',
-              postFillAction: 'cancel',
-              sourceWalletId: SEEDED.burner.walletId,
-              fiatAccountId: SEEDED.burner.fiatAccountId,
-            });
+            const placed = await burner.orders.place(burnOrder(SEEDED.burner, seededUuid(keys)));
             pending.push(placed.orderId);
             ops.placed++;
           } else if (r < 0.38) {
@@ -354,15 +346,7 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
       // The consumer catches up: a last order placed once the kills stopped reaches it (events are
       // delivered in seq order, so everything before it was handled), then a quiet moment.
       const sentinel = seededUuid(keys);
-      await burner.orders.place({
-        idempotencyKey: sentinel,
-        orderType: 'BURN',
-        amount: { amount: '100.00', currency: 'USD' },
-        feeBps: '5',
-        postFillAction: 'cancel',
-        sourceWalletId: SEEDED.burner.walletId,
-        fiatAccountId: SEEDED.burner.fiatAccountId,
-      });
+      await burner.orders.place(burnOrder(SEEDED.burner, sentinel));
       const bound = performance.now() + (options.catchUpMs ?? 15_000);
       while (performance.now() < bound) {
         if (deliveredOrders.has(sentinel) && performance.now() - lastDeliveryAt > 300) {

@@ -6,17 +6,10 @@
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** mulberry32: small, fast, good enough to make fault and workload decisions reproducible. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// The engine's seeded generator (mulberry32): the drivers' draws stay reproducible per --seed.
+import { seededRandom } from '../../src/simulator/engine/ids.js';
+
+export { seededRandom };
 
 /** FNV-1a over the parts: one independent draw per (seed, name, ...) whatever the arrival order. */
 export function hash01(...parts: (string | number)[]): number {
@@ -36,6 +29,23 @@ export function seededUuid(random: () => number): string {
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
   const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** A BURN order of the seeded burner at 5 bps, its remainder dropped: the drivers' standard placement. */
+export function burnOrder(
+  burner: { walletId: string; fiatAccountId: string },
+  idempotencyKey?: string,
+  amount = '100.00',
+) {
+  return {
+    ...(idempotencyKey === undefined ? {} : { idempotencyKey }),
+    orderType: 'BURN' as const,
+    amount: { amount, currency: 'USD' as const },
+    feeBps: '5',
+    postFillAction: 'cancel' as const,
+    sourceWalletId: burner.walletId,
+    fiatAccountId: burner.fiatAccountId,
+  };
 }
 
 export const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
