@@ -3,6 +3,7 @@ import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
 import {
+  defaultTransport,
   type FetchLike,
   fetchTransport,
   handlerTransport,
@@ -39,9 +40,13 @@ export interface MatchVenueOptions {
   totalTimeout?: number;
   /** Retries after the first attempt (connection errors, 408, 429, 5xx). Default 2. */
   maxRetries?: number;
-  /** Use this fetch instead of undici.request (e.g. `globalThis.fetch` under msw). */
+  /**
+   * Send every request through this fetch instead of undici. Not needed for msw: with neither
+   * `fetch` nor `dispatcher` given, the client sends through the global fetch whenever an
+   * interceptor replaced it (msw's `setupServer`, nock), and through undici otherwise.
+   */
   fetch?: FetchLike;
-  /** undici dispatcher (proxy, custom pool, MockAgent) for the default transport. */
+  /** undici dispatcher (proxy, custom pool, MockAgent): always use undici with it, never the global fetch. */
   dispatcher?: Dispatcher;
   /**
    * Serve requests with an in-process web handler, e.g. a simulator's `handle` (no socket). The
@@ -95,7 +100,8 @@ export class MatchVenue extends ClientCore {
         return handlerTransport((req) => binding.handle(req));
       });
     } else if (options.fetch) transport = fetchTransport(options.fetch);
-    else transport = undiciTransport(options.dispatcher);
+    else if (options.dispatcher) transport = undiciTransport(options.dispatcher);
+    else transport = defaultTransport();
 
     const apiKey = config.apiKey;
     const logLevel = options.logLevel ?? envLogLevel() ?? (options.logger ? 'info' : 'silent');

@@ -255,6 +255,30 @@ export function handlerTransport(handle: WebHandler): Transport {
   });
 }
 
+// The fetch this process started with: a later replacement of `globalThis.fetch` is an interceptor
+// (msw, nock 14, a test's spy) that only sees requests made through it.
+const startupFetch: unknown = globalThis.fetch;
+// @mswjs/interceptors (under msw and nock) registers an applied fetch interceptor on globalThis
+// under this symbol, which also catches one set up before this module was loaded.
+const MSW_FETCH_INTERCEPTOR = Symbol.for('fetch-interceptor');
+
+/** True while something intercepts the global fetch (msw's `setupServer().listen()`, nock…). */
+export function fetchIsIntercepted(): boolean {
+  const global = globalThis as { fetch?: unknown; [MSW_FETCH_INTERCEPTOR]?: unknown };
+  return global.fetch !== startupFetch || global[MSW_FETCH_INTERCEPTOR] !== undefined;
+}
+
+/**
+ * The default transport: `undici.request` (the fast path), except while a fetch interceptor is
+ * active, when requests go through the global fetch so that the interceptor sees them. Checked per
+ * request: a suite's `server.listen()` usually runs after its clients are made.
+ */
+export function defaultTransport(): Transport {
+  const direct = undiciTransport();
+  const viaGlobalFetch = fetchTransport((input, init) => globalThis.fetch(input, init));
+  return (req) => (fetchIsIntercepted() ? viaGlobalFetch(req) : direct(req));
+}
+
 /** A transport resolved on first use (mock mode loads the simulator lazily). */
 export function lazyTransport(load: () => Promise<Transport>): Transport {
   let loaded: Promise<Transport> | undefined;

@@ -16,9 +16,9 @@ function isDropped(err: unknown): boolean {
 
 /**
  * msw 2 request handlers backed by a simulator (default: the shared mock-mode simulator), for
- * `setupServer(...createHandlers(sim))` in a test suite. msw intercepts the global `fetch`, so
- * give the client `fetch: (url, init) => globalThis.fetch(url, init)`; the default transport
- * (`undici.request`) bypasses msw.
+ * `setupServer(...createHandlers(sim))` in a test suite. A client made with no `fetch` or
+ * `dispatcher` option sends through msw while it listens (it notices the patched global fetch);
+ * a client given a `dispatcher` always uses undici, which msw cannot see.
  */
 export function createHandlers(sim?: Simulator, options: CreateHandlersOptions = {}): RequestHandler[] {
   const simulator = sim ? Promise.resolve(sim) : getMockSimulator();
