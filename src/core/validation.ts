@@ -22,7 +22,36 @@ export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
 export function validate<T>(schema: z.ZodType<T>, input: unknown, context: string): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  throw new ValidationError(context, toValidationIssues(result.error));
+  throw new ValidationError(
+    context,
+    toValidationIssues(result.error).map((i) => withMoneyHint(i, input)),
+  );
+}
+
+// Every Money a request takes is a field named `amount` (orders.place, withdrawals.create). A bare
+// number or string there, or a number as its own `amount`, is the usual slip: name the helper.
+const MONEY_HINT = "build it with usd('1000.00')";
+
+function withMoneyHint(issue: ValidationIssue, input: unknown): ValidationIssue {
+  if (issue.kind !== 'invalid_type') return issue;
+  const path = issue.path.split('.');
+  const isMoneyField = path.at(-1) === 'amount' && path.at(-2) !== 'amount';
+  const isMoneyAmount = path.at(-1) === 'amount' && path.at(-2) === 'amount';
+  const value = valueAt(input, path);
+  if (isMoneyField && (typeof value === 'number' || typeof value === 'string'))
+    return { ...issue, rule: `must be a Money object, not a ${typeof value}: ${MONEY_HINT}` };
+  if (isMoneyAmount && typeof value === 'number')
+    return { ...issue, rule: `must be a decimal string, not a number: ${MONEY_HINT}` };
+  return issue;
+}
+
+function valueAt(input: unknown, path: readonly string[]): unknown {
+  let current = input;
+  for (const key of path) {
+    if (typeof current !== 'object' || current === null) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
 }
 
 // The id grammar is a fact of the API, shared with the simulator through the contract layer.
