@@ -58,7 +58,7 @@ describe('an amount that is not a Money object names usd()', () => {
     const issues = await issuesOf(
       venue.orders.place({
         orderType: 'MINT',
-        amount: usd('10'),
+        amount: usd('1000'),
         feeBps: 2 as never,
         postFillAction: 'cancel',
       }),
