@@ -266,14 +266,15 @@ export function modifyOrder(
   const limit = feeBps === null ? null : parseCentiBps(feeBps);
   if (limit === undefined) throw invalidField('feeBps', FEE_RULE, feeBps ?? '');
   const auction = currentAuction(state);
-  // An unchanged fee is accepted in the lock window so that a retried modify stays harmless.
+  // The spec asks for a *more* competitive fee in the lock window: an unchanged one is refused too
+  // (a retried modify whose first attempt landed is settled by the client, not let through here).
   if (
     auction.phase === 'lock' &&
-    competitiveness(order.orderType, limit) < competitiveness(order.orderType, order.limitCentiBps)
+    competitiveness(order.orderType, limit) <= competitiveness(order.orderType, order.limitCentiBps)
   ) {
     const better = order.orderType === 'BURN' ? 'lower' : 'higher';
     throw venueError.feeNotMoreCompetitive(
-      `Auction ${auction.auctionId} is locked: a ${order.orderType} fee change must be ${better} (a market order counts as least competitive)`,
+      `Auction ${auction.auctionId} is locked: a ${order.orderType} fee change must be ${better} than its current ${order.feeBps === null ? 'market order' : `${order.feeBps} bps`} (a market order counts as least competitive)`,
     );
   }
   order.feeBps = feeBps;
