@@ -285,7 +285,37 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     expect((await d.order(id, BURNER.apiKey)).feeBps).toBeNull();
   });
 
-  it('modify in the lock window: BURN only lower, MINT only higher, market least competitive (137005)', async () => {
+  it('modify in the lock window: only a more competitive fee (BURN lower, MINT higher); unchanged or less is 137005', async () => {
+    const d = newDriver();
+    const burn = await d.placed(d.burn('100.00', { feeBps: '5' }));
+    const mint = await d.placed(d.mint('100.00', { feeBps: '5' }));
+    await d.call('POST', '/_sim/phase', null, { phase: 'lock' });
+    const modify = (k: string, orderId: string, feeBps: string | null) =>
+      d.call('POST', '/v1/match/orders/modify', k, { auctionId: 1, orderId, feeBps });
+
+    // BURN: the fee is a maximum it pays; more competitive is lower.
+    expectError(await modify(BURNER.apiKey, burn, '5'), 400, 137005);
+    // The same limit written differently is still unchanged.
+    expectError(await modify(BURNER.apiKey, burn, '5.00'), 400, 137005);
+    expectError(await modify(BURNER.apiKey, burn, '5.01'), 400, 137005);
+    expect((await modify(BURNER.apiKey, burn, '4.99')).body).toEqual({
+      data: { auctionId: 1, orderId: burn, status: 'pending' },
+    });
+    // A retry of the change that just landed is unchanged now: refused like any other.
+    expectError(await modify(BURNER.apiKey, burn, '4.99'), 400, 137005);
+
+    // MINT: the fee is a minimum rebate; more competitive is higher.
+    expectError(await modify(MINTER.apiKey, mint, '5'), 400, 137005);
+    expectError(await modify(MINTER.apiKey, mint, '4.99'), 400, 137005);
+    expect((await modify(MINTER.apiKey, mint, '5.01')).status).toBe(200);
+    expectError(await modify(MINTER.apiKey, mint, '5.01'), 400, 137005);
+
+    const after = (id: string, k: string) => d.order(id, k);
+    expect(await after(burn, BURNER.apiKey)).toMatchObject({ feeBps: '4.99', status: 'pending' });
+    expect(await after(mint, MINTER.apiKey)).toMatchObject({ feeBps: '5.01', status: 'pending' });
+  });
+
+  it('modify in the lock window: a market order (null) is the least competitive fee on both sides', async () => {
     const d = newDriver();
     const burn = await d.placed(d.burn('100.00', { feeBps: '5' }));
     const mint = await d.placed(d.mint('100.00', { feeBps: '5' }));
@@ -293,23 +323,27 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     await d.call('POST', '/_sim/phase', null, { phase: 'lock' });
     const modify = (k: string, orderId: string, feeBps: string | null) =>
       d.call('POST', '/v1/match/orders/modify', k, { auctionId: 1, orderId, feeBps });
-    expectError(await modify(BURNER.apiKey, burn, '6'), 400, 137005);
-    expect((await modify(BURNER.apiKey, burn, '4')).status).toBe(200);
-    expect((await modify(BURNER.apiKey, burn, '4')).status).toBe(200);
     // A market BURN takes any fee: an unbounded maximum, the highest there is.
     expectError(await modify(BURNER.apiKey, burn, null), 400, 137005);
-    expect((await modify(BURNER.apiKey, burn, '1')).status).toBe(200);
-    expectError(await modify(MINTER.apiKey, mint, '4'), 400, 137005);
-    expect((await modify(MINTER.apiKey, mint, '6')).status).toBe(200);
     // A market MINT takes any rebate: a minimum of nothing, the lowest there is.
     expectError(await modify(MINTER.apiKey, mint, null), 400, 137005);
-    expect((await modify(MINTER.apiKey, mint, '100')).status).toBe(200);
-    // From a market order every limit is more competitive; market to market is unchanged.
-    expect((await modify(BURNER.apiKey, marketBurn, null)).status).toBe(200);
+    // Market to market is unchanged; from market, any limit is more competitive.
+    expectError(await modify(BURNER.apiKey, marketBurn, null), 400, 137005);
     expect((await modify(BURNER.apiKey, marketBurn, '20')).status).toBe(200);
-    expect((await d.order(burn, BURNER.apiKey)).feeBps).toBe('1');
-    expect((await d.order(mint, MINTER.apiKey)).feeBps).toBe('100');
+    expect((await d.order(burn, BURNER.apiKey)).feeBps).toBe('5');
+    expect((await d.order(mint, MINTER.apiKey)).feeBps).toBe('5');
     expect((await d.order(marketBurn, BURNER.apiKey)).feeBps).toBe('20');
+  });
+
+  it('modify outside the lock window accepts an unchanged fee', async () => {
+    const d = newDriver();
+    const burn = await d.placed(d.burn('100.00', { feeBps: '5' }));
+    const r = await d.call('POST', '/v1/match/orders/modify', BURNER.apiKey, {
+      auctionId: 1,
+      orderId: burn,
+      feeBps: '5',
+    });
+    expect(r.body).toEqual({ data: { auctionId: 1, orderId: burn, status: 'pending' } });
   });
 
   it('modify of a cleared order: 400 136002', async () => {
