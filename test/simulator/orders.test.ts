@@ -310,9 +310,8 @@ describe('cancel, cancel-all, modify (the spec transition rows)', () => {
     expect((await modify(MINTER.apiKey, mint, '5.01')).status).toBe(200);
     expectError(await modify(MINTER.apiKey, mint, '5.01'), 400, 137005);
 
-    const after = (id: string, k: string) => d.order(id, k);
-    expect(await after(burn, BURNER.apiKey)).toMatchObject({ feeBps: '4.99', status: 'pending' });
-    expect(await after(mint, MINTER.apiKey)).toMatchObject({ feeBps: '5.01', status: 'pending' });
+    expect(await d.order(burn, BURNER.apiKey)).toMatchObject({ feeBps: '4.99', status: 'pending' });
+    expect(await d.order(mint, MINTER.apiKey)).toMatchObject({ feeBps: '5.01', status: 'pending' });
   });
 
   it('modify in the lock window: a market order (null) is the least competitive fee on both sides', async () => {
