@@ -22,6 +22,7 @@ import {
 } from './request.js';
 import { type Failure, failureOf, successData, successOf } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
+import { settleRefusal } from './settle-refusal.js';
 import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
 
 export type { EndpointCall, EndpointData } from './endpoint.js';
@@ -266,6 +267,8 @@ export class ClientCore {
           continue;
         }
       }
+      const settled = await settleRefusal(req, failure, ambiguous, log);
+      if (settled) return settled;
       // Answers meant for the caller (4xx) are theirs to handle; exhausted retries deserve a warning.
       const level = failure.retryable ? 'warn' : 'debug';
       log[level](

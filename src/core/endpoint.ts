@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { EndpointDefinition } from '../generated/endpoints.js';
 import type { UnknownOutcomeOperation } from './error.js';
 import { PathTemplate } from './path.js';
-import type { FinalRequest, QueryValue, RequestOptions } from './request.js';
+import type { FinalRequest, QueryValue, RefusalSettler, RequestOptions } from './request.js';
 import { validate } from './validation.js';
 
 type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
@@ -26,6 +26,8 @@ export interface EndpointCall<D extends EndpointDefinition> {
   idempotencyKey?: string;
   /** Marks a create whose ambiguous failure is OutcomeUnknownError (see FinalRequest). */
   outcome?: UnknownOutcomeOperation;
+  /** Settles a retry's refusal from the server's state (see FinalRequest). */
+  settleRefusal?: RefusalSettler<EndpointData<D>>;
 }
 
 // A success without a body (204): whatever arrives is not read.
@@ -44,7 +46,7 @@ function pathOf(def: EndpointDefinition, params: Readonly<Record<string, string>
   return template.fill(params);
 }
 
-function contextOf(def: EndpointDefinition, call: EndpointCall<EndpointDefinition>): string {
+function contextOf(def: EndpointDefinition, call: { context?: string | undefined }): string {
   return call.context ?? `${def.method} ${def.path} params`;
 }
 
@@ -69,6 +71,7 @@ export function endpointRequest<D extends EndpointDefinition>(
     body: def.body === null ? undefined : validate(def.body, call.body, contextOf(def, call)),
     idempotencyKey: call.idempotencyKey,
     outcome: call.outcome,
+    settleRefusal: call.settleRefusal,
     responseSchema: (def.responseData ?? NO_DATA) as z.ZodType<EndpointData<D>>,
   };
 }

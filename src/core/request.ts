@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { ConfigurationError, InvalidArgumentError, type UnknownOutcomeOperation } from './error.js';
+import type { WithResponse } from './api-promise.js';
+import {
+  type APIError,
+  ConfigurationError,
+  InvalidArgumentError,
+  type UnknownOutcomeOperation,
+} from './error.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
@@ -32,7 +38,17 @@ export interface FinalRequest<T> extends RequestOptions {
   outcome?: UnknownOutcomeOperation | undefined;
   /** Schema of the `data` member of the success body. */
   responseSchema: z.ZodType<T>;
+  /** Set for calls whose retry can be refused because an earlier attempt landed: see RefusalSettler. */
+  settleRefusal?: RefusalSettler<T> | undefined;
 }
+
+/**
+ * Called when an attempt is refused (an APIError) after an earlier attempt may have reached the
+ * server: reads the server's state and resolves the answer the call stands for when the earlier
+ * attempt had landed (orders.modify: the order already has the requested fee), or undefined to let
+ * the refusal stand. It is never called for a refusal with nothing ambiguous before it.
+ */
+export type RefusalSettler<T> = (refusal: APIError) => Promise<WithResponse<T> | undefined>;
 
 type Limits = { timeout?: number; totalTimeout?: number; maxRetries?: number };
 

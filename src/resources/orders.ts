@@ -1,7 +1,8 @@
 import { orderIdFor } from '../contract/ids.js';
 import { operations } from '../contract/operations.js';
-import { APIPromise } from '../core/api-promise.js';
+import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import {
+  type APIError,
   type APIUserAbortError,
   InvalidArgumentError,
   NotFoundError,
@@ -12,6 +13,7 @@ import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
 import { isUuid } from '../core/validation.js';
+import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
   CancelAllResult,
@@ -53,6 +55,19 @@ function badOrderId(value: unknown, context: string): ValidationError | undefine
 }
 
 const ordersOf = (list: OrderList): Order[] => list.orders;
+
+/** A fee in hundredths of a basis point, so that '5', '5.0' and '5.00' compare equal. */
+function centiBps(fee: string): number | undefined {
+  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(fee);
+  return m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : undefined;
+}
+
+/** Whether two fee limits are the same limit (null: a market order). */
+function sameFee(a: string | null, b: string | null): boolean {
+  if (a === null || b === null) return a === b;
+  const x = centiBps(a);
+  return x === undefined ? a === b : x === centiBps(b);
+}
 
 export class Orders extends APIResource {
   /**
@@ -102,13 +117,38 @@ export class Orders extends APIResource {
     return this.client.endpoint(operations.cancelAllOrders, {}, options);
   }
 
-  /** Changes the fee limit of a resting order; `feeBps: null` makes it a market order. */
+  /**
+   * Changes the fee limit of a resting order; `feeBps: null` makes it a market order. In the lock
+   * window the new fee must be more competitive (BURN lower, MINT higher), else 137005. Safe to
+   * retry: when a retry is refused with 137005 after an earlier attempt may have reached the venue
+   * (a timeout, a dropped connection, a 5xx), the order is read, and an order already at the
+   * requested fee means that attempt landed: the call resolves as the modify did.
+   */
   modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
+    const settleRefusal = (refusal: APIError) => this.#modifyLanded(params, refusal, options);
     return this.client.endpoint(
       operations.modifyOrder,
-      { context: 'orders.modify params', body: params },
+      { context: 'orders.modify params', body: params, settleRefusal },
       options,
     );
+  }
+
+  /**
+   * The answer of a modify whose earlier attempt landed, read from the order: a retry of a change
+   * that already happened meets an unchanged fee, which the lock window refuses (137005). Any
+   * other refusal, or an order at another fee, is left standing.
+   */
+  async #modifyLanded(
+    params: ModifyOrderRequest,
+    refusal: APIError,
+    options: RequestOptions | undefined,
+  ): Promise<WithResponse<ModifyOrderResult> | undefined> {
+    if (refusal.code !== ErrorCode.FeeChangeNotMoreCompetitive) return undefined;
+    const { data: order, response } = await this.retrieve(params.orderId, options).withResponse();
+    if (order.auctionId !== params.auctionId || !sameFee(order.feeBps ?? null, params.feeBps))
+      return undefined;
+    // What the modify answered when it landed; the order may have moved on since (cleared, say).
+    return { data: { auctionId: params.auctionId, orderId: order.orderId, status: 'pending' }, response };
   }
 
   /**

@@ -9,10 +9,28 @@ interface Held {
   body: string;
 }
 
+/**
+ * What the proxy does with one request: `false` forwards it and passes the answer back; `true`
+ * holds it (never forwarded until `release()`); `'lose-answer'` forwards it at once but keeps the
+ * answer back, as a connection that broke after the server did the work would.
+ */
+export type Handling = boolean | 'lose-answer';
+
+/** A request the proxy forwarded and the server's status for it. */
+export interface Forwarded {
+  method: string;
+  path: string;
+  status: number;
+  /** True when the client never got this answer ('lose-answer'). */
+  lost: boolean;
+}
+
 export interface HoldingProxy {
   url: string;
   /** Requests read in full and never forwarded so far. */
   readonly held: number;
+  /** Every request forwarded so far, in the order the server answered them. */
+  readonly forwarded: readonly Forwarded[];
   /**
    * Forwards every held request to the server now (the client gave up on them long ago), as a
    * network that delivered them late would; resolves with the server's statuses.
@@ -33,20 +51,23 @@ function headersOf(req: IncomingMessage): Record<string, string> {
 
 /**
  * A loopback HTTP proxy in front of `target`: requests for which `hold` answers true are read to
- * the end and then kept, unanswered (the client sees a timeout after its body was sent); all
- * others are forwarded and their answers passed back.
+ * the end and then kept, unanswered (the client sees a timeout after its body was sent); those it
+ * answers 'lose-answer' reach the server but not their answer; all others are forwarded and their
+ * answers passed back.
  */
 export async function startHoldingProxy(
   target: string,
-  hold: (req: { method: string; path: string; body: string }) => boolean,
+  hold: (req: { method: string; path: string; body: string }) => Handling,
 ): Promise<HoldingProxy> {
   const held: Held[] = [];
-  const forward = async (r: Held) => {
+  const forwarded: Forwarded[] = [];
+  const forward = async (r: Held, lost = false) => {
     const res = await fetch(target + r.path, {
       method: r.method,
       headers: r.headers,
       body: r.body === '' ? undefined : r.body,
     });
+    forwarded.push({ method: r.method, path: r.path, status: res.status, lost });
     return { status: res.status, headers: res.headers, text: await res.text() };
   };
   const server: Server = createServer((req, res) => {
@@ -59,7 +80,13 @@ export async function startHoldingProxy(
         headers: headersOf(req),
         body: Buffer.concat(chunks).toString('utf8'),
       };
-      if (hold(r)) {
+      const handling = hold(r);
+      if (handling === 'lose-answer') {
+        // The server does the work; the client waits on a socket that never answers.
+        forward(r, true).catch(() => {});
+        return;
+      }
+      if (handling) {
         held.push(r);
         return;
       }
@@ -81,6 +108,7 @@ export async function startHoldingProxy(
     get held() {
       return held.length;
     },
+    forwarded,
     async release() {
       const statuses: number[] = [];
       for (const r of held.splice(0)) statuses.push((await forward(r)).status);
