@@ -14,7 +14,7 @@ import { handleRequest } from './http/handler.js';
 import type { SimulatorPort } from './http/port.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
-import { engineConfig, type Logger, type SimulatorOptions } from './options.js';
+import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { accountSeqOf } from './ws/account-seq.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
@@ -22,8 +22,6 @@ import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 export type ControlSignal = { type: 'killSockets' } | { type: 'reset' };
 
 export type { Logger, SimulatorOptions } from './options.js';
-
-const DEFAULT_START = Date.parse('2026-01-01T00:00:00.000Z');
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
 export class Simulator {
@@ -41,7 +39,10 @@ export class Simulator {
   private readonly timer: DeadlineTimer;
   private readonly port: SimulatorPort;
   private offset = 0;
+  /** Simulated time at creation (`startTime`, default the wall clock then). */
   private readonly start: number;
+  /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
+  private readonly wallStart: number;
   private closed = false;
   private readonly servers = new Set<RunningSimulator>();
 
@@ -49,9 +50,8 @@ export class Simulator {
     this.options = options;
     this.clock = options.clock ?? 'manual';
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
-    const start = options.startTime;
-    this.start = typeof start === 'string' ? Date.parse(start) : (start ?? DEFAULT_START);
-    if (!Number.isFinite(this.start)) throw new RangeError('startTime is not a valid date');
+    this.wallStart = Date.now();
+    this.start = startTimeMs(options.startTime, this.wallStart);
     this.engine = this.newEngine();
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -102,6 +102,8 @@ export class Simulator {
       logger: this.logger,
       admission: {
         entityForApiKey: (apiKey) => this.entityForApiKey(apiKey),
+        // Wall clock: Retry-After is what a client really sleeps, and a manual clock never moves
+        // while it does, so a window on simulated time would stay shut.
         throttle: (apiKey) => rateLimiter?.take(apiKey, Date.now()) ?? 0,
         get faults() {
           return faults.current;
@@ -134,9 +136,13 @@ export class Simulator {
     };
   }
 
-  /** Simulated now (epoch ms): wall clock plus advances ('real'), or start plus advances ('manual'). */
+  /**
+   * Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since
+   * creation. With the default start a real clock reads the wall clock plus the advances.
+   */
   now(): number {
-    return (this.clock === 'real' ? Date.now() : this.start) + this.offset;
+    const elapsed = this.clock === 'real' ? Date.now() - this.wallStart : 0;
+    return this.start + elapsed + this.offset;
   }
 
   get state(): EngineState {

@@ -1,6 +1,6 @@
 // The testing layer reaches the client through its public entry (as a user does), so the built
 // `match-venue/testing` and `match-venue/simulator` share the main entry's module and its types.
-import type { MockBinding } from 'match-venue';
+import { InvalidArgumentError, type MockBinding } from 'match-venue';
 import { createSimulator, type Simulator } from '../simulator/index.js';
 
 // Keyed on globalThis through a registered symbol so that every copy of this module in the process
@@ -16,9 +16,19 @@ type SharedSlot = { [SHARED]?: Promise<Simulator> };
 export function getMockSimulator(): Promise<Simulator> {
   const slot = globalThis as SharedSlot;
   // Manual clock by default, like the simulator itself: a test suite flipped to mock mode stays
-  // deterministic. MATCH_VENUE_MOCK_CLOCK=real lets auctions cycle on their own.
+  // deterministic. MATCH_VENUE_MOCK_CLOCK=real lets auctions cycle on their own. The clock starts
+  // at the wall-clock time unless MATCH_VENUE_MOCK_START_TIME (ISO instant or epoch ms) fixes it.
   const clock = process.env.MATCH_VENUE_MOCK_CLOCK === 'real' ? 'real' : 'manual';
-  slot[SHARED] ??= Promise.resolve().then(() => createSimulator({ clock }));
+  const start = process.env.MATCH_VENUE_MOCK_START_TIME || undefined;
+  slot[SHARED] ??= Promise.resolve().then(() => {
+    try {
+      return createSimulator({ clock, startTime: start && /^\d+$/.test(start) ? Number(start) : start });
+    } catch (err) {
+      throw new InvalidArgumentError(
+        `MATCH_VENUE_MOCK_START_TIME: ${err instanceof Error ? err.message : err}`,
+      );
+    }
+  });
   return slot[SHARED];
 }
 

@@ -153,3 +153,27 @@ describe('mock mode', () => {
     }
   });
 });
+
+describe('mock mode clock', () => {
+  it('starts at the wall-clock time: createdAt is now, a list over the last hour finds the order, a ticket expires in the future', async () => {
+    const venue = new MatchVenue({ environment: 'mock' });
+    const placed = await venue.orders.place(burn);
+    const order = await venue.orders.retrieve(placed.orderId);
+    expect(Math.abs(Date.parse(order.createdAt) - Date.now())).toBeLessThan(5_000);
+    const lastHour = await venue.orders.list({ from: new Date(Date.now() - 3_600_000).toISOString() });
+    expect(lastHour.items.map((o) => o.orderId)).toEqual([placed.orderId]);
+    const { expiresAt } = await venue.stream.ticket();
+    expect(Date.parse(expiresAt)).toBeGreaterThan(Date.now());
+  });
+
+  it('createMockVenue({ startTime }) pins the clock for replays', async () => {
+    const mock = await createMockVenue({ startTime: new Date('2026-03-01T12:00:00Z') });
+    try {
+      const placed = await mock.client('burner').orders.place(burn);
+      const order = await mock.client('burner').orders.retrieve(placed.orderId);
+      expect(order.createdAt).toBe('2026-03-01T12:00:00.000Z');
+    } finally {
+      await mock.close();
+    }
+  });
+});

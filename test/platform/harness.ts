@@ -33,6 +33,8 @@ export async function startSimulator(
 ): Promise<SimServer> {
   const sim = createSimulator({
     clock: 'manual',
+    // Fixed, so that expectations can name exact instants (createDate and the like).
+    startTime: '2026-01-01T00:00:00.000Z',
     cycleMs: 24 * 60 * 60 * 1000,
     platformMode: options.mode ?? 'sandbox',
   });

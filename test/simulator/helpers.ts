@@ -141,6 +141,9 @@ export class Driver {
   }
 }
 
+/** The fixed clock start of `newDriver`, so that expectations can name exact instants. */
+export const T0 = '2026-01-01T00:00:00.000Z';
+
 export function newDriver(options: SimulatorOptions = {}): Driver {
-  return new Driver(createSimulator({ clock: 'manual', ...options }));
+  return new Driver(createSimulator({ clock: 'manual', startTime: T0, ...options }));
 }

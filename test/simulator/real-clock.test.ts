@@ -40,7 +40,12 @@ describe('real clock', () => {
 
 describe('long clock jumps', () => {
   it('skip idle auctions in one step: the auction id matches the elapsed cycles', () => {
-    const sim = createSimulator({ cycleMs: 10_000, lockMs: 2_000, settleMs: 1_000 });
+    const sim = createSimulator({
+      startTime: '2026-01-01T00:00:00.000Z',
+      cycleMs: 10_000,
+      lockMs: 2_000,
+      settleMs: 1_000,
+    });
     sim.advance(7 * 24 * 3600 * 1000 + 5_000);
     const s = sim.getState();
     expect(s.auction).toMatchObject({

@@ -14,14 +14,15 @@ async function ticket(sim: ReturnType<typeof createSimulator>) {
 
 describe('ticket lifetime', () => {
   it('is 30 s on the simulator clock by default', async () => {
-    const sim = createSimulator();
+    // A whole-second start: a JWT's exp is whole seconds, so the lifetime reads exactly.
+    const sim = createSimulator({ startTime: '2026-01-01T00:00:00.000Z' });
     const { expiresAt } = await ticket(sim);
     expect(Date.parse(expiresAt) - sim.now()).toBe(30_000);
     await sim.close();
   });
 
   it('follows ticketTtlMs, and a ticket past it no longer verifies', async () => {
-    const sim = createSimulator({ ticketTtlMs: 2_000 });
+    const sim = createSimulator({ startTime: '2026-01-01T00:00:00.000Z', ticketTtlMs: 2_000 });
     const { ticket: t, expiresAt } = await ticket(sim);
     expect(Date.parse(expiresAt) - sim.now()).toBe(2_000);
     sim.advance(2_001);

@@ -189,6 +189,8 @@ export class DeliveryQueue {
   }
 
   async #attempt(request: DeliveryRequest, closed: AbortSignal, timeoutMs: number): Promise<DeliveryAttempt> {
+    // Wall clock, not the simulator's: an attempt is a real POST on real retry timers, and a
+    // manual clock would stamp every retry of a delivery with the same instant.
     const at = new Date().toISOString();
     const signal = AbortSignal.any([closed, AbortSignal.timeout(timeoutMs)]);
     try {

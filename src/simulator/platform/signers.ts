@@ -55,6 +55,8 @@ export function createDefaultSigners(): PlatformSigners {
     },
     v2: {
       keyId,
+      // Wall clock, like the certificate's validity (which receivers check on theirs): when the
+      // key was really made, not simulated venue state.
       publicKeyRecord: v2PublicKeyRecord(keyId, ec.publicKey, new Date().toISOString()),
       sign: (body) => signV2Delivery(body, { keyId, privateKey: ec.privateKey }),
     },
