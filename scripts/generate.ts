@@ -45,6 +45,7 @@ interface SchemaObject {
   minimum?: number;
   maximum?: number;
   default?: unknown;
+  description?: string;
   'x-pattern-message'?: string;
   'x-decimal'?: DecimalRule;
   'x-rule'?: string;
@@ -403,6 +404,121 @@ function emitSchema(schema: Schema, ctx: EmitContext): string {
   return nullable ? `${out}.nullable()` : out;
 }
 
+// ---- TypeScript type emitter ---------------------------------------------------------------------------
+//
+// The public types are written out rather than inferred (`z.infer<typeof X>`): an inferred type drops
+// the JSDoc of request fields and nested objects, so editors and the API reference would show them
+// bare. Each written type is checked against its schema's inference at compile time (see
+// typeChecks), so the two emitters cannot drift apart.
+
+/** `output`: what a parsed response holds (z.infer); `input`: what a caller writes (z.input). */
+type TypeMode = 'output' | 'input';
+
+/** A JSDoc block for `text` (a YAML description), wrapped to ~100 columns, at indentation `pad`. */
+function jsdoc(text: string, pad: string): string {
+  const lines: string[] = [];
+  for (const paragraph of text
+    .trim()
+    .replace(/\*\//g, '*\\/')
+    .split(/\n\s*\n/)) {
+    if (lines.length > 0) lines.push('');
+    let line = '';
+    for (const word of paragraph.split(/\s+/)) {
+      if (line && pad.length + 3 + line.length + 1 + word.length > 100) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+  }
+  const [only] = lines;
+  if (lines.length === 1 && only !== undefined && pad.length + only.length + 7 <= 110)
+    return `${pad}/** ${only} */\n`;
+  return `${pad}/**\n${lines.map((line) => (line ? `${pad} * ${line}` : `${pad} *`)).join('\n')}\n${pad} */\n`;
+}
+
+/** A property's description: its own, else that of the component it refers to. */
+function describe(schema: Schema, schemas: Record<string, SchemaObject>): string | undefined {
+  if (typeof schema !== 'object') return undefined;
+  if (schema.description) return schema.description;
+  return schema.$ref ? schemas[componentName(schema.$ref)]?.description : undefined;
+}
+
+interface TypeContext {
+  mode: TypeMode;
+  /** As EmitContext.tolerant: response objects keep unknown keys, so their types do too. */
+  tolerant: boolean;
+  schemas: Record<string, SchemaObject>;
+  /** Where the schema sits, for error messages. */
+  at: string;
+}
+
+function emitObjectType(schema: SchemaObject, ctx: TypeContext, pad: string): string {
+  const properties = schema.properties;
+  if (!properties) return 'Record<string, unknown>';
+  const required = new Set(schema.required ?? []);
+  const inner = `${pad}  `;
+  const members = Object.entries(properties).map(([key, property]) => {
+    const at = `${ctx.at}.${key}`;
+    if (property === false) {
+      const rule = schema['x-forbidden-message'] ?? 'must be omitted';
+      return `${jsdoc(`Not allowed: ${rule}.`, inner)}${inner}${propertyKey(key)}?: undefined;`;
+    }
+    const text =
+      describe(property, ctx.schemas) ?? fail(`${at} has no description (the API reference needs one)`);
+    const hasDefault = typeof property === 'object' && property.default !== undefined;
+    // A default makes a field optional to write and present once parsed.
+    const optional = !required.has(key) && !(hasDefault && ctx.mode === 'output');
+    const type = emitType(property, { ...ctx, at }, inner);
+    return `${jsdoc(text, inner)}${inner}${propertyKey(key)}${optional ? '?' : ''}: ${type};`;
+  });
+  const loose =
+    schema.additionalProperties === true || (ctx.tolerant && schema.additionalProperties !== false);
+  if (loose)
+    members.push(
+      `${jsdoc('Fields this version does not know are kept.', inner)}${inner}[key: string]: unknown;`,
+    );
+  return `{\n${members.join('\n')}\n${pad}}`;
+}
+
+/** The TypeScript type zod infers for `schema` (mirrors emitSchema branch by branch). */
+function emitType(schema: Schema, ctx: TypeContext, pad: string): string {
+  if (schema === true) return 'unknown';
+  if (schema === false) fail(`${ctx.at}: a false schema is only supported as an object property`);
+  if (schema.$ref !== undefined) return componentName(schema.$ref);
+  const union = schema.oneOf ?? schema.anyOf;
+  if (union) return union.map((branch) => emitType(branch, ctx, pad)).join(' | ');
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  const nullable = types.includes('null');
+  const type = types.find((candidate) => candidate !== 'null');
+  let out: string;
+  if (schema.enum)
+    out = schema.enum.map((value) => (typeof value === 'string' ? str(value) : String(value))).join(' | ');
+  else if (type === undefined) return 'null';
+  else if (type === 'string') out = 'string';
+  else if (type === 'integer' || type === 'number') out = 'number';
+  else if (type === 'boolean') out = 'boolean';
+  else if (type === 'array') {
+    const items = emitType(schema.items ?? fail('array without items'), ctx, pad);
+    out = /^[\w.]+$/.test(items) ? `${items}[]` : `Array<${items}>`;
+  } else if (type === 'object') out = emitObjectType(schema, ctx, pad);
+  else fail(`unsupported type ${type}`);
+  return nullable ? `${out} | null` : out;
+}
+
+/** Compile-time proof that every written type is exactly its schema's inference. */
+function typeChecks(checks: string[]): string {
+  return `
+// Each type above is written out so that its fields carry their JSDoc; these checks fail type-checking
+// if one ever differs from what its schema parses to (responses) or accepts (requests).
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Check<T extends true> = T;
+export type _TypesMatchSchemas = [
+${checks.map((check) => `  Check<Same<${check}>>,`).join('\n')}
+];
+`;
+}
+
 const HELPERS = `/**
  * Issue messages: 'is required' when the value is missing, else the given rule, else zod's default
  * message (which already names the rule, e.g. "Too small: expected number to be >=1").
@@ -439,6 +555,7 @@ function decimalUnits(value: string, scale: number): bigint | undefined {
 `;
 
 function generateSchemas(doc: OpenApiDocument): string {
+  const checks: string[] = [];
   const tolerant = responseComponents(doc);
   const blocks = dependencyOrder(doc.components.schemas).map((name) => {
     const schema = doc.components.schemas[name] ?? fail(`unknown component ${name}`);
@@ -446,15 +563,22 @@ function generateSchemas(doc: OpenApiDocument): string {
     const isResponse = tolerant.has(name);
     const expr = emitSchema(schema, { tolerant: isResponse, coerce: schema['x-query'] === true });
     // A request type is what a caller writes, so fields with defaults stay optional there.
+    const mode: TypeMode = isResponse ? 'output' : 'input';
     const hasDefaults = JSON.stringify(schema).includes('"default":');
-    const type = isResponse
-      ? `export type ${name} = z.infer<typeof ${name}>;`
-      : hasDefaults
-        ? `/** What a caller sends (defaulted fields optional); \`z.output<typeof ${name}>\` is the parsed form. */\nexport type ${name} = z.input<typeof ${name}>;`
-        : `export type ${name} = z.input<typeof ${name}>;`;
-    return `export const ${name} = ${expr};\n${type}\n`;
+    const description =
+      schema.description ?? fail(`component ${name} has no description (the API reference needs one)`);
+    const comment = hasDefaults
+      ? `${description}\n\nWhat a caller sends (defaulted fields optional); \`z.output<typeof ${name}>\` is the parsed form.`
+      : description;
+    const type = emitType(
+      schema,
+      { mode, tolerant: isResponse, schemas: doc.components.schemas, at: name },
+      '',
+    );
+    checks.push(`${name}, z.${mode === 'output' ? 'infer' : 'input'}<typeof ${name}>`);
+    return `export const ${name} = ${expr};\n${jsdoc(comment, '')}export type ${name} = ${type};\n`;
   });
-  return `${header(apiFile)}import { z } from 'zod';\n\n${HELPERS}\n${blocks.join('\n')}`;
+  return `${header(apiFile)}import { z } from 'zod';\n\n${HELPERS}\n${blocks.join('\n')}${typeChecks(checks)}`;
 }
 
 // ---- endpoint table -----------------------------------------------------------------------------------
@@ -603,14 +727,19 @@ import { ${imports.join(', ')} } from './schemas.js';
 
 /** One operation of the contract. Schemas validate the query, the JSON body and the success body's \`data\`. */
 export interface EndpointDefinition {
+  /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** With \`{name}\` placeholders for \`pathParams\`. */
   readonly path: string;
+  /** The one 2xx status a success arrives with. */
   readonly successStatus: number;
   /** GET and DELETE, or a body carrying an idempotencyKey: safe to send again on a retry. */
   readonly idempotent: boolean;
+  /** Names of the \`{name}\` placeholders in \`path\`, in order. */
   readonly pathParams: readonly string[];
+  /** Schema of the query parameters; null when the operation takes none. */
   readonly query: z.ZodType | null;
+  /** Schema of the JSON request body; null when the operation sends none. */
   readonly body: z.ZodType | null;
   /** Schema of \`data\` in the success body; null when the success response has no body. */
   readonly responseData: z.ZodType | null;
@@ -620,10 +749,12 @@ export interface EndpointDefinition {
   readonly specGap: boolean;
 }
 
+/** Every operation of openapi/match-venue.yaml, by operationId. */
 export const endpoints = {
 ${entries.join('\n')}
 } as const satisfies Record<string, EndpointDefinition>;
 
+/** The operationId of an operation in {@link endpoints}. */
 export type OperationId = keyof typeof endpoints;
 `;
 }
@@ -667,7 +798,12 @@ function checkErrors(entries: ErrorEntry[], endpoints: EndpointInfo[]): void {
 }
 
 function generateErrors(entries: ErrorEntry[]): string {
-  const constants = entries.map((entry) => `  ${entry.name}: ${entry.code},`).join('\n');
+  const constants = entries
+    .map((entry) => {
+      const status = entry.http === null ? 'SDK-UI, never sent over HTTP' : `HTTP ${entry.http}`;
+      return `${jsdoc(`${entry.code} (${status}): ${entry.meaning.replace(/\.?$/, '.')}`, '  ')}  ${entry.name}: ${entry.code},`;
+    })
+    .join('\n');
   const infos = entries
     .map((entry) => {
       const fields = [
@@ -690,21 +826,30 @@ export const ErrorCode = {
 ${constants}
 } as const;
 
+/** The name of an error code, e.g. \`'InsufficientBalance'\`. */
 export type ErrorCodeName = keyof typeof ErrorCode;
+/** A numeric error code the documents define, e.g. \`137001\`. */
 export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
 
+/** What the documents say about one error code. */
 export interface ErrorCodeInfo {
+  /** The numeric code in the error body. */
   code: number;
+  /** Its key in {@link ErrorCode}. */
   name: string;
   /** HTTP status the code arrives with; null for SDK-UI codes, which never cross HTTP. */
   http: number | null;
+  /** The documents' wording. */
   meaning: string;
   /** operationIds for venue codes; the platform API area (or 'all') for platform codes. */
   raisedBy: readonly string[];
   /** Sending the same request again later can succeed without changing it. */
   retryable: boolean;
+  /** The documents' grouping, e.g. \`venue-order\`, \`wallet\`, \`sdk-ui\`. */
   group: string;
+  /** Why the code is (or is not) retryable, where that is not obvious. */
   retryNote?: string;
+  /** Where this catalog reads the documents beyond a single table row. */
   note?: string;
 }
 
@@ -712,10 +857,12 @@ const entries: readonly ErrorCodeInfo[] = [
 ${infos}
 ];
 
+/** Every error code's {@link ErrorCodeInfo}, keyed by code. */
 export const errorCatalog: ReadonlyMap<number, ErrorCodeInfo> = new Map(
   entries.map((entry) => [entry.code, Object.freeze(entry)]),
 );
 
+/** What the documents say about \`code\`; undefined for a code they do not define. */
 export function lookupErrorCode(code: number): ErrorCodeInfo | undefined {
   return errorCatalog.get(code);
 }

@@ -4,14 +4,19 @@ import { AccountSummary, CancelAllResult, CancelOrderRequest, CancelOrderResult,
 
 /** One operation of the contract. Schemas validate the query, the JSON body and the success body's `data`. */
 export interface EndpointDefinition {
+  /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** With `{name}` placeholders for `pathParams`. */
   readonly path: string;
+  /** The one 2xx status a success arrives with. */
   readonly successStatus: number;
   /** GET and DELETE, or a body carrying an idempotencyKey: safe to send again on a retry. */
   readonly idempotent: boolean;
+  /** Names of the `{name}` placeholders in `path`, in order. */
   readonly pathParams: readonly string[];
+  /** Schema of the query parameters; null when the operation takes none. */
   readonly query: z.ZodType | null;
+  /** Schema of the JSON request body; null when the operation sends none. */
   readonly body: z.ZodType | null;
   /** Schema of `data` in the success body; null when the success response has no body. */
   readonly responseData: z.ZodType | null;
@@ -21,6 +26,7 @@ export interface EndpointDefinition {
   readonly specGap: boolean;
 }
 
+/** Every operation of openapi/match-venue.yaml, by operationId. */
 export const endpoints = {
   getAccount: {
     method: 'GET',
@@ -240,4 +246,5 @@ export const endpoints = {
   },
 } as const satisfies Record<string, EndpointDefinition>;
 
+/** The operationId of an operation in {@link endpoints}. */
 export type OperationId = keyof typeof endpoints;

@@ -2,203 +2,416 @@
 
 /** Every error code of the venue and platform documents, by name. */
 export const ErrorCode = {
+  /** 136001 (HTTP 400): Auction locked; cancellations and less-competitive fee changes not accepted. */
   AuctionLocked: 136001,
+  /** 136002 (HTTP 400): Auction settling; retry after settlement. */
   AuctionSettling: 136002,
+  /** 137001 (HTTP 400): Insufficient available balance. */
   InsufficientBalance: 137001,
+  /** 137002 (HTTP 400): Invalid wallet. */
   InvalidWallet: 137002,
+  /** 137003 (HTTP 400): Wallet not found. */
   WalletNotFound: 137003,
+  /** 137004 (HTTP 409): Idempotency key reused with different parameters. */
   IdempotencyKeyReused: 137004,
+  /** 137005 (HTTP 400): Fee change not more competitive during lock window. */
   FeeChangeNotMoreCompetitive: 137005,
+  /** 137006 (HTTP 409): Self-match violation: open order on the opposite side of the same auction. */
   SelfMatch: 137006,
+  /** 137007 (HTTP 400): Invalid fiat account. */
   InvalidFiatAccount: 137007,
+  /** 137008 (HTTP 400): Maximum orders per auction reached; wait for the next cycle. */
   MaxOrdersPerAuction: 137008,
+  /** 137009 (HTTP 400): Transaction limit exceeded. */
   TransactionLimitExceeded: 137009,
+  /** 137010 (HTTP 400): Entity not eligible for the venue. */
   EntityNotEligible: 137010,
+  /** 138001 (HTTP 400): Withdrawal amount exceeds available balance. */
   WithdrawalExceedsBalance: 138001,
+  /** 138002 (HTTP 400): Withdrawal request invalid. */
   WithdrawalInvalid: 138002,
+  /**
+   * 138003 (HTTP 404): No account found for this entity (message text may read as a
+   * wallet-not-found text).
+   */
   AccountNotFound: 138003,
+  /** 138004 (HTTP 400): Invalid withdrawal destination. */
   InvalidWithdrawalDestination: 138004,
+  /** 139001 (HTTP 400): Venue wallet invalid. */
   VenueWalletInvalid: 139001,
+  /** -1 (HTTP 400): Unknown error. */
   UnknownError: -1,
+  /**
+   * 2 (HTTP 400): Invalid request: invalid entity (JSON format error); parameter not a valid UUID;
+   * field validation failure; unknown blockchain; `gasLimit` required when `feeLevel` is NULL (and
+   * NULL when `feeLevel` is provided); parameter fails a min rule; JSON cannot be unmarshalled;
+   * required parameter empty.
+   */
   InvalidRequest: 2,
+  /** 3 (HTTP 403): API key lacks access to the endpoint. */
   Forbidden: 3,
+  /**
+   * 401 (HTTP 401): Malformed credential; the message asks whether the credentials are properly
+   * encoded.
+   */
   MalformedAuthorization: 401,
+  /** 155101 (HTTP 409): userId already exists. */
   UserIdAlreadyExists: 155101,
+  /** 155102 (HTTP 404): userId not found. */
   UserIdNotFound: 155102,
+  /** 155103 (HTTP 401): User token not found. */
   UserTokenNotFound: 155103,
+  /** 155104 (HTTP 403): User token expired. */
   UserTokenExpired: 155104,
+  /** 155105 (HTTP 403): User token invalid. */
   UserTokenInvalid: 155105,
+  /** 155106 (HTTP 409): User already initialized. */
   UserAlreadyInitialized: 155106,
+  /** 155107 (HTTP 409): PIN already set; use the PIN reset operation. */
   PinAlreadySet: 155107,
+  /** 155108 (HTTP 409): Security questions already set; cannot be reset. */
   SecurityQuestionsAlreadySet: 155108,
+  /** 155109 (HTTP 409): User disabled. */
   UserDisabled: 155109,
+  /** 155110 (HTTP 400): PIN not set yet. */
   PinNotSet: 155110,
+  /** 155111 (HTTP 400): Security questions not set yet. */
   SecurityQuestionsNotSet: 155111,
+  /** 155112 (HTTP 400): Incorrect PIN. */
   IncorrectPin: 155112,
+  /** 155113 (HTTP 400): Device ID not found. */
   DeviceIdNotFound: 155113,
+  /** 155114 (HTTP 400): App ID not recognized. */
   AppIdNotRecognized: 155114,
+  /** 155115 (HTTP 400): Incorrect security answers. */
   IncorrectSecurityAnswers: 155115,
+  /** 155116 (HTTP 404): Challenge ID not found. */
   ChallengeIdNotFound: 155116,
+  /** 155117 (HTTP 400): Approval content incorrect. */
   ApprovalContentIncorrect: 155117,
+  /** 155118 (HTTP 400): Encryption key does not match the user token. */
   EncryptionKeyMismatch: 155118,
+  /** 155119 (HTTP 400): PIN input locked until cooldown ends. */
   PinInputLocked: 155119,
+  /** 155120 (HTTP 400): Security-questions input locked until cooldown ends. */
   SecurityQuestionsInputLocked: 155120,
+  /** 155121 (HTTP 403): Challenge expired. */
   ChallengeExpired: 155121,
+  /** 155122 (HTTP 403): Challenge invalid. */
   ChallengeInvalid: 155122,
+  /** 155123 (HTTP 403): No extra information for PIN-related request. */
   PinRequestExtraInfoMissing: 155123,
+  /** 155124 (HTTP 403): Extra information for PIN-related request invalid. */
   PinRequestExtraInfoInvalid: 155124,
+  /** 155130 (HTTP 400): OTP token expired. */
   OtpTokenExpired: 155130,
+  /** 155131 (HTTP 400): OTP token invalid. */
   OtpTokenInvalid: 155131,
+  /** 155132 (HTTP 404): OTP value not found. */
   OtpValueNotFound: 155132,
+  /** 155133 (HTTP 400): OTP value invalid. */
   OtpValueInvalid: 155133,
+  /** 155134 (HTTP 400): OTP value does not match token. */
   OtpValueMismatch: 155134,
+  /** 155135 (HTTP 400): Email invalid. */
   EmailInvalid: 155135,
+  /** 155136 (HTTP 400): Email does not match. */
   EmailMismatch: 155136,
+  /** 155137 (HTTP 400): Device ID invalid. */
   DeviceIdInvalid: 155137,
+  /** 155138 (HTTP 400): Email sending failed. */
   EmailSendingFailed: 155138,
+  /** 155139 (HTTP 400): SSO idToken/accessToken expired. */
   SsoTokenExpired: 155139,
+  /** 155140 (HTTP 400): SSO idToken/accessToken validation failed. */
   SsoTokenValidationFailed: 155140,
+  /** 155141 (HTTP 400): OTP entry limit (5) exceeded; 60-minute cooldown. */
   OtpEntryLimitExceeded: 155141,
+  /** 155142 (HTTP 400): OTP send limit (5) exceeded; 60-minute cooldown. */
   OtpSendLimitExceeded: 155142,
+  /** 155143 (HTTP 400): Device token expired (expiry time 10 minutes). */
   DeviceTokenExpired: 155143,
+  /** 155144 (HTTP 400): Device token invalid; only one active token per `deviceId`. */
   DeviceTokenInvalid: 155144,
+  /** 155145 (HTTP 404): Device token not found. */
   DeviceTokenNotFound: 155145,
+  /** 155146 (HTTP 400): OTP token invalid after three incorrect entries. */
   OtpTokenLockedAfterIncorrectEntries: 155146,
+  /** 155150 (HTTP 404): Mail server configuration not found. */
   MailServerConfigNotFound: 155150,
+  /** 155151 (HTTP 400): Mail server configuration invalid. */
   MailServerConfigInvalid: 155151,
+  /** 155152 (HTTP 404): SSO provider configuration not found. */
   SsoProviderConfigNotFound: 155152,
+  /** 155154 (HTTP 400): OTP email template invalid. */
   OtpEmailTemplateInvalid: 155154,
+  /** 155155 (HTTP 404): OTP email template not found. */
   OtpEmailTemplateNotFound: 155155,
+  /** 155156 (HTTP 400): Email template update failed. */
   EmailTemplateUpdateFailed: 155156,
+  /** 155157 (HTTP 400): Mail server update failed. */
   MailServerUpdateFailed: 155157,
+  /** 155201 (HTTP 400): Insufficient native token balance for pending withdrawals. */
   InsufficientNativeBalanceForPendingWithdrawals: 155201,
+  /** 155202 (HTTP 400): Nonce inconsistent with the sender's latest nonce. */
   NonceInconsistent: 155202,
+  /** 155203 (HTTP 400): User-op nonce above 0 while the smart contract wallet is not deployed. */
   UserOpNonceOnUndeployedWallet: 155203,
+  /** 155204 (HTTP 400): Total execution cost exceeds balance when estimating fee. */
   ExecutionCostExceedsBalance: 155204,
+  /** 155205 (HTTP 400): Insufficient non-native token balance when estimating fee. */
   InsufficientTokenBalanceForFeeEstimate: 155205,
+  /** 155206 (HTTP 400): Sender is not token owner or approved. */
   SenderNotTokenOwnerOrApproved: 155206,
+  /** 155207 (HTTP 400): Gas required exceeds allowance. */
   GasRequiredExceedsAllowance: 155207,
+  /** 155208 (HTTP 400): Fee estimation execution reverted. */
   FeeEstimationReverted: 155208,
+  /** 155209 (HTTP 400): ABI function signature cannot pack the parameters. */
   AbiSignatureCannotPackParameters: 155209,
+  /** 155210 (HTTP 400): Fee estimation failed. */
   FeeEstimationFailed: 155210,
+  /**
+   * 155211 (HTTP 400): maxFee times gasLimit exceeds the configurable maximum transaction fee
+   * (default 1 native token); per-network system caps of 1, 10 and 1 native token apply to three
+   * specific networks.
+   */
   MaxTransactionFeeExceeded: 155211,
+  /** 155215 (HTTP 400): Operation unsupported for the transaction's current state. */
   OperationUnsupportedForTransactionState: 155215,
+  /** 155218 (HTTP 400): Invalid NFT count; only ERC-1155 supports batch transfer. */
   InvalidNftCount: 155218,
+  /** 155219 (HTTP 400): Invalid destination address. */
   InvalidDestinationAddress: 155219,
+  /** 155220 (HTTP 400): Wallet and token blockchain mismatch. */
   WalletTokenBlockchainMismatch: 155220,
+  /** 155221 (HTTP 400): Invalid amounts; non-ERC-1155 transfers need length 1. */
   InvalidAmounts: 155221,
+  /** 155222 (HTTP 404): NFT metadata not found. */
   NftMetadataNotFound: 155222,
+  /** 155223 (HTTP 400): userId unsupported as a query parameter for GET transactions. */
   UserIdQueryUnsupported: 155223,
+  /** 155224 (HTTP 400): Amounts cannot be parsed to decimals. */
   AmountsNotDecimal: 155224,
+  /** 155225 (HTTP 400): Wallet and request blockchain mismatch. */
   WalletRequestBlockchainMismatch: 155225,
+  /** 155226 (HTTP 400): Invalid source address. */
   InvalidSourceAddress: 155226,
+  /** 155227 (HTTP 400): Invalid transaction type (not outbound). */
   InvalidTransactionType: 155227,
+  /** 155228 (HTTP 400): Missing token ID. */
   MissingTokenId: 155228,
+  /** 155229 (HTTP 400): Transaction not eligible for the operation. */
   TransactionNotEligible: 155229,
+  /** 155230 (HTTP 400): No call data or ABI signature. */
   MissingCallDataOrAbiSignature: 155230,
+  /** 155231 (HTTP 400): `feeLevel` or `gasLimit` required. */
   FeeLevelOrGasLimitRequired: 155231,
+  /** 155232 (HTTP 400): Smart-contract-account transaction needs `feeLevel`. */
   SmartContractAccountNeedsFeeLevel: 155232,
+  /** 155233 (HTTP 400): `gasLimit` lower than network estimate. */
   GasLimitBelowEstimate: 155233,
+  /** 155234 (HTTP 400): Both `feeLevel` and detailed fee parameters given. */
   FeeLevelAndFeeParametersBothGiven: 155234,
+  /** 155235 (HTTP 400): EIP-1559 chains need maxFee and priorityFee. */
   Eip1559FeesRequired: 155235,
+  /** 155236 (HTTP 400): Fee cannot be parsed to decimals. */
   FeeNotDecimal: 155236,
+  /** 155237 (HTTP 400): priorityFee larger than maxFee. */
   PriorityFeeAboveMaxFee: 155237,
+  /** 155238 (HTTP 400): Non-EIP-1559 chains need `gasPrice`. */
   GasPriceRequired: 155238,
+  /** 155239 (HTTP 400): Invalid token address. */
   InvalidTokenAddress: 155239,
+  /** 155240 (HTTP 400): Invalid token standard. */
   InvalidTokenStandard: 155240,
+  /** 155241 (HTTP 400): Invalid token decimal. */
   InvalidTokenDecimal: 155241,
+  /** 155242 (HTTP 400): Amounts and NFT tokens lengths differ. */
   AmountsNftTokensLengthMismatch: 155242,
+  /** 155243 (HTTP 400): Missing bytecode for deployment. */
   MissingDeploymentBytecode: 155243,
+  /** 155244 (HTTP 400): Both WalletID and SourceAddress/Blockchain given. */
   WalletIdAndSourceAddressBothGiven: 155244,
+  /** 155245 (HTTP 400): Invalid amount in contract execution request. */
   InvalidContractExecutionAmount: 155245,
+  /** 155247 (HTTP 400): Both CallData and AbiFunctionSignature/AbiParameters given. */
   CallDataAndAbiBothGiven: 155247,
+  /**
+   * 155264 (HTTP 400): Maximum pending transactions per sender address reached; wait or spread over
+   * several wallets.
+   */
   MaxPendingTransactionsReached: 155264,
+  /** 155501 (HTTP 409): Frozen wallet: query only. */
   WalletFrozen: 155501,
+  /** 155502 (HTTP 403): Maximum wallets (tentatively 1M) per wallet set reached. */
   MaxWalletsPerWalletSetReached: 155502,
+  /** 155503 (HTTP 400): Metadata array length differs from wallet count (developer wallets). */
   MetadataWalletCountMismatch: 155503,
+  /** 155504 (HTTP 400): Metadata array length differs from blockchain count (user wallets). */
   MetadataBlockchainCountMismatch: 155504,
+  /** 155505 (HTTP 400): Smart-contract-account wallet must wait for first transaction to be queued. */
   SmartContractAccountAwaitingFirstTransaction: 155505,
+  /** 155506 (HTTP 400): Account config invalid. */
   AccountConfigInvalid: 155506,
+  /** 155507 (HTTP 400): Account type unsupported on the blockchain. */
   AccountTypeUnsupportedOnBlockchain: 155507,
+  /**
+   * 155509 (HTTP 400): Paymaster policy must be set up on mainnet first (exactly one policy per
+   * blockchain).
+   */
   PaymasterPolicyRequired: 155509,
+  /** 155510 (HTTP 400): Operation unsupported on the blockchain. */
   OperationUnsupportedOnBlockchain: 155510,
+  /** 155511 (HTTP 400): Blockchain unsupported for wallet creation. */
   BlockchainUnsupportedForWalletCreation: 155511,
+  /** 155512 (HTTP 404): Owner of the smart-contract-account wallet not found. */
   SmartContractAccountOwnerNotFound: 155512,
+  /** 155515 (HTTP 400): Wallet account type unsupported by this API. */
   WalletAccountTypeUnsupported: 155515,
+  /** 155601 (HTTP 400): Wallet set already exists; use a unique one. */
   WalletSetAlreadyExists: 155601,
+  /** 155701 (SDK-UI, never sent over HTTP): User canceled the UI. */
   UserCanceledUi: 155701,
+  /** 155702 (SDK-UI, never sent over HTTP): UI launch failed; message holds the reason. */
   UiLaunchFailed: 155702,
+  /** 155703 (SDK-UI, never sent over HTTP): Confirmation code differs from the first entry. */
   ConfirmationCodeMismatch: 155703,
+  /** 155704 (SDK-UI, never sent over HTTP): PIN has repeating or consecutive digits. */
   PinRepeatingOrConsecutiveDigits: 155704,
+  /** 155705 (SDK-UI, never sent over HTTP): Hint equals the answer. */
   HintEqualsAnswer: 155705,
+  /** 155706 (SDK-UI, never sent over HTTP): Network error. */
   SdkNetworkError: 155706,
+  /** 155707 (SDK-UI, never sent over HTTP): Encryption failed. */
   EncryptionFailed: 155707,
+  /** 155708 (SDK-UI, never sent over HTTP): Biometrics-instead-of-PIN disabled. */
   BiometricsInsteadOfPinDisabled: 155708,
+  /** 155709 (SDK-UI, never sent over HTTP): Device does not support biometrics. */
   BiometricsUnsupported: 155709,
+  /** 155710 (SDK-UI, never sent over HTTP): Biometrics key decryption failed. */
   BiometricsKeyDecryptionFailed: 155710,
+  /** 155711 (SDK-UI, never sent over HTTP): User has not enabled biometrics. */
   BiometricsNotEnabled: 155711,
+  /** 155712 (SDK-UI, never sent over HTTP): User refused biometrics. */
   BiometricsRefused: 155712,
+  /** 155713 (SDK-UI, never sent over HTTP): Too many requests; wait 30 minutes. */
   SdkTooManyRequests: 155713,
+  /** 155714 (SDK-UI, never sent over HTTP): Biometrics sensor locked. */
   BiometricsSensorLocked: 155714,
+  /** 155715 (SDK-UI, never sent over HTTP): User disabled biometrics for the app. */
   BiometricsDisabledForApp: 155715,
+  /** 155716 (SDK-UI, never sent over HTTP): Unexpected biometrics error. */
   BiometricsUnexpectedError: 155716,
+  /** 155717 (SDK-UI, never sent over HTTP): User secret missing. */
   UserSecretMissing: 155717,
+  /** 155718 (SDK-UI, never sent over HTTP): User token format invalid. */
   UserTokenFormatInvalid: 155718,
+  /**
+   * 155719 (SDK-UI, never sent over HTTP): User token and SDK execute function mismatch
+   * (`executeWithUserSecret` for SSO/email users, `execute` for PIN users).
+   */
   UserTokenExecuteMismatch: 155719,
+  /** 155720 (SDK-UI, never sent over HTTP): Social login failed. */
   SocialLoginFailed: 155720,
+  /** 155721 (SDK-UI, never sent over HTTP): Login info missing. */
   LoginInfoMissing: 155721,
+  /** 155801 (HTTP 400): Transaction or `rawTransaction` invalid. */
   InvalidRawTransaction: 155801,
+  /** 155802 (HTTP 400): Account not found in transaction header. */
   SignerAccountNotInHeader: 155802,
+  /** 155803 (HTTP 400): Account is not a signer. */
   AccountNotSigner: 155803,
+  /** 155804 (HTTP 400): Already signed. */
   AlreadySigned: 155804,
+  /** 155805 (HTTP 400): Deserialization failed. */
   DeserializationFailed: 155805,
+  /** 155806 (HTTP 400): Size exceeds blockchain limit. */
   TransactionSizeExceedsLimit: 155806,
+  /** 155807 (HTTP 400): Chain ID unsupported for signing. */
   ChainIdUnsupported: 155807,
+  /** 155808 (HTTP 400): Chain ID missing in sign request. */
   ChainIdMissing: 155808,
+  /** 156001 (HTTP 404): Wallet not found or not accessible. */
   WalletNotFoundOrInaccessible: 156001,
+  /** 156002 (HTTP 404): Token not found or not accessible. */
   TokenNotFound: 156002,
+  /** 156003 (HTTP 404): Transaction not found or not accessible. */
   TransactionNotFound: 156003,
+  /** 156004 (HTTP 400): Entity secret ciphertext reused. */
   EntitySecretCiphertextReused: 156004,
+  /** 156005 (HTTP 404): Wallet set not found or not accessible. */
   WalletSetNotFound: 156005,
+  /** 156006 (HTTP 400): Test key with mainnet, or live key with testnet. */
   ApiKeyNetworkMismatch: 156006,
+  /** 156007 (HTTP 401): API key not found. */
   ApiKeyNotFound: 156007,
+  /** 156008 (HTTP 400): Entity config not found. */
   EntityConfigNotFound: 156008,
+  /** 156009 (HTTP 400): id in URL is not a UUID. */
   IdNotUuid: 156009,
+  /** 156010 (HTTP 404): Entity not found or not configured. */
   EntityNotFound: 156010,
+  /** 156011 (HTTP 404): nftTokenId not found. */
   NftTokenIdNotFound: 156011,
+  /** 156012 (HTTP 404): Pagination cursor not found. */
   PaginationCursorNotFound: 156012,
+  /** 156013 (HTTP 400): Entity secret invalid. */
   EntitySecretInvalid: 156013,
+  /** 156014 (HTTP 400): `pageBefore`/`pageAfter` must be UUIDs. */
   PageCursorNotUuid: 156014,
+  /** 156015 (HTTP 409): Entity secret already set. */
   EntitySecretAlreadySet: 156015,
+  /** 156016 (HTTP 403): Entity secret not set yet. */
   EntitySecretNotSet: 156016,
+  /** 156017 (HTTP 400): Blockchain parameters incorrect. */
   BlockchainParametersIncorrect: 156017,
+  /** 156018 (HTTP 403): Recovery file invalid. */
   RecoveryFileInvalid: 156018,
+  /** 156019 (HTTP 403): Current entity secret invalid; rotate it. */
   CurrentEntitySecretInvalid: 156019,
+  /** 156020 (HTTP 403): Use a new idempotency key. */
   IdempotencyKeyMustBeNew: 156020,
+  /** 156021 (HTTP 409): New wallet set ID required. */
   WalletSetIdMustBeNew: 156021,
+  /** 156023 (HTTP 409): `encodedByHex` true but message not hex. */
   MessageNotHex: 156023,
+  /** 156024 (HTTP 400): Data not a valid JSON string in sign request. */
   SignDataNotJson: 156024,
+  /** 156025 (HTTP 400): Invalid EIP-191 message. */
   InvalidEip191Message: 156025,
+  /** 156026 (HTTP 400): Invalid EIP-712 typed data. */
   InvalidEip712TypedData: 156026,
+  /** 156027 (HTTP 400): Blockchain unsupported or deprecated. */
   BlockchainUnsupportedOrDeprecated: 156027,
+  /** 156030 (HTTP 400): Invalid unsigned delegate action. */
   InvalidUnsignedDelegateAction: 156030,
 } as const;
 
+/** The name of an error code, e.g. `'InsufficientBalance'`. */
 export type ErrorCodeName = keyof typeof ErrorCode;
+/** A numeric error code the documents define, e.g. `137001`. */
 export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
 
+/** What the documents say about one error code. */
 export interface ErrorCodeInfo {
+  /** The numeric code in the error body. */
   code: number;
+  /** Its key in {@link ErrorCode}. */
   name: string;
   /** HTTP status the code arrives with; null for SDK-UI codes, which never cross HTTP. */
   http: number | null;
+  /** The documents' wording. */
   meaning: string;
   /** operationIds for venue codes; the platform API area (or 'all') for platform codes. */
   raisedBy: readonly string[];
   /** Sending the same request again later can succeed without changing it. */
   retryable: boolean;
+  /** The documents' grouping, e.g. `venue-order`, `wallet`, `sdk-ui`. */
   group: string;
+  /** Why the code is (or is not) retryable, where that is not obvious. */
   retryNote?: string;
+  /** Where this catalog reads the documents beyond a single table row. */
   note?: string;
 }
 
@@ -1848,10 +2061,12 @@ const entries: readonly ErrorCodeInfo[] = [
   },
 ];
 
+/** Every error code's {@link ErrorCodeInfo}, keyed by code. */
 export const errorCatalog: ReadonlyMap<number, ErrorCodeInfo> = new Map(
   entries.map((entry) => [entry.code, Object.freeze(entry)]),
 );
 
+/** What the documents say about `code`; undefined for a code they do not define. */
 export function lookupErrorCode(code: number): ErrorCodeInfo | undefined {
   return errorCatalog.get(code);
 }

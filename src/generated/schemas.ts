@@ -36,19 +36,27 @@ function decimalUnits(value: string, scale: number): bigint | undefined {
 }
 
 export const DecimalAmount = z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string with at most 2 decimal places' });
-export type DecimalAmount = z.infer<typeof DecimalAmount>;
+/** Non-negative decimal string with at most 2 decimal places. */
+export type DecimalAmount = string;
 
 export const Currency = z.string(messages()).regex(/^[A-Z]{3}$/, { error: 'must be an ISO 4217 currency code (3 upper-case letters)' });
-export type Currency = z.infer<typeof Currency>;
+/** ISO 4217 currency code. */
+export type Currency = string;
 
 export const FeeBps = z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string of basis points with at most 2 decimal places' });
-export type FeeBps = z.infer<typeof FeeBps>;
+/**
+ * Basis points as a non-negative decimal string with at most 2 decimal places (the venue clears to
+ * 0.01 bps).
+ */
+export type FeeBps = string;
 
 export const IdempotencyKey = z.string(messages()).regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/, { error: 'must be a UUID v4' });
-export type IdempotencyKey = z.input<typeof IdempotencyKey>;
+/** UUID v4, unique per request. */
+export type IdempotencyKey = string;
 
 export const HttpsUrl = z.string(messages()).regex(/^https:\/\/[^\s\/?#@]+([\/?#]\S*)?$/, { error: 'must be an HTTPS URL' });
-export type HttpsUrl = z.input<typeof HttpsUrl>;
+/** Publicly reachable HTTPS URL. */
+export type HttpsUrl = string;
 
 export const Money = z.looseObject(
   {
@@ -57,7 +65,15 @@ export const Money = z.looseObject(
   },
   messages(),
 );
-export type Money = z.infer<typeof Money>;
+/** An amount of a currency. Decimal string rounded to 2 decimal places. */
+export type Money = {
+  /** Non-negative decimal string with at most 2 decimal places. */
+  amount: DecimalAmount;
+  /** ISO 4217 currency code. */
+  currency: Currency;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const OrderAmount = z.object(
   {
@@ -72,7 +88,13 @@ export const OrderAmount = z.object(
   },
   messages(),
 );
-export type OrderAmount = z.input<typeof OrderAmount>;
+/** Money of an order; at least 100 and a multiple of 100. */
+export type OrderAmount = {
+  /** Decimal string; at least 100 and a multiple of 100. */
+  amount: string;
+  /** ISO 4217 currency code. */
+  currency: Currency;
+};
 
 export const WithdrawalAmount = z.object(
   {
@@ -87,16 +109,33 @@ export const WithdrawalAmount = z.object(
   },
   messages(),
 );
-export type WithdrawalAmount = z.input<typeof WithdrawalAmount>;
+/** Money of a withdrawal; positive, in USD. */
+export type WithdrawalAmount = {
+  /** Decimal string greater than 0. */
+  amount: string;
+  /** Always `USD`. */
+  currency: 'USD';
+};
 
 export const OrderType = z.enum(['BURN', 'MINT'], messages());
-export type OrderType = z.input<typeof OrderType>;
+/** `BURN`: stablecoin to USD. `MINT`: USD to stablecoin. */
+export type OrderType = 'BURN' | 'MINT';
 
 export const OrderStatus = z.enum(['pending', 'settling', 'filled', 'partial_fill', 'unfilled', 'cancelled', 'failed'], messages());
-export type OrderStatus = z.infer<typeof OrderStatus>;
+/**
+ * `pending`: resting in the open auction. `settling`: cleared, funds moving. `filled`: fully
+ * matched and settled. `partial_fill`: partly matched, remainder handled per `postFillAction`.
+ * `unfilled`: no fill. `cancelled`: cancelled before clearing or dropped by `cancel`. `failed`:
+ * settlement could not be completed.
+ */
+export type OrderStatus = 'pending' | 'settling' | 'filled' | 'partial_fill' | 'unfilled' | 'cancelled' | 'failed';
 
 export const PostFillAction = z.enum(['roll', 'fallback', 'cancel'], messages());
-export type PostFillAction = z.infer<typeof PostFillAction>;
+/**
+ * What happens to the unfilled remainder. `roll`: carried into the next auction as a new linked
+ * order. `fallback`: routed to the standard minting product. `cancel`: dropped.
+ */
+export type PostFillAction = 'roll' | 'fallback' | 'cancel';
 
 export const OrderLineage = z.looseObject(
   {
@@ -105,7 +144,18 @@ export const OrderLineage = z.looseObject(
   },
   messages(),
 );
-export type OrderLineage = z.infer<typeof OrderLineage>;
+/**
+ * Links between the orders of a rolled chain: follow `parentOrderId` back or `childOrderId`
+ * forward.
+ */
+export type OrderLineage = {
+  /** The order this one rolled from; null for an original order. */
+  parentOrderId: string | null;
+  /** The order this one rolled into; null if not yet rolled or if cancelled. */
+  childOrderId: string | null;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const OrderFill = z.looseObject(
   {
@@ -116,7 +166,23 @@ export const OrderFill = z.looseObject(
   },
   messages(),
 );
-export type OrderFill = z.infer<typeof OrderFill>;
+/**
+ * How much of an order matched, and at what fee. The document marks `filledAmount` and
+ * `unfilledAmount` Required and not `clearingFeeBps` or `matchedAt`, so a fill without those two is
+ * accepted (the simulator always sends all four).
+ */
+export type OrderFill = {
+  /** The matched part of the order. */
+  filledAmount: Money;
+  /** The part left unmatched, handled per the order's `postFillAction`. */
+  unfilledAmount: Money;
+  /** The clearing fee applied at settlement, in basis points. */
+  clearingFeeBps?: FeeBps;
+  /** When the auction cleared. */
+  matchedAt?: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const BurnOrder = z.looseObject(
   {
@@ -136,7 +202,41 @@ export const BurnOrder = z.looseObject(
   },
   messages(),
 );
-export type BurnOrder = z.infer<typeof BurnOrder>;
+/** A BURN order (stablecoin to USD). */
+export type BurnOrder = {
+  /** Equals the `idempotencyKey` of the create request. */
+  orderId: string;
+  /** Auction cycle the order entered; null before admission to an auction. */
+  auctionId: number | null;
+  /** Where the order sits in a chain of rolled orders. */
+  lineage: OrderLineage;
+  /** Always `BURN`. */
+  orderType: 'BURN';
+  /** The stablecoin amount the order burns. */
+  amount: Money;
+  /**
+   * Maximum fee willing to pay, in basis points; null for a market order. The document marks every
+   * other field Required but not this one, so a response without it is accepted (the simulator
+   * always sends it).
+   */
+  feeBps?: string | null;
+  /** What happens to an unfilled remainder. */
+  postFillAction: PostFillAction;
+  /** Where the order is in its lifecycle. */
+  status: OrderStatus;
+  /** When the venue accepted the order. */
+  createdAt: string;
+  /** When the order last changed (status, fee or lineage). */
+  updatedAt: string;
+  /** Null until the order is matched. */
+  fill: OrderFill | null;
+  /** The wallet that funded the burn. */
+  sourceWalletId: string;
+  /** The fiat account that receives settlement proceeds. */
+  fiatAccountId: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const MintOrder = z.looseObject(
   {
@@ -156,10 +256,48 @@ export const MintOrder = z.looseObject(
   },
   messages(),
 );
-export type MintOrder = z.infer<typeof MintOrder>;
+/**
+ * A MINT order (USD to stablecoin). `sourceWalletId` and `fiatAccountId` are always present and
+ * null.
+ */
+export type MintOrder = {
+  /** Equals the `idempotencyKey` of the create request. */
+  orderId: string;
+  /** Auction cycle the order entered; null before admission to an auction. */
+  auctionId: number | null;
+  /** Where the order sits in a chain of rolled orders. */
+  lineage: OrderLineage;
+  /** Always `MINT`. */
+  orderType: 'MINT';
+  /** The USD amount the order mints. */
+  amount: Money;
+  /**
+   * Minimum rebate required, in basis points; null for a market order. The document marks every
+   * other field Required but not this one, so a response without it is accepted (the simulator
+   * always sends it).
+   */
+  feeBps?: string | null;
+  /** What happens to an unfilled remainder. */
+  postFillAction: PostFillAction;
+  /** Where the order is in its lifecycle. */
+  status: OrderStatus;
+  /** When the venue accepted the order. */
+  createdAt: string;
+  /** When the order last changed (status, fee or lineage). */
+  updatedAt: string;
+  /** Null until the order is matched. */
+  fill: OrderFill | null;
+  /** Always null for MINT. */
+  sourceWalletId: null;
+  /** Always null for MINT. */
+  fiatAccountId: null;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const Order = z.discriminatedUnion('orderType', [BurnOrder, MintOrder]);
-export type Order = z.infer<typeof Order>;
+/** An order, discriminated by `orderType`. */
+export type Order = BurnOrder | MintOrder;
 
 export const BurnOrderRequest = z.strictObject(
   {
@@ -173,7 +311,26 @@ export const BurnOrderRequest = z.strictObject(
   },
   messages(),
 );
-export type BurnOrderRequest = z.input<typeof BurnOrderRequest>;
+/**
+ * Body of a BURN order. Unknown keys are refused, as for MINT: a misspelt `feeBps` (say `feeBPS`)
+ * would otherwise be dropped and leave a market order that pays any clearing fee.
+ */
+export type BurnOrderRequest = {
+  /** Becomes the order's `orderId`; sending the same key again returns the same order. */
+  idempotencyKey: IdempotencyKey;
+  /** Always `BURN`. */
+  orderType: 'BURN';
+  /** Stablecoin to burn; at least 100 and a multiple of 100. */
+  amount: OrderAmount;
+  /** Maximum fee in basis points. Omitted or null means a market order matching at any clearing fee. */
+  feeBps?: string | null;
+  /** What happens to an unfilled remainder. */
+  postFillAction: PostFillAction;
+  /** The wallet that funds the burn. */
+  sourceWalletId: string;
+  /** The fiat account that receives settlement proceeds. */
+  fiatAccountId: string;
+};
 
 export const MintOrderRequest = z.strictObject(
   {
@@ -187,10 +344,30 @@ export const MintOrderRequest = z.strictObject(
   },
   messages(),
 );
-export type MintOrderRequest = z.input<typeof MintOrderRequest>;
+/** Body of a MINT order. `sourceWalletId` and `fiatAccountId` must be omitted. */
+export type MintOrderRequest = {
+  /** Becomes the order's `orderId`; sending the same key again returns the same order. */
+  idempotencyKey: IdempotencyKey;
+  /** Always `MINT`. */
+  orderType: 'MINT';
+  /** USD to mint; at least 100 and a multiple of 100. */
+  amount: OrderAmount;
+  /**
+   * Minimum rebate in basis points. Omitted or null means a market order matching at any clearing
+   * fee.
+   */
+  feeBps?: string | null;
+  /** What happens to an unfilled remainder. */
+  postFillAction: PostFillAction;
+  /** Not allowed: must be omitted for MINT orders. */
+  sourceWalletId?: undefined;
+  /** Not allowed: must be omitted for MINT orders. */
+  fiatAccountId?: undefined;
+};
 
 export const PlaceOrderRequest = z.discriminatedUnion('orderType', [BurnOrderRequest, MintOrderRequest], { error: 'orderType must be BURN or MINT' });
-export type PlaceOrderRequest = z.input<typeof PlaceOrderRequest>;
+/** Body of POST /v1/match/orders, discriminated by `orderType`. */
+export type PlaceOrderRequest = BurnOrderRequest | MintOrderRequest;
 
 export const PlaceOrderResult = z.looseObject(
   {
@@ -200,7 +377,20 @@ export const PlaceOrderResult = z.looseObject(
   },
   messages(),
 );
-export type PlaceOrderResult = z.infer<typeof PlaceOrderResult>;
+/** The venue's answer to a placed order. */
+export type PlaceOrderResult = {
+  /** The auction cycle the order entered. */
+  auctionId: number;
+  /** The new order's id (its `idempotencyKey`). */
+  orderId: string;
+  /**
+   * `pending` on acceptance. Typed as any status so that a replay of the same request stays
+   * readable.
+   */
+  status: OrderStatus;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const ListOrdersQuery = z.object(
   {
@@ -218,8 +408,28 @@ export const ListOrdersQuery = z.object(
     value.from === undefined || value.to === undefined || !(Date.parse(value.to) < Date.parse(value.from)),
   { path: ['to'], error: 'must not be earlier than from' },
 );
-/** What a caller sends (defaulted fields optional); `z.output<typeof ListOrdersQuery>` is the parsed form. */
-export type ListOrdersQuery = z.input<typeof ListOrdersQuery>;
+/**
+ * Query parameters of GET /v1/match/orders, all optional.
+ *
+ * What a caller sends (defaulted fields optional); `z.output<typeof ListOrdersQuery>` is the parsed
+ * form.
+ */
+export type ListOrdersQuery = {
+  /** Page number, 1-based. */
+  page?: number;
+  /** Results per page. */
+  pageSize?: number;
+  /** Only orders in this status. */
+  status?: OrderStatus;
+  /** Only orders of this type. */
+  orderType?: OrderType;
+  /** Only the matching order. */
+  orderId?: string;
+  /** Created-at lower bound, inclusive. */
+  from?: string;
+  /** Created-at upper bound, inclusive; must not be earlier than `from`. */
+  to?: string;
+};
 
 export const Pagination = z.looseObject(
   {
@@ -229,7 +439,17 @@ export const Pagination = z.looseObject(
   },
   messages(),
 );
-export type Pagination = z.infer<typeof Pagination>;
+/** Where a page sits in a listing. */
+export type Pagination = {
+  /** Current page, 1-based. */
+  page: number;
+  /** Results per page. */
+  pageSize: number;
+  /** Total matching results across all pages. */
+  total: number;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const OrderList = z.looseObject(
   {
@@ -238,7 +458,15 @@ export const OrderList = z.looseObject(
   },
   messages(),
 );
-export type OrderList = z.infer<typeof OrderList>;
+/** One page of orders. */
+export type OrderList = {
+  /** The orders on this page. */
+  orders: Order[];
+  /** This page's position in the whole listing. */
+  pagination: Pagination;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const CancelOrderRequest = z.object(
   {
@@ -247,7 +475,13 @@ export const CancelOrderRequest = z.object(
   },
   messages(),
 );
-export type CancelOrderRequest = z.input<typeof CancelOrderRequest>;
+/** Body of POST /v1/match/orders/cancel: the order to cancel. */
+export type CancelOrderRequest = {
+  /** The auction the order rests in. */
+  auctionId: number;
+  /** The order to cancel. */
+  orderId: string;
+};
 
 export const CancelOrderResult = z.looseObject(
   {
@@ -257,7 +491,17 @@ export const CancelOrderResult = z.looseObject(
   },
   messages(),
 );
-export type CancelOrderResult = z.infer<typeof CancelOrderResult>;
+/** A cancelled order. */
+export type CancelOrderResult = {
+  /** The auction the order rested in. */
+  auctionId: number;
+  /** The cancelled order. */
+  orderId: string;
+  /** Always `cancelled`. */
+  status: 'cancelled';
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const CancelAllResult = z.looseObject(
   {
@@ -267,7 +511,17 @@ export const CancelAllResult = z.looseObject(
   },
   messages(),
 );
-export type CancelAllResult = z.infer<typeof CancelAllResult>;
+/** The orders a cancel-all removed from the open auction. */
+export type CancelAllResult = {
+  /** The open auction the orders rested in. */
+  auctionId: number;
+  /** Empty when nothing rested. */
+  orderIds: string[];
+  /** Always `cancelled`. */
+  status: 'cancelled';
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const ModifyOrderRequest = z.object(
   {
@@ -277,7 +531,19 @@ export const ModifyOrderRequest = z.object(
   },
   messages(),
 );
-export type ModifyOrderRequest = z.input<typeof ModifyOrderRequest>;
+/** Body of POST /v1/match/orders/modify: a new fee limit for a resting order. */
+export type ModifyOrderRequest = {
+  /** The auction the order rests in. */
+  auctionId: number;
+  /** The order to modify. */
+  orderId: string;
+  /**
+   * The new fee limit; null converts the order to a market order. Required by this contract (the
+   * documents do not say whether it may be omitted): sending nothing must not silently make a
+   * market order.
+   */
+  feeBps: string | null;
+};
 
 export const ModifyOrderResult = z.looseObject(
   {
@@ -287,7 +553,17 @@ export const ModifyOrderResult = z.looseObject(
   },
   messages(),
 );
-export type ModifyOrderResult = z.infer<typeof ModifyOrderResult>;
+/** A modified order, still resting. */
+export type ModifyOrderResult = {
+  /** The auction the order rests in. */
+  auctionId: number;
+  /** The modified order. */
+  orderId: string;
+  /** Always `pending`. */
+  status: 'pending';
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const AccountSummary = z.looseObject(
   {
@@ -321,7 +597,50 @@ export const AccountSummary = z.looseObject(
   },
   messages(),
 );
-export type AccountSummary = z.infer<typeof AccountSummary>;
+/** Best-effort account summary. */
+export type AccountSummary = {
+  /** Unique account identifier. */
+  accountId: string;
+  /** The entity's stablecoin balance on the venue. */
+  stablecoin: {
+    /** Free to place or withdraw. */
+    available: Money;
+    /** Held by resting orders. */
+    reserved: Money;
+    /** Available plus reserved. */
+    total: Money;
+    /** Fields this version does not know are kept. */
+    [key: string]: unknown;
+  };
+  /** How many orders rest in the open auction. */
+  exposure: {
+    /** All resting orders. */
+    activeOrderCount: number;
+    /** Resting MINT orders. */
+    mintOrderCount: number;
+    /** Resting BURN orders. */
+    burnOrderCount: number;
+    /** Fields this version does not know are kept. */
+    [key: string]: unknown;
+  };
+  /** Totals over a recent window. */
+  activity: {
+    /** Window start, inclusive. */
+    from: string;
+    /** Window end, inclusive. */
+    to: string;
+    /** USD volume matched in the window. */
+    totalMatched: Money;
+    /** Gross rebates earned on MINT fills; never negative. */
+    rebatesEarned: Money;
+    /** Gross fees paid on BURN fills; never negative. */
+    feesPaid: Money;
+    /** Fields this version does not know are kept. */
+    [key: string]: unknown;
+  };
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const CreateWithdrawalRequest = z.object(
   {
@@ -331,7 +650,15 @@ export const CreateWithdrawalRequest = z.object(
   },
   messages(),
 );
-export type CreateWithdrawalRequest = z.input<typeof CreateWithdrawalRequest>;
+/** Body of POST /v1/match/withdrawals: USD out to a fiat account. */
+export type CreateWithdrawalRequest = {
+  /** Sending the same key again returns the same withdrawal. */
+  idempotencyKey: IdempotencyKey;
+  /** USD to withdraw; greater than 0. */
+  amount: WithdrawalAmount;
+  /** The fiat account that receives the funds. */
+  fiatAccountId: string;
+};
 
 export const Withdrawal = z.looseObject(
   {
@@ -340,7 +667,15 @@ export const Withdrawal = z.looseObject(
   },
   messages(),
 );
-export type Withdrawal = z.infer<typeof Withdrawal>;
+/** Fields beyond `id` and `status` are not shown by the documents and are passed through. */
+export type Withdrawal = {
+  /** The withdrawal's id. */
+  id: string;
+  /** Passed through from the payout processor; a new withdrawal starts as `pending`. */
+  status: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const WsTicket = z.looseObject(
   {
@@ -349,7 +684,15 @@ export const WsTicket = z.looseObject(
   },
   messages(),
 );
-export type WsTicket = z.infer<typeof WsTicket>;
+/** A short-lived credential (a JWT) for opening the venue's WebSocket; secret, never log it. */
+export type WsTicket = {
+  /** Short-lived JWT. Secret; never log it. */
+  ticket: string;
+  /** When the ticket stops being accepted. */
+  expiresAt: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const ErrorBody = z.looseObject(
   {
@@ -358,7 +701,15 @@ export const ErrorBody = z.looseObject(
   },
   messages(),
 );
-export type ErrorBody = z.infer<typeof ErrorBody>;
+/** The basic error body. */
+export type ErrorBody = {
+  /** Service error code (see errors.yaml). */
+  code: number;
+  /** Human-readable description. */
+  message: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const ErrorDetail = z.looseObject(
   {
@@ -370,7 +721,21 @@ export const ErrorDetail = z.looseObject(
   },
   messages(),
 );
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
+/** One failing field of an invalid request. */
+export type ErrorDetail = {
+  /** The kind of failure. */
+  error: string;
+  /** Human-readable description. */
+  message: string;
+  /** Where the field is (its path in the request). */
+  location?: string;
+  /** The value that was refused. */
+  invalidValue?: string;
+  /** The rules the value broke. */
+  constraints?: Record<string, unknown>;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const ExtendedErrorBody = z.looseObject(
   {
@@ -380,10 +745,21 @@ export const ExtendedErrorBody = z.looseObject(
   },
   messages(),
 );
-export type ExtendedErrorBody = z.infer<typeof ExtendedErrorBody>;
+/** The invalid-request body (code 2) with one entry per failing field. */
+export type ExtendedErrorBody = {
+  /** Service error code (2 for an invalid request). */
+  code: number;
+  /** Human-readable description. */
+  message: string;
+  /** One entry per failing field. */
+  errors: ErrorDetail[];
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const AnyErrorBody = z.union([ExtendedErrorBody, ErrorBody]);
-export type AnyErrorBody = z.infer<typeof AnyErrorBody>;
+/** A basic or an extended error body. */
+export type AnyErrorBody = ExtendedErrorBody | ErrorBody;
 
 export const Configuration = z.looseObject(
   {
@@ -396,7 +772,18 @@ export const Configuration = z.looseObject(
   },
   messages(),
 );
-export type Configuration = z.infer<typeof Configuration>;
+/** The account's platform configuration; reading it verifies an API key. */
+export type Configuration = {
+  /** Payments settings. */
+  payments: {
+    /** The account's master wallet. */
+    masterWalletId: string;
+    /** Fields this version does not know are kept. */
+    [key: string]: unknown;
+  };
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const WalletSubscriptionRequest = z.object(
   {
@@ -405,7 +792,13 @@ export const WalletSubscriptionRequest = z.object(
   },
   messages(),
 );
-export type WalletSubscriptionRequest = z.input<typeof WalletSubscriptionRequest>;
+/** Wallet and contract products. */
+export type WalletSubscriptionRequest = {
+  /** Where deliveries are posted. */
+  endpoint: HttpsUrl;
+  /** `*` subscribes to all types. */
+  notificationTypes?: string[];
+};
 
 export const PaymentsNetworkSubscriptionRequest = z.object(
   {
@@ -416,7 +809,17 @@ export const PaymentsNetworkSubscriptionRequest = z.object(
   },
   messages(),
 );
-export type PaymentsNetworkSubscriptionRequest = z.input<typeof PaymentsNetworkSubscriptionRequest>;
+/** Payments-network product. */
+export type PaymentsNetworkSubscriptionRequest = {
+  /** Where deliveries are posted. */
+  endpoint: HttpsUrl;
+  /** A label for the subscription. */
+  name?: string;
+  /** Whether deliveries start straight away. */
+  enabled?: boolean;
+  /** `*` subscribes to all types. */
+  notificationTypes?: string[];
+};
 
 export const FxSubscriptionRequest = z.object(
   {
@@ -425,7 +828,13 @@ export const FxSubscriptionRequest = z.object(
   },
   messages(),
 );
-export type FxSubscriptionRequest = z.input<typeof FxSubscriptionRequest>;
+/** FX product. */
+export type FxSubscriptionRequest = {
+  /** Where deliveries are posted. */
+  endpoint: HttpsUrl;
+  /** `*` subscribes to all types. */
+  notificationTypes?: string[];
+};
 
 export const TransferSubscriptionRequest = z.object(
   {
@@ -437,7 +846,19 @@ export const TransferSubscriptionRequest = z.object(
   },
   messages(),
 );
-export type TransferSubscriptionRequest = z.input<typeof TransferSubscriptionRequest>;
+/** Permissionless multichain transfer product. */
+export type TransferSubscriptionRequest = {
+  /** The network to watch, e.g. `mainnet`. */
+  environment?: string;
+  /** Where deliveries are posted. */
+  endpoint: HttpsUrl;
+  /** Wallet addresses to monitor. */
+  addresses?: string[];
+  /** Blockchain domains to monitor. */
+  domains?: number[];
+  /** `*` or a prefix wildcard such as `transfer.*`. */
+  notificationTypes?: string[];
+};
 
 export const NotificationSubscription = z.looseObject(
   {
@@ -455,7 +876,36 @@ export const NotificationSubscription = z.looseObject(
   },
   messages(),
 );
-export type NotificationSubscription = z.infer<typeof NotificationSubscription>;
+/**
+ * A v2 subscription. `restricted` is present for wallet, contract, payments-network and FX;
+ * `environment`, `addresses` and `domains` for the transfer product.
+ */
+export type NotificationSubscription = {
+  /** The subscription's id. */
+  id: string;
+  /** Its label. */
+  name?: string;
+  /** The HTTPS URL deliveries are posted to. */
+  endpoint: string;
+  /** Whether deliveries are being made. */
+  enabled?: boolean;
+  /** When it was created. */
+  createDate?: string;
+  /** When it last changed. */
+  updateDate?: string;
+  /** The notification types delivered; `*` for all. */
+  notificationTypes?: string[];
+  /** Present for the wallet, contract, payments-network and FX products. */
+  restricted?: boolean;
+  /** Transfer product only: the network watched. */
+  environment?: string;
+  /** Transfer product only: wallet addresses watched. */
+  addresses?: string[];
+  /** Transfer product only: blockchain domains watched. */
+  domains?: number[];
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const V1SubscriptionRequest = z.object(
   {
@@ -463,7 +913,11 @@ export const V1SubscriptionRequest = z.object(
   },
   messages(),
 );
-export type V1SubscriptionRequest = z.input<typeof V1SubscriptionRequest>;
+/** Body of POST /v1/notifications/subscriptions. */
+export type V1SubscriptionRequest = {
+  /** Where the confirmation message and then deliveries are posted. */
+  endpoint: HttpsUrl;
+};
 
 export const V1SubscriptionDetail = z.looseObject(
   {
@@ -473,7 +927,17 @@ export const V1SubscriptionDetail = z.looseObject(
   },
   messages(),
 );
-export type V1SubscriptionDetail = z.infer<typeof V1SubscriptionDetail>;
+/** One entry per region, each confirmed separately. */
+export type V1SubscriptionDetail = {
+  /** Topic identifier. */
+  url: string;
+  /** Subscription identifier. */
+  arn: string;
+  /** `pending` until the confirmation URL is opened, then `confirmed`; `deleted` once removed. */
+  status: 'pending' | 'confirmed' | 'deleted';
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const V1Subscription = z.looseObject(
   {
@@ -483,7 +947,17 @@ export const V1Subscription = z.looseObject(
   },
   messages(),
 );
-export type V1Subscription = z.infer<typeof V1Subscription>;
+/** A v1 (topic notification) subscription. */
+export type V1Subscription = {
+  /** The subscription's id. */
+  id: string;
+  /** The URL deliveries are posted to. */
+  endpoint: string;
+  /** One entry per region, each confirmed on its own. */
+  subscriptionDetails: V1SubscriptionDetail[];
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const V1ConfirmationMessage = z.looseObject(
   {
@@ -500,7 +974,34 @@ export const V1ConfirmationMessage = z.looseObject(
   },
   messages(),
 );
-export type V1ConfirmationMessage = z.input<typeof V1ConfirmationMessage>;
+/**
+ * The v1 confirmation message the notification service posts to a new subscription's endpoint (a
+ * third-party topic notification service). Fields beyond the documented ones are kept.
+ */
+export type V1ConfirmationMessage = {
+  /** Always `SubscriptionConfirmation`. */
+  Type: 'SubscriptionConfirmation';
+  /** Unique per message. */
+  MessageId: string;
+  /** Confirms the subscription when sent back. */
+  Token: string;
+  /** The topic the endpoint is being subscribed to. */
+  TopicArn: string;
+  /** Human-readable text of the confirmation. */
+  Message: string;
+  /** Opening it confirms the subscription. */
+  SubscribeURL: string;
+  /** When the message was sent. */
+  Timestamp: string;
+  /** `1` (SHA1withRSA) or `2` (SHA256withRSA). */
+  SignatureVersion: string;
+  /** Base64 signature over the message's canonical string. */
+  Signature: string;
+  /** Where the signing certificate is published. */
+  SigningCertURL: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
 
 export const NotificationPublicKey = z.looseObject(
   {
@@ -511,4 +1012,70 @@ export const NotificationPublicKey = z.looseObject(
   },
   messages(),
 );
-export type NotificationPublicKey = z.infer<typeof NotificationPublicKey>;
+/** A public key that signs v2 webhook deliveries. */
+export type NotificationPublicKey = {
+  /** The key id deliveries name in their key-id header. */
+  id: string;
+  /** The only algorithm the venue owner documents; deliveries are verified with it. */
+  algorithm: 'ECDSA_SHA_256';
+  /** Base64 DER SubjectPublicKeyInfo. */
+  publicKey: string;
+  /** When the key was created. */
+  createDate: string;
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
+
+// Each type above is written out so that its fields carry their JSDoc; these checks fail type-checking
+// if one ever differs from what its schema parses to (responses) or accepts (requests).
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Check<T extends true> = T;
+export type _TypesMatchSchemas = [
+  Check<Same<DecimalAmount, z.infer<typeof DecimalAmount>>>,
+  Check<Same<Currency, z.infer<typeof Currency>>>,
+  Check<Same<FeeBps, z.infer<typeof FeeBps>>>,
+  Check<Same<IdempotencyKey, z.input<typeof IdempotencyKey>>>,
+  Check<Same<HttpsUrl, z.input<typeof HttpsUrl>>>,
+  Check<Same<Money, z.infer<typeof Money>>>,
+  Check<Same<OrderAmount, z.input<typeof OrderAmount>>>,
+  Check<Same<WithdrawalAmount, z.input<typeof WithdrawalAmount>>>,
+  Check<Same<OrderType, z.input<typeof OrderType>>>,
+  Check<Same<OrderStatus, z.infer<typeof OrderStatus>>>,
+  Check<Same<PostFillAction, z.infer<typeof PostFillAction>>>,
+  Check<Same<OrderLineage, z.infer<typeof OrderLineage>>>,
+  Check<Same<OrderFill, z.infer<typeof OrderFill>>>,
+  Check<Same<BurnOrder, z.infer<typeof BurnOrder>>>,
+  Check<Same<MintOrder, z.infer<typeof MintOrder>>>,
+  Check<Same<Order, z.infer<typeof Order>>>,
+  Check<Same<BurnOrderRequest, z.input<typeof BurnOrderRequest>>>,
+  Check<Same<MintOrderRequest, z.input<typeof MintOrderRequest>>>,
+  Check<Same<PlaceOrderRequest, z.input<typeof PlaceOrderRequest>>>,
+  Check<Same<PlaceOrderResult, z.infer<typeof PlaceOrderResult>>>,
+  Check<Same<ListOrdersQuery, z.input<typeof ListOrdersQuery>>>,
+  Check<Same<Pagination, z.infer<typeof Pagination>>>,
+  Check<Same<OrderList, z.infer<typeof OrderList>>>,
+  Check<Same<CancelOrderRequest, z.input<typeof CancelOrderRequest>>>,
+  Check<Same<CancelOrderResult, z.infer<typeof CancelOrderResult>>>,
+  Check<Same<CancelAllResult, z.infer<typeof CancelAllResult>>>,
+  Check<Same<ModifyOrderRequest, z.input<typeof ModifyOrderRequest>>>,
+  Check<Same<ModifyOrderResult, z.infer<typeof ModifyOrderResult>>>,
+  Check<Same<AccountSummary, z.infer<typeof AccountSummary>>>,
+  Check<Same<CreateWithdrawalRequest, z.input<typeof CreateWithdrawalRequest>>>,
+  Check<Same<Withdrawal, z.infer<typeof Withdrawal>>>,
+  Check<Same<WsTicket, z.infer<typeof WsTicket>>>,
+  Check<Same<ErrorBody, z.infer<typeof ErrorBody>>>,
+  Check<Same<ErrorDetail, z.infer<typeof ErrorDetail>>>,
+  Check<Same<ExtendedErrorBody, z.infer<typeof ExtendedErrorBody>>>,
+  Check<Same<AnyErrorBody, z.infer<typeof AnyErrorBody>>>,
+  Check<Same<Configuration, z.infer<typeof Configuration>>>,
+  Check<Same<WalletSubscriptionRequest, z.input<typeof WalletSubscriptionRequest>>>,
+  Check<Same<PaymentsNetworkSubscriptionRequest, z.input<typeof PaymentsNetworkSubscriptionRequest>>>,
+  Check<Same<FxSubscriptionRequest, z.input<typeof FxSubscriptionRequest>>>,
+  Check<Same<TransferSubscriptionRequest, z.input<typeof TransferSubscriptionRequest>>>,
+  Check<Same<NotificationSubscription, z.infer<typeof NotificationSubscription>>>,
+  Check<Same<V1SubscriptionRequest, z.input<typeof V1SubscriptionRequest>>>,
+  Check<Same<V1SubscriptionDetail, z.infer<typeof V1SubscriptionDetail>>>,
+  Check<Same<V1Subscription, z.infer<typeof V1Subscription>>>,
+  Check<Same<V1ConfirmationMessage, z.input<typeof V1ConfirmationMessage>>>,
+  Check<Same<NotificationPublicKey, z.infer<typeof NotificationPublicKey>>>,
+];

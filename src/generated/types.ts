@@ -397,13 +397,19 @@ export interface components {
         };
         /** @description Money of an order; at least 100 and a multiple of 100. */
         OrderAmount: {
+            /** @description Decimal string; at least 100 and a multiple of 100. */
             amount: string;
+            /** @description ISO 4217 currency code. */
             currency: components["schemas"]["Currency"];
         };
         /** @description Money of a withdrawal; positive, in USD. */
         WithdrawalAmount: {
+            /** @description Decimal string greater than 0. */
             amount: string;
-            /** @enum {string} */
+            /**
+             * @description Always `USD`.
+             * @enum {string}
+             */
             currency: "USD";
         };
         /**
@@ -425,6 +431,7 @@ export interface components {
          * @enum {string}
          */
         PostFillAction: "roll" | "fallback" | "cancel";
+        /** @description Links between the orders of a rolled chain: follow `parentOrderId` back or `childOrderId` forward. */
         OrderLineage: {
             /**
              * Format: uuid
@@ -437,10 +444,13 @@ export interface components {
              */
             childOrderId: string | null;
         };
-        /** @description The document marks `filledAmount` and `unfilledAmount` Required and not `clearingFeeBps` or `matchedAt`, so a fill without those two is accepted (the simulator always sends all four). */
+        /** @description How much of an order matched, and at what fee. The document marks `filledAmount` and `unfilledAmount` Required and not `clearingFeeBps` or `matchedAt`, so a fill without those two is accepted (the simulator always sends all four). */
         OrderFill: {
+            /** @description The matched part of the order. */
             filledAmount: components["schemas"]["Money"];
+            /** @description The part left unmatched, handled per the order's `postFillAction`. */
             unfilledAmount: components["schemas"]["Money"];
+            /** @description The clearing fee applied at settlement, in basis points. */
             clearingFeeBps?: components["schemas"]["FeeBps"];
             /**
              * Format: date-time
@@ -457,20 +467,30 @@ export interface components {
             orderId: string;
             /** @description Auction cycle the order entered; null before admission to an auction. */
             auctionId: number | null;
+            /** @description Where the order sits in a chain of rolled orders. */
             lineage: components["schemas"]["OrderLineage"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `BURN`. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             orderType: "BURN";
+            /** @description The stablecoin amount the order burns. */
             amount: components["schemas"]["Money"];
             /** @description Maximum fee willing to pay, in basis points; null for a market order. The document marks every other field Required but not this one, so a response without it is accepted (the simulator always sends it). */
             feeBps?: string | null;
+            /** @description What happens to an unfilled remainder. */
             postFillAction: components["schemas"]["PostFillAction"];
+            /** @description Where the order is in its lifecycle. */
             status: components["schemas"]["OrderStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the venue accepted the order.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the order last changed (status, fee or lineage).
+             */
             updatedAt: string;
             /** @description Null until the order is matched. */
             fill: components["schemas"]["OrderFill"] | null;
@@ -491,20 +511,30 @@ export interface components {
             orderId: string;
             /** @description Auction cycle the order entered; null before admission to an auction. */
             auctionId: number | null;
+            /** @description Where the order sits in a chain of rolled orders. */
             lineage: components["schemas"]["OrderLineage"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `MINT`. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             orderType: "MINT";
+            /** @description The USD amount the order mints. */
             amount: components["schemas"]["Money"];
             /** @description Minimum rebate required, in basis points; null for a market order. The document marks every other field Required but not this one, so a response without it is accepted (the simulator always sends it). */
             feeBps?: string | null;
+            /** @description What happens to an unfilled remainder. */
             postFillAction: components["schemas"]["PostFillAction"];
+            /** @description Where the order is in its lifecycle. */
             status: components["schemas"]["OrderStatus"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the venue accepted the order.
+             */
             createdAt: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the order last changed (status, fee or lineage).
+             */
             updatedAt: string;
             /** @description Null until the order is matched. */
             fill: components["schemas"]["OrderFill"] | null;
@@ -517,15 +547,18 @@ export interface components {
         Order: components["schemas"]["BurnOrder"] | components["schemas"]["MintOrder"];
         /** @description Body of a BURN order. Unknown keys are refused, as for MINT: a misspelt `feeBps` (say `feeBPS`) would otherwise be dropped and leave a market order that pays any clearing fee. */
         BurnOrderRequest: {
+            /** @description Becomes the order's `orderId`; sending the same key again returns the same order. */
             idempotencyKey: components["schemas"]["IdempotencyKey"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `BURN`. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             orderType: "BURN";
+            /** @description Stablecoin to burn; at least 100 and a multiple of 100. */
             amount: components["schemas"]["OrderAmount"];
             /** @description Maximum fee in basis points. Omitted or null means a market order matching at any clearing fee. */
             feeBps?: string | null;
+            /** @description What happens to an unfilled remainder. */
             postFillAction: components["schemas"]["PostFillAction"];
             /** @description The wallet that funds the burn. */
             sourceWalletId: string;
@@ -537,24 +570,32 @@ export interface components {
         };
         /** @description Body of a MINT order. `sourceWalletId` and `fiatAccountId` must be omitted. */
         MintOrderRequest: {
+            /** @description Becomes the order's `orderId`; sending the same key again returns the same order. */
             idempotencyKey: components["schemas"]["IdempotencyKey"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description Always `MINT`. (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             orderType: "MINT";
+            /** @description USD to mint; at least 100 and a multiple of 100. */
             amount: components["schemas"]["OrderAmount"];
             /** @description Minimum rebate in basis points. Omitted or null means a market order matching at any clearing fee. */
             feeBps?: string | null;
+            /** @description What happens to an unfilled remainder. */
             postFillAction: components["schemas"]["PostFillAction"];
             sourceWalletId?: never;
             fiatAccountId?: never;
         };
         /** @description Body of POST /v1/match/orders, discriminated by `orderType`. */
         PlaceOrderRequest: components["schemas"]["BurnOrderRequest"] | components["schemas"]["MintOrderRequest"];
+        /** @description The venue's answer to a placed order. */
         PlaceOrderResult: {
+            /** @description The auction cycle the order entered. */
             auctionId: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The new order's id (its `idempotencyKey`).
+             */
             orderId: string;
             /** @description `pending` on acceptance. Typed as any status so that a replay of the same request stays readable. */
             status: components["schemas"]["OrderStatus"];
@@ -571,7 +612,9 @@ export interface components {
              * @default 20
              */
             pageSize: number;
+            /** @description Only orders in this status. */
             status?: components["schemas"]["OrderStatus"];
+            /** @description Only orders of this type. */
             orderType?: components["schemas"]["OrderType"];
             /**
              * Format: uuid
@@ -589,6 +632,7 @@ export interface components {
              */
             to?: string;
         };
+        /** @description Where a page sits in a listing. */
         Pagination: {
             /** @description Current page, 1-based. */
             page: number;
@@ -597,32 +641,58 @@ export interface components {
             /** @description Total matching results across all pages. */
             total: number;
         };
+        /** @description One page of orders. */
         OrderList: {
+            /** @description The orders on this page. */
             orders: components["schemas"]["Order"][];
+            /** @description This page's position in the whole listing. */
             pagination: components["schemas"]["Pagination"];
         };
+        /** @description Body of POST /v1/match/orders/cancel: the order to cancel. */
         CancelOrderRequest: {
+            /** @description The auction the order rests in. */
             auctionId: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The order to cancel.
+             */
             orderId: string;
         };
+        /** @description A cancelled order. */
         CancelOrderResult: {
+            /** @description The auction the order rested in. */
             auctionId: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The cancelled order.
+             */
             orderId: string;
-            /** @enum {string} */
+            /**
+             * @description Always `cancelled`.
+             * @enum {string}
+             */
             status: "cancelled";
         };
+        /** @description The orders a cancel-all removed from the open auction. */
         CancelAllResult: {
+            /** @description The open auction the orders rested in. */
             auctionId: number;
             /** @description Empty when nothing rested. */
             orderIds: string[];
-            /** @enum {string} */
+            /**
+             * @description Always `cancelled`.
+             * @enum {string}
+             */
             status: "cancelled";
         };
+        /** @description Body of POST /v1/match/orders/modify: a new fee limit for a resting order. */
         ModifyOrderRequest: {
+            /** @description The auction the order rests in. */
             auctionId: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The order to modify.
+             */
             orderId: string;
             /**
              * @description The new fee limit; null converts the order to a market order. Required by this contract (the
@@ -630,28 +700,44 @@ export interface components {
              */
             feeBps: string | null;
         };
+        /** @description A modified order, still resting. */
         ModifyOrderResult: {
+            /** @description The auction the order rests in. */
             auctionId: number;
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The modified order.
+             */
             orderId: string;
-            /** @enum {string} */
+            /**
+             * @description Always `pending`.
+             * @enum {string}
+             */
             status: "pending";
         };
         /** @description Best-effort account summary. */
         AccountSummary: {
             /** @description Unique account identifier. */
             accountId: string;
+            /** @description The entity's stablecoin balance on the venue. */
             stablecoin: {
+                /** @description Free to place or withdraw. */
                 available: components["schemas"]["Money"];
+                /** @description Held by resting orders. */
                 reserved: components["schemas"]["Money"];
+                /** @description Available plus reserved. */
                 total: components["schemas"]["Money"];
             };
+            /** @description How many orders rest in the open auction. */
             exposure: {
                 /** @description All resting orders. */
                 activeOrderCount: number;
+                /** @description Resting MINT orders. */
                 mintOrderCount: number;
+                /** @description Resting BURN orders. */
                 burnOrderCount: number;
             };
+            /** @description Totals over a recent window. */
             activity: {
                 /**
                  * Format: date-time
@@ -663,77 +749,120 @@ export interface components {
                  * @description Window end, inclusive.
                  */
                 to: string;
+                /** @description USD volume matched in the window. */
                 totalMatched: components["schemas"]["Money"];
+                /** @description Gross rebates earned on MINT fills; never negative. */
                 rebatesEarned: components["schemas"]["Money"];
+                /** @description Gross fees paid on BURN fills; never negative. */
                 feesPaid: components["schemas"]["Money"];
             };
         };
+        /** @description Body of POST /v1/match/withdrawals: USD out to a fiat account. */
         CreateWithdrawalRequest: {
+            /** @description Sending the same key again returns the same withdrawal. */
             idempotencyKey: components["schemas"]["IdempotencyKey"];
+            /** @description USD to withdraw; greater than 0. */
             amount: components["schemas"]["WithdrawalAmount"];
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The fiat account that receives the funds.
+             */
             fiatAccountId: string;
         };
         /** @description Fields beyond `id` and `status` are not shown by the documents and are passed through. */
         Withdrawal: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The withdrawal's id.
+             */
             id: string;
             /** @description Passed through from the payout processor; a new withdrawal starts as `pending`. */
             status: string;
         } & {
             [key: string]: unknown;
         };
+        /** @description A short-lived credential (a JWT) for opening the venue's WebSocket; secret, never log it. */
         WsTicket: {
             /** @description Short-lived JWT. Secret; never log it. */
             ticket: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the ticket stops being accepted.
+             */
             expiresAt: string;
         };
+        /** @description The basic error body. */
         ErrorBody: {
             /** @description Service error code (see errors.yaml). */
             code: number;
+            /** @description Human-readable description. */
             message: string;
         };
+        /** @description One failing field of an invalid request. */
         ErrorDetail: {
+            /** @description The kind of failure. */
             error: string;
+            /** @description Human-readable description. */
             message: string;
+            /** @description Where the field is (its path in the request). */
             location?: string;
+            /** @description The value that was refused. */
             invalidValue?: string;
+            /** @description The rules the value broke. */
             constraints?: Record<string, never>;
         };
         /** @description The invalid-request body (code 2) with one entry per failing field. */
         ExtendedErrorBody: {
+            /** @description Service error code (2 for an invalid request). */
             code: number;
+            /** @description Human-readable description. */
             message: string;
+            /** @description One entry per failing field. */
             errors: components["schemas"]["ErrorDetail"][];
         };
         /** @description A basic or an extended error body. */
         AnyErrorBody: components["schemas"]["ExtendedErrorBody"] | components["schemas"]["ErrorBody"];
+        /** @description The account's platform configuration; reading it verifies an API key. */
         Configuration: {
+            /** @description Payments settings. */
             payments: {
+                /** @description The account's master wallet. */
                 masterWalletId: string;
             };
         };
         /** @description Wallet and contract products. */
         WalletSubscriptionRequest: {
+            /** @description Where deliveries are posted. */
             endpoint: components["schemas"]["HttpsUrl"];
             /** @description `*` subscribes to all types. */
             notificationTypes?: string[];
         };
+        /** @description Payments-network product. */
         PaymentsNetworkSubscriptionRequest: {
+            /** @description Where deliveries are posted. */
             endpoint: components["schemas"]["HttpsUrl"];
+            /** @description A label for the subscription. */
             name?: string;
+            /** @description Whether deliveries start straight away. */
             enabled?: boolean;
+            /** @description `*` subscribes to all types. */
             notificationTypes?: string[];
         };
+        /** @description FX product. */
         FxSubscriptionRequest: {
+            /** @description Where deliveries are posted. */
             endpoint: components["schemas"]["HttpsUrl"];
+            /** @description `*` subscribes to all types. */
             notificationTypes?: string[];
         };
         /** @description Permissionless multichain transfer product. */
         TransferSubscriptionRequest: {
-            /** @example mainnet */
+            /**
+             * @description The network to watch, e.g. `mainnet`.
+             * @example mainnet
+             */
             environment?: string;
+            /** @description Where deliveries are posted. */
             endpoint: components["schemas"]["HttpsUrl"];
             /** @description Wallet addresses to monitor. */
             addresses?: string[];
@@ -744,22 +873,41 @@ export interface components {
         };
         /** @description A v2 subscription. `restricted` is present for wallet, contract, payments-network and FX; `environment`, `addresses` and `domains` for the transfer product. */
         NotificationSubscription: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The subscription's id.
+             */
             id: string;
+            /** @description Its label. */
             name?: string;
+            /** @description The HTTPS URL deliveries are posted to. */
             endpoint: string;
+            /** @description Whether deliveries are being made. */
             enabled?: boolean;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it was created.
+             */
             createDate?: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
             updateDate?: string;
+            /** @description The notification types delivered; `*` for all. */
             notificationTypes?: string[];
+            /** @description Present for the wallet, contract, payments-network and FX products. */
             restricted?: boolean;
+            /** @description Transfer product only: the network watched. */
             environment?: string;
+            /** @description Transfer product only: wallet addresses watched. */
             addresses?: string[];
+            /** @description Transfer product only: blockchain domains watched. */
             domains?: number[];
         };
+        /** @description Body of POST /v1/notifications/subscriptions. */
         V1SubscriptionRequest: {
+            /** @description Where the confirmation message and then deliveries are posted. */
             endpoint: components["schemas"]["HttpsUrl"];
         };
         /** @description One entry per region, each confirmed separately. */
@@ -768,35 +916,61 @@ export interface components {
             url: string;
             /** @description Subscription identifier. */
             arn: string;
-            /** @enum {string} */
+            /**
+             * @description `pending` until the confirmation URL is opened, then `confirmed`; `deleted` once removed.
+             * @enum {string}
+             */
             status: "pending" | "confirmed" | "deleted";
         };
+        /** @description A v1 (topic notification) subscription. */
         V1Subscription: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The subscription's id.
+             */
             id: string;
+            /** @description The URL deliveries are posted to. */
             endpoint: string;
+            /** @description One entry per region, each confirmed on its own. */
             subscriptionDetails: components["schemas"]["V1SubscriptionDetail"][];
         };
         /** @description The v1 confirmation message the notification service posts to a new subscription's endpoint (a third-party topic notification service). Fields beyond the documented ones are kept. */
         V1ConfirmationMessage: {
-            /** @enum {string} */
+            /**
+             * @description Always `SubscriptionConfirmation`.
+             * @enum {string}
+             */
             Type: "SubscriptionConfirmation";
+            /** @description Unique per message. */
             MessageId: string;
+            /** @description Confirms the subscription when sent back. */
             Token: string;
+            /** @description The topic the endpoint is being subscribed to. */
             TopicArn: string;
+            /** @description Human-readable text of the confirmation. */
             Message: string;
             /** @description Opening it confirms the subscription. */
             SubscribeURL: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the message was sent.
+             */
             Timestamp: string;
+            /** @description `1` (SHA1withRSA) or `2` (SHA256withRSA). */
             SignatureVersion: string;
+            /** @description Base64 signature over the message's canonical string. */
             Signature: string;
+            /** @description Where the signing certificate is published. */
             SigningCertURL: string;
         } & {
             [key: string]: unknown;
         };
+        /** @description A public key that signs v2 webhook deliveries. */
         NotificationPublicKey: {
-            /** Format: uuid */
+            /**
+             * Format: uuid
+             * @description The key id deliveries name in their key-id header.
+             */
             id: string;
             /**
              * @description The only algorithm the venue owner documents; deliveries are verified with it.
@@ -805,7 +979,10 @@ export interface components {
             algorithm: "ECDSA_SHA_256";
             /** @description Base64 DER SubjectPublicKeyInfo. */
             publicKey: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the key was created.
+             */
             createDate: string;
         };
     };
