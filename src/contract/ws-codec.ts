@@ -1,62 +1,179 @@
-import { Decimal } from 'decimal.js';
+import { VENUE_CURRENCY } from './money.js';
 import type { ClientFrame, ServerFrame } from './ws-protocol.js';
 
-// How frames, and the money inside them, travel as socket text. Money is encoded by the simulator's
-// hub and decoded by the client's stream with the same rules; the client parses and writes its
-// frames here, apart from the connection state (as ws keeps its receiver and sender apart).
+// How frames, and the money inside them, travel as socket text. The venue sends every money value
+// on the socket as a bare integer number of cents (`1000` = 10.00 USD), not REST's Money object.
+// The simulator's hub encodes and the client's stream decodes with the one table below, so both
+// sides agree on which fields are money; consumers always get REST's Money objects.
+
+/** The payload an event kind carries (its `data`). */
+export type SocketPayload = 'order' | 'withdrawal' | 'account' | 'auction' | 'snapshot';
+
+/** Event kind -> payload. A kind not listed (a newer venue's) is passed through undecoded. */
+export const SOCKET_EVENT_PAYLOADS: ReadonlyMap<string, SocketPayload> = new Map<string, SocketPayload>([
+  ['order.accepted', 'order'],
+  ['order.updated', 'order'],
+  ['withdrawal.updated', 'withdrawal'],
+  ['balance.updated', 'account'],
+  ['auction.opened', 'auction'],
+  ['auction.locked', 'auction'],
+  ['auction.cleared', 'auction'],
+  ['auction.settled', 'auction'],
+  ['auction.snapshot', 'snapshot'],
+]);
 
 /**
- * How Money travels on the socket. The simulator keeps REST's Money objects
- * (`{amount: '1000.00', currency: 'USD'}`); the real venue sends integer cents
- * (`{amount: 100000, currency: 'USD'}`). Switching is this one constant: the server encodes
- * with it, the client decodes with it, and consumers always get REST's Money objects.
+ * Every money field of every payload, as a dotted path in `data`. The paths of order and account
+ * are the Money fields of the openapi schemas Order and AccountSummary, and every path holds Money
+ * in what the simulator publishes: test/contract/ws-codec.test.ts checks both, so a new money
+ * field cannot travel unconverted.
  */
-export type SocketMoneyFormat = 'decimal-object' | 'integer-cents';
-export const SOCKET_MONEY_FORMAT: SocketMoneyFormat = 'decimal-object';
+export const SOCKET_MONEY_FIELDS: Readonly<Record<SocketPayload, readonly string[]>> = {
+  order: ['amount', 'fill.filledAmount', 'fill.unfilledAmount'],
+  withdrawal: ['amount'],
+  account: [
+    'stablecoin.available',
+    'stablecoin.reserved',
+    'stablecoin.total',
+    'activity.totalMatched',
+    'activity.rebatesEarned',
+    'activity.feesPaid',
+  ],
+  auction: ['matchedVolume', 'lastClear.matchedVolume'],
+  snapshot: ['auction.matchedVolume', 'settling.matchedVolume', 'lastClear.matchedVolume'],
+};
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+const PATHS = new Map<SocketPayload, string[][]>(
+  Object.entries(SOCKET_MONEY_FIELDS).map(([payload, paths]) => [
+    payload as SocketPayload,
+    paths.map((p) => p.split('.')),
+  ]),
+);
+
+/**
+ * A socket frame whose money field is not what the protocol allows: the client cannot decode it.
+ * `path` is the field in the frame (`data.fill.filledAmount`), `event` the frame's event kind.
+ */
+export class SocketMoneyError extends RangeError {
+  override readonly name = 'SocketMoneyError';
+  readonly code = 'socket_money_invalid';
+  constructor(
+    readonly event: string,
+    readonly path: string,
+    readonly value: unknown,
+  ) {
+    super(
+      `${event}: ${path} must be a non-negative integer number of cents (socket money), got ${describe(value)}`,
+    );
+  }
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'undefined';
+  const text = typeof value === 'number' ? String(value) : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
+type Obj = Record<string, unknown>;
+
+function isPlainObject(value: unknown): value is Obj {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isMoneyShape(value: Record<string, unknown>, amountType: 'string' | 'number'): boolean {
-  const keys = Object.keys(value);
-  return (
-    keys.length === 2 &&
-    typeof value.currency === 'string' &&
-    typeof value.amount === amountType &&
-    (amountType === 'string' || Number.isSafeInteger(value.amount))
-  );
-}
-
-function mapMoney(
-  value: unknown,
-  amountType: 'string' | 'number',
-  convert: (amount: never) => unknown,
+/**
+ * A copy of `data` with `convert` applied to the value at each path (shallow copies along the paths
+ * only; the input is never changed). A path whose value or parent is null or absent is skipped:
+ * `fill` is null until an order is matched, `settling` and `lastClear` until an auction clears.
+ */
+function mapPaths(
+  data: unknown,
+  paths: string[][],
+  convert: (value: unknown, path: string[]) => unknown,
 ): unknown {
-  if (Array.isArray(value)) return value.map((v) => mapMoney(v, amountType, convert));
-  if (!isPlainObject(value)) return value;
-  if (isMoneyShape(value, amountType))
-    return { amount: convert(value.amount as never), currency: value.currency };
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) out[key] = mapMoney(v, amountType, convert);
-  return out;
+  if (!isPlainObject(data)) return data;
+  const root: Obj = { ...data };
+  const copies = new Set<Obj>([root]);
+  for (const path of paths) {
+    const parent = parentOf(root, path, copies);
+    const key = path[path.length - 1] as string;
+    const value = parent?.[key];
+    if (parent === undefined || value === null || value === undefined) continue;
+    parent[key] = convert(value, path);
+  }
+  return root;
 }
 
-const toCents = (amount: string): number => {
-  const cents = new Decimal(amount).times(100);
-  if (!cents.isInteger()) throw new RangeError(`money amount has more than 2 decimals: ${amount}`);
-  return cents.toNumber();
-};
-const fromCents = (cents: number): string => new Decimal(cents).dividedBy(100).toFixed(2);
-
-/** REST wire JSON -> socket wire JSON (server side). */
-export function encodeSocketData(data: unknown, format: SocketMoneyFormat = SOCKET_MONEY_FORMAT): unknown {
-  return format === 'decimal-object' ? data : mapMoney(data, 'string', toCents);
+/** The object holding the path's last key, copied (once) on the way down; undefined when absent. */
+function parentOf(root: Obj, path: string[], copies: Set<Obj>): Obj | undefined {
+  let parent = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i] as string;
+    const child = parent[key];
+    if (!isPlainObject(child)) return undefined;
+    if (copies.has(child)) {
+      parent = child;
+      continue;
+    }
+    const copy = { ...child };
+    copies.add(copy);
+    parent[key] = copy;
+    parent = copy;
+  }
+  return parent;
 }
 
-/** Socket wire JSON -> REST wire JSON (client side). */
-export function decodeSocketData(data: unknown, format: SocketMoneyFormat = SOCKET_MONEY_FORMAT): unknown {
-  return format === 'decimal-object' ? data : mapMoney(data, 'number', fromCents);
+const CENTS_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
+
+/** '1000.50' -> 100050, exactly (string and integer operations, no float math). */
+function centsOf(amount: string): number | undefined {
+  const m = CENTS_TEXT.exec(amount);
+  if (!m) return undefined;
+  const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+  return Number.isSafeInteger(cents) && (m[1] as string).length <= 16 ? cents : undefined;
+}
+
+/** 100050 -> '1000.50'. */
+function amountOf(cents: number): string {
+  const text = String(cents).padStart(3, '0');
+  return `${text.slice(0, -2)}.${text.slice(-2)}`;
+}
+
+/**
+ * REST wire JSON -> socket wire JSON (the simulator's side): every money field of the event's
+ * payload becomes integer cents. Throws on a Money that cannot travel (not USD, sub-cent, negative):
+ * the simulator never makes one, so that is a bug to hear about, not a frame to send.
+ */
+export function encodeSocketEvent(event: string, data: unknown): unknown {
+  const payload = SOCKET_EVENT_PAYLOADS.get(event);
+  if (payload === undefined) return data;
+  return mapPaths(data, PATHS.get(payload) as string[][], (value, path) => {
+    const money = value as { amount?: unknown; currency?: unknown };
+    const cents = typeof money.amount === 'string' ? centsOf(money.amount) : undefined;
+    if (cents === undefined || money.currency !== VENUE_CURRENCY) {
+      throw new RangeError(
+        `${event}: data.${path.join('.')} cannot travel as socket cents: ${describe(value)}`,
+      );
+    }
+    return cents;
+  });
+}
+
+/**
+ * Socket wire JSON -> REST wire JSON (the client's side): every money field of the event's payload,
+ * integer cents on the socket, becomes REST's Money (`{amount: '10.00', currency: 'USD'}`; the
+ * socket carries no currency and the venue has one). Throws SocketMoneyError on a value that is
+ * not a non-negative safe integer (`10.5`, `"1000"`, a Money object); an unknown event kind is
+ * returned untouched.
+ */
+export function decodeSocketEvent(event: string, data: unknown): unknown {
+  const payload = SOCKET_EVENT_PAYLOADS.get(event);
+  if (payload === undefined) return data;
+  return mapPaths(data, PATHS.get(payload) as string[][], (value, path) => {
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+      throw new SocketMoneyError(event, `data.${path.join('.')}`, value);
+    }
+    return { amount: amountOf(value), currency: VENUE_CURRENCY };
+  });
 }
 
 /**

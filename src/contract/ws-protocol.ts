@@ -4,8 +4,28 @@
  * types and names from here, so the two sides cannot drift into two protocols.
  */
 
+/**
+ * Our spec's subprotocol name: what the simulator selects and the client offers unless configured
+ * otherwise (the venue's owner publishes the same protocol as `circle-match.v1`).
+ */
 export const SUBPROTOCOL = 'service-match.v1';
 export const TICKET_PROTOCOL_PREFIX = 'ticket.';
+
+/** An HTTP token (RFC 6455 4.1: each subprotocol value is one), not mistakable for the ticket value. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+
+/** The rule a configured subprotocol name follows, as both sides report it. */
+export const SUBPROTOCOL_RULE =
+  'must be an HTTP token (letters, digits, .-_ and the like) not starting with "ticket."';
+
+export function isSubprotocolName(name: unknown): name is string {
+  return (
+    typeof name === 'string' &&
+    name.length <= 128 &&
+    TOKEN.test(name) &&
+    !name.startsWith(TICKET_PROTOCOL_PREFIX)
+  );
+}
 export const WS_PATH = '/v1/match/ws';
 
 export type Channel = 'market' | 'account';
@@ -69,4 +89,21 @@ export interface EventFrame {
   data: unknown;
   ts: string;
 }
-export type ServerFrame = SubscribedFrame | UnsubscribedFrame | PongFrame | ErrorFrame | EventFrame;
+/**
+ * The server's first frame on every socket, sent as soon as it opens; clients subscribe after it.
+ * `protocol`: the subprotocol the server selected. `heartbeatMs`: its ping interval (absent when it
+ * sends none), so a client knows how long a silent socket may still be alive.
+ */
+export interface HelloFrame {
+  type: 'hello';
+  protocol: string;
+  ts: string;
+  heartbeatMs?: number;
+}
+export type ServerFrame =
+  | HelloFrame
+  | SubscribedFrame
+  | UnsubscribedFrame
+  | PongFrame
+  | ErrorFrame
+  | EventFrame;

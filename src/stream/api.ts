@@ -14,8 +14,16 @@ export interface StreamHost {
    * can be resolved lazily; its failure counts as a failed connection attempt.
    */
   wsUrl: string | (() => string | Promise<string>);
-  /** POST /v1/match/ws/ticket; called right before every (re)connect. */
-  ticket(): Promise<{ ticket: string; expiresAt: string }>;
+  /**
+   * POST /v1/match/ws/ticket; called right before every (re)connect. `expiresAt` is not needed:
+   * the venue's published ticket answers show only `ticket`.
+   */
+  ticket(): Promise<{ ticket: string; expiresAt?: string | undefined }>;
+  /**
+   * The subprotocol name offered beside `ticket.<jwt>` and required of the server's selection.
+   * Default our spec's `service-match.v1` (the client option `wsSubprotocol`).
+   */
+  subprotocol?: string | undefined;
   /**
    * GET /v1/match/orders with these filters, every page (with the page's `x-account-seq` header
    * when present). Read when the account channel is subscribed (the open orders) and when the
@@ -50,6 +58,11 @@ export interface StreamOptions {
   heartbeatTimeoutMs?: number;
   /** Opening handshake limit. Default 10 s. */
   connectTimeoutMs?: number;
+  /**
+   * How long to wait, once a socket opens, for the server's `hello` before subscribing anyway (a
+   * server that sends none). Subscriptions asked for meanwhile wait too; none is lost. Default 1 s.
+   */
+  helloTimeoutMs?: number;
   /**
    * Reconnect backoff (also between failed resync reads), with "equal jitter": half of each delay
    * fixed, half random. `maxAttempts` consecutive failures end the stream with a StreamGaveUpError

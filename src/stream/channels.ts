@@ -31,6 +31,9 @@ export type Placement =
   | 'gap'
   | 'next';
 
+/** Why a channel could not resume exactly (`stream.resync`'s `reason`). */
+export type ResyncReason = StreamResyncEvent['data']['reason'];
+
 /** How channels reach the socket: the session. */
 export interface FrameSender {
   send(frame: ClientFrame): void;
@@ -161,16 +164,17 @@ export class Channels {
    */
   jump(
     ch: ChannelState,
-    reason: 'replay-unavailable' | 'gap',
+    reason: ResyncReason,
     resumedAt: number,
     ts: string,
+    refused?: { event: string; error: string },
   ): { marker: StreamResyncEvent; watermark: string; lastSeen: number | undefined } {
     const marker: StreamResyncEvent = {
       type: 'event',
       channel: ch.name,
       seq: resumedAt,
       event: 'stream.resync',
-      data: { reason, lastSeq: ch.lastSeq ?? null, resumedAtSeq: resumedAt },
+      data: { reason, lastSeq: ch.lastSeq ?? null, resumedAtSeq: resumedAt, ...refused },
       ts,
     };
     const watermark = ch.lastTs ?? ts;

@@ -1,6 +1,13 @@
 import { type BackoffPolicy, STREAM_BACKOFF } from '../contract/retry-policy.js';
-import { decodeSocketData, parseServerFrame } from '../contract/ws-codec.js';
-import type { Channel, EventFrame, ServerFrame, SubscribedFrame } from '../contract/ws-protocol.js';
+import { decodeSocketEvent, parseServerFrame } from '../contract/ws-codec.js';
+import {
+  type Channel,
+  type EventFrame,
+  isSubprotocolName,
+  type ServerFrame,
+  SUBPROTOCOL_RULE,
+  type SubscribedFrame,
+} from '../contract/ws-protocol.js';
 import { InvalidArgumentError } from '../core/base-error.js';
 import type { Logger } from '../core/logger.js';
 import type {
@@ -14,7 +21,7 @@ import type {
   StreamSummary,
   VenueStream,
 } from './api.js';
-import { type ChannelState, Channels } from './channels.js';
+import { type ChannelState, Channels, type Placement, type ResyncReason } from './channels.js';
 import type { AccountEvent, MarketEvent, StreamEvent } from './events.js';
 import { FlowControl } from './flow.js';
 import { isOrderLike } from './order-tracker.js';
@@ -56,6 +63,7 @@ class StreamConnection implements VenueStream {
   #resyncs = 0;
 
   constructor(host: StreamHost, opts: StreamOptions) {
+    checkOptions(host, opts);
     this.#log = host.logger ?? noopLogger;
     const random = opts.random ?? Math.random;
     const backoff = streamBackoff(opts.reconnect);
@@ -188,8 +196,14 @@ class StreamConnection implements VenueStream {
       this.#duplicatesDropped += 1;
       return;
     }
-    const data = decodeSocketData(frame.data);
-    // With the default codec the frame is passed on as parsed: no copy per event.
+    let data: unknown;
+    try {
+      data = decodeSocketEvent(frame.event, frame.data);
+    } catch (err) {
+      this.#refuse(ch, frame, placed, err instanceof Error ? err.message : String(err));
+      return;
+    }
+    // An event kind without money (or unknown) is passed on as parsed: no copy.
     const ev = (data === frame.data ? frame : { ...frame, data }) as StreamEvent;
     if (placed === 'unsequenced') {
       this.#flow.deliver(ch.subs, ev);
@@ -223,12 +237,50 @@ class StreamConnection implements VenueStream {
     else if (frame.replay === undefined && ch.name === 'account') this.#reconciler.learnOpenOrders();
   }
 
+  /**
+   * An event the codec cannot decode (a money field that is not integer cents). Not dropped in
+   * silence: the consumer gets a `stream.resync` naming it, and for `account` the REST
+   * reconciliation re-reads every order change since the last event delivered, this one's included.
+   * Its seq is consumed, so a resubscribe does not ask for it again.
+   */
+  #refuse(ch: ChannelState, frame: EventFrame, placed: Placement, error: string): void {
+    this.#log.warn('stream: refusing an event that cannot be decoded', {
+      channel: ch.name,
+      event: frame.event,
+      seq: frame.seq,
+      error,
+    });
+    // The snapshot is outside the sequence: the channel stays where it is.
+    const resumedAt = placed === 'unsequenced' ? (ch.lastSeq ?? frame.seq) : frame.seq;
+    this.#resync(ch, 'undecodable', resumedAt, frame.ts, { event: frame.event, error });
+  }
+
   /** Tells the consumer, then (account) reads every order change since the watermark over REST. */
-  #resync(ch: ChannelState, reason: 'replay-unavailable' | 'gap', resumedAt: number, ts: string): void {
+  #resync(
+    ch: ChannelState,
+    reason: ResyncReason,
+    resumedAt: number,
+    ts: string,
+    refused?: { event: string; error: string },
+  ): void {
     this.#resyncs += 1;
-    const { marker, watermark, lastSeen } = this.#channels.jump(ch, reason, resumedAt, ts);
+    const { marker, watermark, lastSeen } = this.#channels.jump(ch, reason, resumedAt, ts, refused);
     this.#flow.deliver(ch.subs, marker);
     if (ch.name === 'account') void this.#reconciler.reconcile(ch.subs, watermark, lastSeen, resumedAt);
+  }
+}
+
+function checkOptions(host: StreamHost, opts: StreamOptions): void {
+  const wait = opts.helloTimeoutMs;
+  if (wait !== undefined && !(Number.isFinite(wait) && wait >= 0)) {
+    throw new InvalidArgumentError(
+      `helloTimeoutMs must be a non-negative number of milliseconds, got ${wait}`,
+    );
+  }
+  if (host.subprotocol !== undefined && !isSubprotocolName(host.subprotocol)) {
+    throw new InvalidArgumentError(
+      `subprotocol ${SUBPROTOCOL_RULE}, got ${JSON.stringify(host.subprotocol)}`,
+    );
   }
 }
 

@@ -1,11 +1,29 @@
 import type { Channel } from '../contract/ws-protocol.js';
 
+/**
+ * REST's Money. The socket carries money as integer cents; the client decodes every money field
+ * back to this (src/contract/ws-codec.ts), so REST and the stream show the same values.
+ */
 export interface Money {
   amount: string;
   currency: string;
 }
 
-/** Public auction state, the data of every `auction.*` event. */
+/**
+ * The outcome of the last auction that cleared (the venue's `lastClear`), on the market snapshot
+ * and on every `auction.*` event; null before the first clear.
+ */
+export interface LastClear {
+  auctionId: number;
+  clearedAt: string;
+  /** The uniform clearing fee in bps; null when the clear matched nothing. */
+  clearingFeeBps: string | null;
+  /** Volume matched per side. */
+  matchedVolume: Money;
+  fillsCount: number;
+}
+
+/** Public auction state. */
 export interface AuctionState {
   auctionId: number;
   phase: string;
@@ -22,10 +40,17 @@ export interface AuctionState {
   orderCount: number;
 }
 
+/** The data of every `auction.*` event: the auction the event is about, and the last clear. */
+export interface AuctionEventData extends AuctionState {
+  lastClear: LastClear | null;
+}
+
 export interface MarketSnapshot {
+  /** The auction open (or locked) now. */
   auction: AuctionState;
+  /** The auction that cleared and has not settled yet, if any. */
   settling: AuctionState | null;
-  lastCleared: AuctionState | null;
+  lastClear: LastClear | null;
 }
 
 /** An Order as REST returns it. */
@@ -48,6 +73,8 @@ export interface StreamOrder {
 export interface StreamWithdrawal {
   id: string;
   status: string;
+  /** The simulator sends it (REST's Withdrawal shows it too); the spec does not show it. */
+  amount?: Money;
   [field: string]: unknown;
 }
 
@@ -72,10 +99,10 @@ interface Envelope<C extends Channel, E extends string, D> {
 
 /** Sent on subscribe; carries the `seq` it is consistent with and is not itself part of the sequence. */
 export type AuctionSnapshotEvent = Envelope<'market', 'auction.snapshot', MarketSnapshot>;
-export type AuctionOpenedEvent = Envelope<'market', 'auction.opened', AuctionState>;
-export type AuctionLockedEvent = Envelope<'market', 'auction.locked', AuctionState>;
-export type AuctionClearedEvent = Envelope<'market', 'auction.cleared', AuctionState>;
-export type AuctionSettledEvent = Envelope<'market', 'auction.settled', AuctionState>;
+export type AuctionOpenedEvent = Envelope<'market', 'auction.opened', AuctionEventData>;
+export type AuctionLockedEvent = Envelope<'market', 'auction.locked', AuctionEventData>;
+export type AuctionClearedEvent = Envelope<'market', 'auction.cleared', AuctionEventData>;
+export type AuctionSettledEvent = Envelope<'market', 'auction.settled', AuctionEventData>;
 export type KnownMarketEvent =
   | AuctionSnapshotEvent
   | AuctionOpenedEvent
@@ -97,15 +124,25 @@ export type KnownAccountEvent =
   | BalanceUpdatedEvent;
 
 /**
- * The client could not resume the channel exactly (the server's replay buffer no longer held the
- * missed events, or a seq gap appeared). For `account`, the `order.updated` events that follow
- * with `source: 'rest'` are every order change since the last event seen; other kinds of missed
- * account events (balance, withdrawal) are not replayed: re-read them over REST if needed.
+ * The client could not resume the channel exactly: the server's replay buffer no longer held the
+ * missed events, a seq gap appeared, or an event could not be decoded (`undecodable`: a money
+ * field that is not integer cents; `event` and `error` say which and why). For `account`, the
+ * `order.updated` events that follow with `source: 'rest'` are every order change since the last
+ * event seen; other kinds of missed account events (balance, withdrawal) are not replayed: re-read
+ * them over REST if needed.
  */
 export type StreamResyncEvent<C extends Channel = Channel> = Envelope<
   C,
   'stream.resync',
-  { reason: 'replay-unavailable' | 'gap'; lastSeq: number | null; resumedAtSeq: number }
+  {
+    reason: 'replay-unavailable' | 'gap' | 'undecodable';
+    lastSeq: number | null;
+    resumedAtSeq: number;
+    /** `undecodable`: the refused event's kind. */
+    event?: string;
+    /** `undecodable`: why it was refused. */
+    error?: string;
+  }
 >;
 
 /** An event kind this client version does not know, passed through untouched. */

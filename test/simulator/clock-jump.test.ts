@@ -100,7 +100,7 @@ describe('a clock jump costs what the resting orders need', () => {
       'auction.settled 1 2026-01-01T01:00:00.000Z',
     ]);
     const snapshot = d.sim.marketSnapshot();
-    expect(snapshot.lastCleared).toMatchObject({ auctionId: 1, opensAt: '2026-01-01T00:00:00.000Z' });
+    expect(snapshot.lastClear).toMatchObject({ auctionId: 1, clearedAt: '2026-01-01T01:00:00.000Z' });
     expect(snapshot.settling).toBeNull();
     expect(snapshot.auction.auctionId).toBe(361);
   });

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
-import { encodeSocketData } from '../../src/contract/ws-codec.js';
+import { encodeSocketEvent } from '../../src/contract/ws-codec.js';
 import type { SimulatorEvent } from '../../src/simulator/index.js';
 import { Hub } from '../../src/simulator/ws/hub.js';
 
@@ -34,6 +34,8 @@ function setup(replayBufferSize: number) {
     maxBufferedBytes: 1 << 20,
     now: () => now,
     marketSnapshot: () => ({}),
+    protocol: 'service-match.v1',
+    heartbeatMs: 30_000,
   });
   /** An account event whose data counts how often it is read (the engine builds it on first read). */
   const event = (n: number): SimulatorEvent => ({
@@ -54,6 +56,8 @@ function setup(replayBufferSize: number) {
   const connect = () => {
     const ws = new FakeSocket();
     hub.add(ws as unknown as WebSocket, ENTITY);
+    // Every socket is greeted first (test/stream/server.test.ts checks the frame).
+    expect(ws.sent.shift()).toMatchObject({ type: 'hello' });
     return ws;
   };
   return { hub, publish, connect, reads: () => reads };
@@ -78,7 +82,7 @@ describe('Hub: events nobody is subscribed to', () => {
         channel: 'account',
         seq: n,
         event: 'order.updated',
-        data: encodeSocketData({ n, amount: { amount: `${n}.00`, currency: 'USD' } }),
+        data: encodeSocketEvent('order.updated', { n, amount: { amount: `${n}.00`, currency: 'USD' } }),
         ts: new Date(T0 + n).toISOString(),
       })),
     );

@@ -34,7 +34,7 @@ describe('real clock', () => {
     expect(snap.settling).toMatchObject({ auctionId: 1, phase: 'settling' });
     sim.settleAuction();
     expect(sim.marketSnapshot().settling).toBeNull();
-    expect(sim.marketSnapshot().lastCleared).toMatchObject({ auctionId: 1, phase: 'settled' });
+    expect(sim.marketSnapshot().lastClear).toMatchObject({ auctionId: 1, fillsCount: 0 });
   });
 });
 

@@ -1,8 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import {
   type AccountEvent,
-  type AuctionState,
+  type AuctionEventData,
   isEvent,
+  type LastClear,
   type MarketEvent,
   type MarketSnapshot,
   type StreamOrder,
@@ -15,14 +16,23 @@ declare const stream: VenueStream;
 
 describe('stream event types', () => {
   it('isEvent narrows data by event name', () => {
-    if (isEvent(market, 'auction.cleared')) expectTypeOf(market.data).toEqualTypeOf<AuctionState>();
-    if (isEvent(market, 'auction.snapshot')) expectTypeOf(market.data).toEqualTypeOf<MarketSnapshot>();
+    if (isEvent(market, 'auction.cleared')) {
+      expectTypeOf(market.data).toEqualTypeOf<AuctionEventData>();
+      expectTypeOf(market.data.lastClear).toEqualTypeOf<LastClear | null>();
+    }
+    if (isEvent(market, 'auction.snapshot')) {
+      expectTypeOf(market.data).toEqualTypeOf<MarketSnapshot>();
+      expectTypeOf(market.data.lastClear).toEqualTypeOf<LastClear | null>();
+      expectTypeOf(market.data.lastClear?.matchedVolume).toEqualTypeOf<
+        { amount: string; currency: string } | undefined
+      >();
+    }
     if (isEvent(account, 'order.updated')) {
       expectTypeOf(account.data).toEqualTypeOf<StreamOrder>();
       expectTypeOf(account.source).toEqualTypeOf<'rest' | undefined>();
     }
     if (isEvent(account, 'stream.resync'))
-      expectTypeOf(account.data.reason).toEqualTypeOf<'replay-unavailable' | 'gap'>();
+      expectTypeOf(account.data.reason).toEqualTypeOf<'replay-unavailable' | 'gap' | 'undecodable'>();
   });
 
   it('unknown kinds fall back to a generic event with unknown data', () => {

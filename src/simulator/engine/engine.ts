@@ -23,7 +23,7 @@ import {
   type SettlementFaults,
   type SimulatorEvent,
 } from './types.js';
-import { iso, toWireAuction } from './wire.js';
+import { iso, toWireAuction, toWireLastClear } from './wire.js';
 import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
 
 export interface EngineOptions {
@@ -169,7 +169,10 @@ export class VenueEngine {
     });
   }
 
-  /** The data of the WebSocket `auction.snapshot`: the current auction and the one settling, if any. */
+  /**
+   * The data of the WebSocket `auction.snapshot`: the current auction, the one settling (if any) and
+   * `lastClear`, the last clear's outcome (null before the first).
+   */
   marketSnapshot() {
     return this.step((ctx) => {
       const s = ctx.state;
@@ -178,7 +181,7 @@ export class VenueEngine {
       return {
         auction: toWireAuction(currentAuction(s)),
         settling: settling ? toWireAuction(settling) : null,
-        lastCleared: last ? toWireAuction(last) : null,
+        lastClear: toWireLastClear(last),
       };
     });
   }

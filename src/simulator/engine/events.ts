@@ -1,14 +1,22 @@
 import { type AccountNumbers, toWireAccount } from './account.js';
 import type { EngineContext } from './state.js';
 import type { Auction, Order, OrderStatus, SimulatorAccountEvent } from './types.js';
-import { toWireAuction, toWireOrder } from './wire.js';
+import { toWireAuction, toWireLastClear, toWireOrder } from './wire.js';
 
 /**
  * Events are built only when someone reads them (`ctx.wants`): with no listener, a 1,000,000-order
  * clear would otherwise build and drop 2,000,000 wire orders.
  */
 export function emitMarket(ctx: EngineContext, event: string, auction: Auction): void {
-  if (ctx.wants()) ctx.emit({ channel: 'market', event, data: toWireAuction(auction) });
+  if (!ctx.wants()) return;
+  const { state } = ctx;
+  const last =
+    state.lastClearedAuctionId === null ? undefined : state.auctions.get(state.lastClearedAuctionId);
+  ctx.emit({
+    channel: 'market',
+    event,
+    data: { ...toWireAuction(auction), lastClear: toWireLastClear(last) },
+  });
 }
 
 /** `order.accepted` / `order.updated`: data is the Order as REST shows it at this moment. */

@@ -69,3 +69,19 @@ export function toWireAuction(a: Auction) {
   };
 }
 export type WireAuction = ReturnType<typeof toWireAuction>;
+
+/**
+ * `lastClear` of the market snapshot and of every `auction.*` event (the venue's field): the last
+ * auction that cleared, as its clear decided it; null before the first clear.
+ */
+export function toWireLastClear(a: Auction | undefined) {
+  if (a === undefined || a.clearedAt === null) return null;
+  return {
+    auctionId: a.auctionId,
+    clearedAt: iso(a.clearedAt),
+    clearingFeeBps: a.clearingFeeCentiBps === null ? null : formatCentiBps(a.clearingFeeCentiBps),
+    matchedVolume: usdMoney(a.matchedCents),
+    fillsCount: a.fillsCount,
+  };
+}
+export type WireLastClear = ReturnType<typeof toWireLastClear>;

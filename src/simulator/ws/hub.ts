@@ -1,10 +1,11 @@
 import type { WebSocket } from 'ws';
-import { encodeSocketData } from '../../contract/ws-codec.js';
+import { encodeSocketEvent } from '../../contract/ws-codec.js';
 import type {
   Channel,
   ErrorCode,
   ErrorFrame,
   FrameId,
+  HelloFrame,
   PongFrame,
   SubscribedFrame,
   UnsubscribedFrame,
@@ -19,6 +20,10 @@ export interface HubOptions {
   maxBufferedBytes: number;
   now: () => number;
   marketSnapshot: () => unknown;
+  /** The subprotocol the server selected, announced in `hello`. */
+  protocol: string;
+  /** The server's ping interval, announced in `hello`; 0 when it sends none. */
+  heartbeatMs: number;
   /** Observes every well-formed client frame (tests and diagnostics). */
   onClientFrame?: (entityId: string, frame: { op: string; channel?: Channel }) => void;
 }
@@ -47,7 +52,7 @@ function eventFrame(ev: SimulatorEvent, at: number, seq: number): string {
     channel: ev.channel,
     seq,
     event: ev.event,
-    data: encodeSocketData(ev.data),
+    data: encodeSocketEvent(ev.event, ev.data),
     ts: new Date(at).toISOString(),
   });
 }
@@ -171,6 +176,14 @@ export class Hub {
     });
     ws.on('close', () => this.connections.delete(c));
     ws.on('error', () => ws.terminate());
+    // The venue greets first and expects subscriptions after; nothing can precede this frame.
+    const hello: HelloFrame = {
+      type: 'hello',
+      protocol: this.opts.protocol,
+      ts: new Date(this.opts.now()).toISOString(),
+    };
+    if (this.opts.heartbeatMs > 0) hello.heartbeatMs = this.opts.heartbeatMs;
+    this.sendJson(c, hello);
   }
 
   /** Server heartbeat: a socket that did not answer the previous ping is dead. */
@@ -223,7 +236,13 @@ export class Hub {
 
   private sendJson(
     c: Connection,
-    frame: SubscribedFrame | UnsubscribedFrame | PongFrame | ErrorFrame | Record<string, unknown>,
+    frame:
+      | HelloFrame
+      | SubscribedFrame
+      | UnsubscribedFrame
+      | PongFrame
+      | ErrorFrame
+      | Record<string, unknown>,
   ): void {
     this.send(c, JSON.stringify(frame));
   }
@@ -314,7 +333,7 @@ export class Hub {
         channel: 'market',
         seq: log.seq,
         event: 'auction.snapshot',
-        data: encodeSocketData(this.opts.marketSnapshot()),
+        data: encodeSocketEvent('auction.snapshot', this.opts.marketSnapshot()),
         ts,
       });
     }

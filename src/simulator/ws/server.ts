@@ -1,7 +1,13 @@
 import { type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
-import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../contract/ws-protocol.js';
+import {
+  isSubprotocolName,
+  SUBPROTOCOL,
+  SUBPROTOCOL_RULE,
+  TICKET_PROTOCOL_PREFIX,
+  WS_PATH,
+} from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
 import { registerAccountSeq } from './account-seq.js';
 import { Hub } from './hub.js';
@@ -22,6 +28,11 @@ export interface WsSimulator {
 
 export interface AttachWebSocketOptions {
   path?: string;
+  /**
+   * The subprotocol name the server requires and selects. Default our spec's `service-match.v1`;
+   * e.g. `circle-match.v1` to stand in for the venue's owner's name in a test.
+   */
+  subprotocol?: string;
   /** Frames kept per sequence (market, each account) for `since` replay. Default 1024. */
   replayBufferSize?: number;
   /** Server ping interval; a socket that misses one pong is terminated. 0 disables. Default 30 s. */
@@ -62,8 +73,13 @@ export function attachWebSocket(
   options: AttachWebSocketOptions = {},
 ): WebSocketHandle {
   const path = options.path ?? WS_PATH;
+  const protocol = options.subprotocol ?? SUBPROTOCOL;
+  if (!isSubprotocolName(protocol)) throw new RangeError(`subprotocol ${SUBPROTOCOL_RULE}`);
+  const heartbeatMs = options.heartbeatIntervalMs ?? 30_000;
   const now = () => (sim.now ? sim.now() : Date.now());
   const hub = new Hub({
+    protocol,
+    heartbeatMs,
     replayBufferSize: options.replayBufferSize ?? 1024,
     maxBufferedBytes: options.maxBufferedBytes ?? 16 * 1024 * 1024,
     now,
@@ -75,7 +91,7 @@ export function attachWebSocket(
     perMessageDeflate: false,
     maxPayload: 64 * 1024,
     // Select the protocol version; the ticket value is never echoed back.
-    handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+    handleProtocols: (protocols) => (protocols.has(protocol) ? protocol : false),
   });
   const pending = new Set<Duplex>();
 
@@ -89,8 +105,8 @@ export function attachWebSocket(
     socket.on('error', () => socket.destroy());
     const protocols = parseProtocols(req);
     // 400, not 401: the credentials may be fine, the client speaks the wrong protocol version.
-    if (!protocols.includes(SUBPROTOCOL)) {
-      refuse(socket, 400, `Sec-WebSocket-Protocol must include ${SUBPROTOCOL}`);
+    if (!protocols.includes(protocol)) {
+      refuse(socket, 400, `Sec-WebSocket-Protocol must include ${protocol}`);
       return;
     }
     const ticketProtocol = protocols.find((p) => p.startsWith(TICKET_PROTOCOL_PREFIX));
@@ -117,7 +133,6 @@ export function attachWebSocket(
     if (control.type === 'killSockets') hub.terminateAll();
     else if (control.type === 'reset') hub.restart();
   });
-  const heartbeatMs = options.heartbeatIntervalMs ?? 30_000;
   const heartbeat = heartbeatMs > 0 ? setInterval(() => hub.heartbeat(), heartbeatMs) : undefined;
   heartbeat?.unref();
 
