@@ -509,11 +509,11 @@ function emitType(schema: Schema, ctx: TypeContext, pad: string): string {
 /** Compile-time proof that every written type is exactly its schema's inference. */
 function typeChecks(checks: string[]): string {
   return `
-// Each type above is written out so that its fields carry their JSDoc; these checks fail type-checking
-// if one ever differs from what its schema parses to (responses) or accepts (requests).
+// The types of models.ts are written out so that their fields carry JSDoc; these checks fail
+// type-checking if one ever differs from what its schema parses to (responses) or accepts (requests).
 type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Check<T extends true> = T;
-export type _TypesMatchSchemas = [
+type TypesMatchSchemas = [
 ${checks.map((check) => `  Check<Same<${check}>>,`).join('\n')}
 ];
 `;
@@ -554,9 +554,11 @@ function decimalUnits(value: string, scale: number): bigint | undefined {
 }
 `;
 
-function generateSchemas(doc: OpenApiDocument): string {
+/** schemas.ts (the zod schemas) and models.ts (the types they parse to or accept, with JSDoc). */
+function generateSchemas(doc: OpenApiDocument): { schemas: string; models: string } {
   const checks: string[] = [];
   const tolerant = responseComponents(doc);
+  const models: string[] = [];
   const blocks = dependencyOrder(doc.components.schemas).map((name) => {
     const schema = doc.components.schemas[name] ?? fail(`unknown component ${name}`);
     checkDiscriminator(schema, doc.components.schemas);
@@ -568,18 +570,27 @@ function generateSchemas(doc: OpenApiDocument): string {
     const description =
       schema.description ?? fail(`component ${name} has no description (the API reference needs one)`);
     const comment = hasDefaults
-      ? `${description}\n\nWhat a caller sends (defaulted fields optional); \`z.output<typeof ${name}>\` is the parsed form.`
+      ? `${description}\n\nWhat a caller sends (defaulted fields optional); the parsed form fills in the defaults.`
       : description;
     const type = emitType(
       schema,
       { mode, tolerant: isResponse, schemas: doc.components.schemas, at: name },
       '',
     );
-    checks.push(`${name}, z.${mode === 'output' ? 'infer' : 'input'}<typeof ${name}>`);
-    return `export const ${name} = ${expr};\n${jsdoc(comment, '')}export type ${name} = ${type};\n`;
+    models.push(`${jsdoc(comment, '')}export type ${name} = ${type};\n`);
+    checks.push(`models.${name}, z.${mode === 'output' ? 'infer' : 'input'}<typeof ${name}>`);
+    return `export const ${name} = ${expr};\nexport type ${name} = models.${name};\n`;
   });
-  return `${header(apiFile)}import { z } from 'zod';\n\n${HELPERS}\n${blocks.join('\n')}${typeChecks(checks)}`;
+  return {
+    schemas: `${header(apiFile)}import { z } from 'zod';\nimport type * as models from './models.js';\n\n${HELPERS}\n${blocks.join('\n')}${typeChecks(checks)}`,
+    models: `${header(apiFile)}${MODELS_NOTE}\n${models.join('\n')}`,
+  };
 }
+
+// The types live apart from the schemas: a type sharing its name with a const is one symbol, which
+// API reference tools document as the const (a zod schema) rather than as the type.
+const MODELS_NOTE = `// The API's data types, one per schema of schemas.ts, which re-exports each under the same name.
+`;
 
 // ---- endpoint table -----------------------------------------------------------------------------------
 
@@ -891,12 +902,13 @@ export async function generate(root = repoRoot): Promise<Map<string, string>> {
   const endpoints = collectEndpoints(doc);
   checkErrors(errors.codes, endpoints);
   // The own emitters run first: they validate the contract and fail fast, before the slower types.
-  const schemas = generateSchemas(doc);
+  const { schemas, models } = generateSchemas(doc);
   const endpointTable = generateEndpoints(endpoints);
   const catalog = generateErrors(errors.codes);
   return new Map([
     [join(outDir, 'types.ts'), await generateTypes(root)],
     [join(outDir, 'schemas.ts'), schemas],
+    [join(outDir, 'models.ts'), models],
     [join(outDir, 'endpoints.ts'), endpointTable],
     [join(outDir, 'errors.ts'), catalog],
     [join(outDir, 'index.ts'), INDEX],

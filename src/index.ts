@@ -84,7 +84,7 @@ export type {
   V1SubscriptionDetail,
   Withdrawal,
   WsTicket,
-} from './generated/schemas.js';
+} from './generated/models.js';
 export type { Environment } from './internal/config.js';
 export {
   getMockSimulator,

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generate, run, staleFiles } from '../../scripts/generate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const generatedFiles = ['types.ts', 'schemas.ts', 'endpoints.ts', 'errors.ts', 'index.ts'].map((file) =>
-  join('src/generated', file),
+const generatedFiles = ['types.ts', 'schemas.ts', 'models.ts', 'endpoints.ts', 'errors.ts', 'index.ts'].map(
+  (file) => join('src/generated', file),
 );
 
 describe('generated code', () => {
@@ -60,6 +60,7 @@ describe('staleness detection', () => {
     expect(await staleFiles(copy)).toEqual([
       'src/generated/types.ts',
       'src/generated/schemas.ts',
+      'src/generated/models.ts',
       'src/generated/errors.ts',
     ]);
 
@@ -69,6 +70,7 @@ describe('staleness detection', () => {
       expect(errors.mock.calls.map((call) => String(call[0]))).toEqual([
         'stale: src/generated/types.ts (run `npm run generate`)',
         'stale: src/generated/schemas.ts (run `npm run generate`)',
+        'stale: src/generated/models.ts (run `npm run generate`)',
         'stale: src/generated/errors.ts (run `npm run generate`)',
       ]);
     } finally {
