@@ -13,7 +13,7 @@ import {
   type WebHandler,
 } from './core/transport.js';
 import { type Environment, envLogLevel, resolveConfig } from './internal/config.js';
-import { loadMockBinding } from './internal/mock-mode.js';
+import { handlerWsUrl, loadMockBinding } from './internal/mock-mode.js';
 import { Account } from './resources/account.js';
 import { ConfigurationResource } from './resources/configuration.js';
 import { Notifications } from './resources/notifications.js';
@@ -122,9 +122,11 @@ export class MatchVenue extends ClientCore {
     this.account = new Account(this);
     this.orders = new Orders(this);
     this.withdrawals = new Withdrawals(this);
-    // Mock mode streams from the shared simulator, which listens on loopback only once asked.
-    const mockWs =
-      config.environment === 'mock' && !options.handler
+    // Mock mode streams from the shared simulator, which listens on loopback only once asked; a
+    // createMockVenue client, from its own simulator, the same way (its handler says where).
+    const mockWs = options.handler
+      ? handlerWsUrl(options.handler)
+      : config.environment === 'mock'
         ? () => loadMockBinding().then((binding) => binding.wsUrl())
         : undefined;
     this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs);

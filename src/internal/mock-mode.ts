@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../core/error.js';
+import type { WebHandler } from '../core/transport.js';
 
 /**
  * Mock mode as the client sees it. The client knows nothing of the simulator (not even its types):
@@ -10,6 +11,21 @@ export interface MockBinding {
   handle(request: Request): Promise<Response>;
   /** The WebSocket base URL for streams (the shared simulator starts listening on loopback when first asked). */
   wsUrl(): Promise<string>;
+}
+
+// A handler made by the testing layer (createMockVenue's) carries, under this key, where its
+// simulator's WebSocket listens: a function that starts the listener on first use. A registered
+// symbol, so the testing layer and every copy of the main entry (ESM, CJS) agree on it without
+// importing each other; src/testing/mock-venue.ts spells the same name.
+const HANDLER_WS_URL = Symbol.for('match-venue.handler-ws-url');
+
+/**
+ * The WebSocket URL source a handler carries (see HANDLER_WS_URL), or undefined for a plain
+ * handler, which has no socket to stream on.
+ */
+export function handlerWsUrl(handler: WebHandler): (() => Promise<string>) | undefined {
+  const source: unknown = (handler as { [HANDLER_WS_URL]?: unknown })[HANDLER_WS_URL];
+  return typeof source === 'function' ? () => Promise.resolve(source()).then(String) : undefined;
 }
 
 /** What the client expects of the testing entry (`match-venue/testing`) it loads. */

@@ -52,8 +52,8 @@ export class Stream extends APIResource {
     const wsUrl = this.#wsUrl();
     if (wsUrl === undefined) {
       throw new ConfigurationError(
-        'Streaming needs a WebSocket URL: pass wsUrl. A client served by an in-process handler (createMockVenue ' +
-          "without listen) has no socket to stream on: use createMockVenue({ listen: true }) from 'match-venue/simulator'.",
+        'Streaming needs a WebSocket URL: pass wsUrl. A client served by a plain in-process handler has no ' +
+          "socket to stream on: use a client of createMockVenue() from 'match-venue/simulator', which streams from its simulator.",
       );
     }
     return connectStream(

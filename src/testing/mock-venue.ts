@@ -1,4 +1,10 @@
-import { InvalidArgumentError, MatchVenue, type MatchVenueOptions } from 'match-venue';
+import {
+  ConfigurationError,
+  InvalidArgumentError,
+  MatchVenue,
+  type MatchVenueOptions,
+  type VenueStream,
+} from 'match-venue';
 import {
   createSimulator,
   type Faults,
@@ -13,8 +19,9 @@ export interface MockVenueOptions extends SimulatorOptions {
   /** 'manual' (default): time moves only when told; 'real': auctions cycle on their own. */
   clock?: 'manual' | 'real';
   /**
-   * Also serve the simulator on a loopback port (HTTP + WebSocket), so `client(...).stream.connect()`
-   * works and other processes can reach it. Default false: clients call the simulator in-process.
+   * Also serve the simulator on a loopback port (HTTP + WebSocket) from the start, so that other
+   * processes can reach it. Default false: clients call the simulator in-process. Not needed to
+   * stream: a client's `stream.connect()` starts a loopback listener on first use either way.
    */
   listen?: boolean;
 }
@@ -28,7 +35,10 @@ export type MockClientOptions = Omit<
 export interface MockVenue {
   /** The isolated simulator behind this mock venue. */
   readonly simulator: Simulator;
-  /** Loopback server when created with `listen: true`. */
+  /**
+   * The loopback server: from the start with `listen: true`, else once a client first streams
+   * (undefined until then). `close()` shuts it.
+   */
   readonly server: RunningSimulator | undefined;
   /** A MatchVenue bound to a seeded entity ('burner', 'minter', 'ineligible', 'noaccount'). */
   client(entity: SeededName, options?: MockClientOptions): MatchVenue;
@@ -40,7 +50,36 @@ export interface MockVenue {
   setFaults(faults: Faults & { killSockets?: boolean }): void;
   /** Back to the seeded state. */
   reset(): void;
+  /**
+   * Ends every stream its clients opened (their iterators finish), then shuts the loopback server
+   * if one started and the simulator's timers: nothing of the mock venue is left running.
+   */
   close(): Promise<void>;
+}
+
+// The key under which a handler tells its client where to stream: src/internal/mock-mode.ts
+// (HANDLER_WS_URL) reads it; a registered symbol, so neither side imports the other.
+const HANDLER_WS_URL = Symbol.for('match-venue.handler-ws-url');
+
+const closedError = () =>
+  new ConfigurationError('This mock venue is closed: create another one to stream from it');
+
+/**
+ * Keeps the streams `venue` opens in `open` until they close, so that the mock venue's close()
+ * can end them: a stream left behind would keep reconnecting to a venue that is gone.
+ */
+function trackStreams(venue: MatchVenue, open: Set<VenueStream>, isClosed: () => boolean): void {
+  const { stream } = venue;
+  const connect = stream.connect.bind(stream);
+  stream.connect = (streamOptions) => {
+    if (isClosed()) throw closedError();
+    const opened = connect(streamOptions);
+    open.add(opened);
+    opened.on('state', ({ state }) => {
+      if (state === 'closed') open.delete(opened);
+    });
+    return opened;
+  };
 }
 
 /**
@@ -50,29 +89,62 @@ export interface MockVenue {
 export async function createMockVenue(options: MockVenueOptions = {}): Promise<MockVenue> {
   const { listen, ...simOptions } = options;
   const simulator = createSimulator({ clock: 'manual', ...simOptions });
-  const server = listen ? await simulator.listen() : undefined;
-  const handle = (req: Request) => simulator.handle(req);
+  let server = listen ? await simulator.listen() : undefined;
+  let starting = server && Promise.resolve(server);
+  let closed = false;
+  const streams = new Set<VenueStream>();
+  // As in mock mode, the socket exists only once a stream asks: the first connect starts a loopback
+  // listener (unref'd, so it never keeps a process alive), one of the simulator's servers that
+  // close() shuts.
+  const wsUrl = async (): Promise<string> => {
+    if (closed) throw closedError();
+    starting ??= simulator.listen({ host: '127.0.0.1', port: 0 }).then(
+      (running) => {
+        running.server.unref();
+        server = running;
+        return running;
+      },
+      (error: unknown) => {
+        // Not remembered: the stream's next reconnect attempt tries again.
+        starting = undefined;
+        throw error;
+      },
+    );
+    return (await starting).wsUrl;
+  };
+  const handle = Object.assign((req: Request) => simulator.handle(req), { [HANDLER_WS_URL]: wsUrl });
   return {
     simulator,
-    server,
+    get server() {
+      return server;
+    },
     client(entity, clientOptions = {}) {
       const seeded = SEEDED[entity];
       if (!seeded)
         throw new InvalidArgumentError(
           `Unknown seeded entity "${String(entity)}"; use burner, minter, ineligible or noaccount`,
         );
-      return new MatchVenue({
+      const venue = new MatchVenue({
         ...clientOptions,
         apiKey: seeded.apiKey,
-        // Requests go to `handle` in-process; the URLs only name the simulator (and its socket when listening).
-        ...(server ? { baseUrl: server.url, wsUrl: server.wsUrl } : {}),
+        // Requests go to `handle` in-process; the URLs only name the simulator (and its socket when
+        // listening from the start); otherwise `handle` tells the client where to stream.
+        ...(listen && server ? { baseUrl: server.url, wsUrl: server.wsUrl } : {}),
         handler: handle,
       });
+      trackStreams(venue, streams, () => closed);
+      return venue;
     },
     clearAuction: (clearOptions) => simulator.clearAuction(clearOptions),
     advance: (ms) => simulator.advance(ms),
     setFaults: (faults) => simulator.setFaults(faults),
     reset: () => simulator.reset(),
-    close: () => simulator.close(),
+    async close() {
+      closed = true;
+      await Promise.all([...streams].map((stream) => stream.close()));
+      // A listener still starting becomes one of the simulator's servers: let it, so close shuts it.
+      await starting?.catch(() => undefined);
+      await simulator.close();
+    },
   };
 }
