@@ -30,6 +30,13 @@ export interface MatchVenueOptions {
   /** WebSocket base URL; wss unless loopback. Default: MATCH_VENUE_WS_URL, else derived from baseUrl. */
   wsUrl?: string;
   /**
+   * The WebSocket subprotocol name the stream offers (beside `ticket.<jwt>`) and requires the
+   * server to select. Default: MATCH_VENUE_WS_SUBPROTOCOL, else our spec's `service-match.v1`; the
+   * venue's owner publishes the same protocol as `circle-match.v1`. Mock mode ignores it (its
+   * simulator speaks `service-match.v1`), as it ignores base URLs.
+   */
+  wsSubprotocol?: string;
+  /**
    * `production`, `sandbox`, or `mock` (an in-process simulator shared by every mock client of the
    * process; no socket). Default: MATCH_VENUE_ENV, else inferred from the key prefix.
    */
@@ -129,7 +136,7 @@ export class MatchVenue extends ClientCore {
       : config.environment === 'mock'
         ? () => loadMockBinding().then((binding) => binding.wsUrl())
         : undefined;
-    this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs);
+    this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs, config.wsSubprotocol);
     this.configuration = new ConfigurationResource(this);
     this.subscriptions = new Subscriptions(this);
     this.notifications = new Notifications(this);

@@ -1,4 +1,5 @@
 import { DEFAULT_MOCK_API_KEY } from '../contract/api-key.js';
+import { isSubprotocolName, SUBPROTOCOL, SUBPROTOCOL_RULE } from '../contract/ws-protocol.js';
 import { parseApiKey } from '../core/api-key.js';
 import { checkBaseUrl } from '../core/base-url.js';
 import { ConfigurationError } from '../core/error.js';
@@ -15,6 +16,7 @@ export interface ConfigInput {
   apiKey?: string | undefined;
   baseUrl?: string | undefined;
   wsUrl?: string | undefined;
+  wsSubprotocol?: string | undefined;
   environment?: Environment | undefined;
   /** Requests are served in-process by a handler: the URLs only name the target, env vars do not apply. */
   inProcess?: boolean | undefined;
@@ -26,6 +28,8 @@ export interface ResolvedConfig {
   baseUrl: string;
   /** Undefined in mock mode until the shared simulator listens for sockets. */
   wsUrl: string | undefined;
+  /** The WebSocket subprotocol name offered beside the ticket. */
+  wsSubprotocol: string;
 }
 
 function env(name: string): string | undefined {
@@ -57,6 +61,11 @@ function checkedKey(key: string): string {
   return key;
 }
 
+function checkedSubprotocol(name: string, source: string): string {
+  if (!isSubprotocolName(name)) throw new ConfigurationError(`${source} ${SUBPROTOCOL_RULE}; got "${name}".`);
+  return name;
+}
+
 function wsFromBase(baseUrl: string): string {
   return baseUrl.replace(/^http(s?):/, 'ws$1:');
 }
@@ -73,6 +82,10 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
       // The mock URL only names the in-process target; it is never dialled.
       baseUrl: input.baseUrl === undefined ? MOCK_BASE_URL : checkBaseUrl(input.baseUrl, 'baseUrl'),
       wsUrl: input.wsUrl === undefined ? undefined : checkBaseUrl(input.wsUrl, 'wsUrl'),
+      wsSubprotocol:
+        input.wsSubprotocol === undefined
+          ? SUBPROTOCOL
+          : checkedSubprotocol(input.wsSubprotocol, 'wsSubprotocol'),
     };
   }
   const envName = env('MATCH_VENUE_ENV');
@@ -85,7 +98,14 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
   else environment = parsed?.environment ?? 'production';
 
   if (environment === 'mock') {
-    return { apiKey: apiKey ?? DEFAULT_MOCK_API_KEY, environment, baseUrl: MOCK_BASE_URL, wsUrl: undefined };
+    // The shared simulator speaks our spec's protocol, whatever name the real venue is reached by.
+    return {
+      apiKey: apiKey ?? DEFAULT_MOCK_API_KEY,
+      environment,
+      baseUrl: MOCK_BASE_URL,
+      wsUrl: undefined,
+      wsSubprotocol: SUBPROTOCOL,
+    };
   }
   if (apiKey === undefined) {
     throw new ConfigurationError(
@@ -104,5 +124,9 @@ export function resolveConfig(input: ConfigInput): ResolvedConfig {
   }
   const baseUrl = checkBaseUrl(explicitBase, 'baseUrl');
   const wsUrl = checkBaseUrl(input.wsUrl ?? env('MATCH_VENUE_WS_URL') ?? wsFromBase(baseUrl), 'wsUrl');
-  return { apiKey, environment, baseUrl, wsUrl };
+  const wsSubprotocol =
+    input.wsSubprotocol !== undefined
+      ? checkedSubprotocol(input.wsSubprotocol, 'wsSubprotocol')
+      : checkedSubprotocol(env('MATCH_VENUE_WS_SUBPROTOCOL') ?? SUBPROTOCOL, 'MATCH_VENUE_WS_SUBPROTOCOL');
+  return { apiKey, environment, baseUrl, wsUrl, wsSubprotocol };
 }

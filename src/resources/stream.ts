@@ -28,15 +28,18 @@ export type WsUrlSource = StreamHost['wsUrl'];
 export class Stream extends APIResource {
   readonly #orders: Orders;
   readonly #wsUrl: () => WsUrlSource | undefined;
+  readonly #subprotocol: string | undefined;
 
   constructor(
     client: ConstructorParameters<typeof APIResource>[0],
     orders: Orders,
     wsUrl: () => WsUrlSource | undefined,
+    subprotocol?: string,
   ) {
     super(client);
     this.#orders = orders;
     this.#wsUrl = wsUrl;
+    this.#subprotocol = subprotocol;
   }
 
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
@@ -59,6 +62,7 @@ export class Stream extends APIResource {
     return connectStream(
       {
         wsUrl,
+        subprotocol: this.#subprotocol,
         ticket: () => this.ticket(),
         listOrders: (query) => this.#orderPages(query),
         logger: this.client.logger,

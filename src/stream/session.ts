@@ -1,18 +1,25 @@
 import { type RawData, WebSocket } from 'ws';
 import { type BackoffPolicy, backoffDelay, isPermanentRefusal } from '../contract/retry-policy.js';
-import { serializeClientFrame } from '../contract/ws-codec.js';
+import { parseServerFrame, serializeClientFrame } from '../contract/ws-codec.js';
 import { type ClientFrame, SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../contract/ws-protocol.js';
 import type { Logger } from '../core/logger.js';
 import type { StateChange, StreamHost, StreamOptions, StreamState } from './api.js';
 import { StreamGaveUpError } from './errors.js';
 
 // One socket at a time and the life around it: a fresh ticket per connect, the opening handshake,
-// heartbeats, and reconnecting on a schedule. Knows nothing of channels, events or buffers: it
-// hands every frame's text on and asks the rest of the stream only what the hooks below ask.
+// the server's hello, heartbeats, and reconnecting on a schedule. Knows nothing of channels,
+// events or buffers: it hands every frame's text on and asks the rest of the stream only what the
+// hooks below ask.
+
+/** Default wait for the server's `hello` before subscribing anyway (a server that sends none). */
+export const DEFAULT_HELLO_TIMEOUT_MS = 1000;
 
 /** What the session needs from the rest of the stream. */
 export interface SessionHooks {
-  /** A socket is open and speaks our subprotocol: the channels subscribe again. */
+  /**
+   * A socket speaks our subprotocol and the server said hello (or the wait for it ran out): the
+   * channels subscribe (again).
+   */
   opened(): void;
   /** The text of one frame of the current socket. */
   message(text: string): void;
@@ -45,6 +52,15 @@ function isRefusal(err: unknown): err is Error {
   return typeof status === 'number' && isPermanentRefusal(status);
 }
 
+/** Whether a frame is the server's `hello`; only frames before it are looked at. */
+function isHello(text: string): boolean {
+  try {
+    return parseServerFrame(text)?.type === 'hello';
+  } catch {
+    return false;
+  }
+}
+
 export class Session {
   // Private (#), not merely `private`: the socket's handshake request carries the ticket in its
   // subprotocol header, and inspection or serialization of the stream must never reach it.
@@ -57,6 +73,9 @@ export class Session {
   private lost = 0;
   /** Ids of client frames: one sequence for subscribes, unsubscribes and pings. */
   private frameId = 0;
+  /** The current socket's server said hello, or the wait for it ran out. */
+  private greeted = false;
+  private helloTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private heartbeatTimer: NodeJS.Timeout | undefined;
   private silenceTimer: NodeJS.Timeout | undefined;
@@ -100,10 +119,16 @@ export class Session {
     return ++this.frameId;
   }
 
-  /** Sends when a socket is open; otherwise the frame is moot (the next open resubscribes). */
+  /**
+   * Sends when a socket is open, and a subscribe or unsubscribe only once the server said hello.
+   * Otherwise the frame is moot, not lost: the channels keep their list of subscriptions and send
+   * it whole at the next `opened`.
+   */
   send(frame: ClientFrame): void {
     const ws = this.#ws;
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(serializeClientFrame(frame));
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (!this.greeted && frame.op !== 'ping') return;
+    ws.send(serializeClientFrame(frame));
   }
 
   /** Stops reading the socket (TCP backpressure reaches the server); resume() reads again. */
@@ -134,6 +159,7 @@ export class Session {
   stop(): void {
     this.stopped = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.stopHello();
     this.stopHeartbeat();
     this.#ws?.terminate();
   }
@@ -176,7 +202,7 @@ export class Session {
       return;
     }
     if (this.stopped) return;
-    const ws = new WebSocket(url, [SUBPROTOCOL, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
+    const ws = new WebSocket(url, [this.protocol, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
       perMessageDeflate: false,
       handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000,
     });
@@ -188,17 +214,47 @@ export class Session {
     ws.on('close', (code) => this.onClose(ws, code));
   }
 
+  /** The subprotocol offered and required of the server's selection (the client's `wsSubprotocol`). */
+  private get protocol(): string {
+    return this.host.subprotocol ?? SUBPROTOCOL;
+  }
+
   private onOpen(ws: WebSocket): void {
     if (ws !== this.#ws || this.stopped) return;
-    if (ws.protocol !== SUBPROTOCOL) {
+    if (ws.protocol !== this.protocol) {
+      this.settings.log.warn('stream: the server selected another subprotocol, closing', {
+        selected: ws.protocol,
+        expected: this.protocol,
+      });
       ws.terminate();
       return;
     }
     this.attempt = 0;
+    this.greeted = false;
     this.announce('open');
-    if (this.hooks.held()) ws.pause();
-    this.hooks.opened();
+    // Not paused yet even if the consumer is behind: the hello must be read. Nothing else comes
+    // before the channels subscribe, and `greet` pauses then.
+    const wait = this.opts.helloTimeoutMs ?? DEFAULT_HELLO_TIMEOUT_MS;
+    this.helloTimer = setTimeout(() => {
+      this.helloTimer = undefined;
+      if (ws !== this.#ws || this.greeted) return;
+      this.settings.log.info('stream: no hello from the server, subscribing anyway', { waitedMs: wait });
+      this.greet();
+    }, wait);
     this.startHeartbeat(ws);
+  }
+
+  /** The server is ready for subscriptions. */
+  private greet(): void {
+    this.stopHello();
+    this.greeted = true;
+    if (this.hooks.held()) this.#ws?.pause();
+    this.hooks.opened();
+  }
+
+  private stopHello(): void {
+    if (this.helloTimer) clearTimeout(this.helloTimer);
+    this.helloTimer = undefined;
   }
 
   private onMessage(ws: WebSocket, data: RawData): void {
@@ -208,11 +264,17 @@ export class Session {
       clearTimeout(this.silenceTimer);
       this.silenceTimer = undefined;
     }
-    this.hooks.message(data.toString());
+    const text = data.toString();
+    if (!this.greeted && isHello(text)) {
+      this.greet();
+      return;
+    }
+    this.hooks.message(text);
   }
 
   private onClose(ws: WebSocket, code: number): void {
     if (ws === this.#ws) {
+      this.stopHello();
       this.stopHeartbeat();
       this.#ws = undefined;
       if (!this.stopped) {
