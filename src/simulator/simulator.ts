@@ -8,6 +8,7 @@ import { venueError } from './engine/errors.js';
 import { seededRandom } from './engine/ids.js';
 import type { EngineState } from './engine/state.js';
 import type { SimulatorEvent } from './engine/types.js';
+import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { handleRequest } from './http/handler.js';
@@ -220,6 +221,18 @@ export class Simulator {
 
   setPhase(phase: 'open' | 'lock') {
     const r = this.engine.setPhase(phase);
+    this.arm();
+    return r;
+  }
+
+  /**
+   * Lands a settled USD wire on an entity's venue-only balance (the mint side's prefunding), from
+   * its bank: `sim.wire({ entityId: SEEDED.minter.entityId, amount: { amount: '5000.00', currency:
+   * 'USD' } })`. Throws the VenueError `POST /_sim/wires` answers with (400 code 2 naming the field,
+   * 404 138003 for an entity without a venue account).
+   */
+  wire(input: WireInput) {
+    const r = this.engine.wire(input);
     this.arm();
     return r;
   }

@@ -3,6 +3,7 @@ import {
   InvalidArgumentError,
   MatchVenue,
   type MatchVenueOptions,
+  type Money,
   type VenueStream,
 } from 'match-venue';
 import {
@@ -46,6 +47,11 @@ export interface MockVenue {
   clearAuction(options?: { settle?: boolean }): ReturnType<Simulator['clearAuction']>;
   /** Moves simulated time forward (manual clock). */
   advance(ms: number): void;
+  /**
+   * Lands a settled USD wire from the entity's bank on its venue-only balance, which MINT orders
+   * draw on (`mock.wire('minter', usd('5000'))`); the simulator's `wire()` / `POST /_sim/wires`.
+   */
+  wire(entity: SeededName, amount: Money): ReturnType<Simulator['wire']>;
   /** Replaces the injected faults (`{}` clears them). */
   setFaults(faults: Faults & { killSockets?: boolean }): void;
   /** Back to the seeded state. */
@@ -137,6 +143,11 @@ export async function createMockVenue(options: MockVenueOptions = {}): Promise<M
     },
     clearAuction: (clearOptions) => simulator.clearAuction(clearOptions),
     advance: (ms) => simulator.advance(ms),
+    wire: (entity, amount) => {
+      const seeded = SEEDED[entity];
+      if (!seeded) throw new InvalidArgumentError(`Unknown seeded entity "${String(entity)}"`);
+      return simulator.wire({ entityId: seeded.entityId, amount });
+    },
     setFaults: (faults) => simulator.setFaults(faults),
     reset: () => simulator.reset(),
     async close() {

@@ -58,9 +58,11 @@ describe('msw handlers backed by the simulator', () => {
     sim.reset();
     sim.setFaults({ dropResponse: true });
     const placed = await burner.orders.place({
-      orderType: 'MINT',
+      orderType: 'BURN',
       amount: usd('100'),
       postFillAction: 'cancel',
+      sourceWalletId: SEEDED.burner.walletId,
+      fiatAccountId: SEEDED.burner.fiatAccountId,
     });
     // The first answer was dropped after the simulator placed the order; the retry replayed it.
     expect(posts).toEqual([`${BASE}/v1/match/orders`, `${BASE}/v1/match/orders`]);

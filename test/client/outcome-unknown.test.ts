@@ -119,22 +119,21 @@ describe('withdrawals.create after an attempt with an unknown outcome', () => {
     const venue = await behindProxy('minter', key, '/v1/match/withdrawals');
     const params = { idempotencyKey: key, amount: usd('100'), fiatAccountId: SEEDED.minter.fiatAccountId };
 
-    // Nothing to withdraw yet: the retry that gets through is refused.
+    // Ten payouts in flight hold the whole prefunded venue-only balance: the retry that gets
+    // through is refused.
+    for (let i = 0; i < 10; i++)
+      await minter.withdrawals.create({
+        amount: usd('10000000'),
+        fiatAccountId: SEEDED.minter.fiatAccountId,
+      });
     const err = await venue.withdrawals.create(params).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     const unknown = err as OutcomeUnknownError;
     expect(unknown.operation).toBe('createWithdrawal');
     expect((unknown.cause as BadRequestError).code).toBe(ErrorCode.WithdrawalExceedsBalance);
 
-    // A mint fill credits the venue balance; then the held first attempt arrives and lands.
-    await direct('burner').orders.place(burn());
-    await minter.orders.place({
-      orderType: 'MINT',
-      amount: usd('1000'),
-      feeBps: '1',
-      postFillAction: 'cancel',
-    });
-    sim.clearAuction();
+    // A wire tops the venue-only balance up; then the held first attempt arrives and lands.
+    sim.wire({ entityId: SEEDED.minter.entityId, amount: usd('1000') });
     expect(await proxy?.release()).toEqual([201]);
 
     const settled = await minter.withdrawals.resolveUnknown(unknown);

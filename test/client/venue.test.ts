@@ -238,8 +238,9 @@ describe('MatchVenue against the simulator over HTTP', () => {
     });
     expect(withdrawal.status).toBe('pending');
     expect(withdrawal.id).toMatch(/^[0-9a-f-]{36}$/);
-    const tooMuch = await minter.withdrawals
-      .create({ amount: usd('5000'), fiatAccountId: SEEDED.minter.fiatAccountId })
+    // The burn side has no venue-only balance to wire out.
+    const tooMuch = await burner.withdrawals
+      .create({ amount: usd('5000'), fiatAccountId: SEEDED.burner.fiatAccountId })
       .catch((e: unknown) => e);
     expect(isApiError(tooMuch, ErrorCode.WithdrawalExceedsBalance)).toBe(true);
   });

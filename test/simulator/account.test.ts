@@ -23,12 +23,12 @@ describe('GET /v1/match/account numbers', () => {
       rebatesEarned: usd('0.00'),
       feesPaid: usd('0.50'),
     });
-    // The minter's stablecoin total counts its wallet and its venue-only balance.
+    // The minter is the mint side: its stablecoin is the venue-only balance the fill drew on.
     let minter = await d.account(MINTER.apiKey);
     expect(minter.stablecoin).toEqual({
-      available: usd('100001000.00'),
+      available: usd('99999000.00'),
       reserved: usd('0.00'),
-      total: usd('100001000.00'),
+      total: usd('99999000.00'),
     });
     expect(minter.activity).toMatchObject({
       totalMatched: usd('1000.00'),
@@ -36,7 +36,7 @@ describe('GET /v1/match/account numbers', () => {
       feesPaid: usd('0.00'),
     });
 
-    // Resting MINT orders count in exposure; they reserve USD cash, not stablecoin.
+    // Resting MINT orders count in exposure and reserve venue-only balance, as withdrawals do.
     await d.placed(d.mint('300.00'));
     await d.placed(d.mint('200.00'));
     const withdrawal = await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, {
@@ -48,18 +48,18 @@ describe('GET /v1/match/account numbers', () => {
     minter = await d.account(MINTER.apiKey);
     expect(minter.exposure).toEqual({ activeOrderCount: 2, mintOrderCount: 2, burnOrderCount: 0 });
     expect(minter.stablecoin).toEqual({
-      available: usd('100000600.00'),
-      reserved: usd('400.00'),
-      total: usd('100001000.00'),
+      available: usd('99998100.00'),
+      reserved: usd('900.00'),
+      total: usd('99999000.00'),
     });
 
-    // The payout completes: the held 400.00 leaves the venue balance.
+    // The payout completes: the held 400.00 leaves the venue-only balance; the orders still hold 500.00.
     await d.call('POST', '/_sim/clock/advance', null, { ms: 3_000 });
     minter = await d.account(MINTER.apiKey);
     expect(minter.stablecoin).toEqual({
-      available: usd('100000600.00'),
-      reserved: usd('0.00'),
-      total: usd('100000600.00'),
+      available: usd('99998100.00'),
+      reserved: usd('500.00'),
+      total: usd('99998600.00'),
     });
     expect(minter.exposure.mintOrderCount).toBe(2);
 
@@ -67,8 +67,14 @@ describe('GET /v1/match/account numbers', () => {
     // exactly 24 h later, and not one millisecond after.
     await d.call('POST', '/_sim/clock/advance', null, { ms: 86_400_000 - 3_000 });
     minter = await d.account(MINTER.apiKey);
-    // The resting orders cleared unmatched at the end of their auction and were dropped.
+    // The resting orders cleared unmatched at the end of their auction and were dropped: their
+    // reservation went back to the venue-only balance.
     expect(minter.exposure).toEqual({ activeOrderCount: 0, mintOrderCount: 0, burnOrderCount: 0 });
+    expect(minter.stablecoin).toEqual({
+      available: usd('99998600.00'),
+      reserved: usd('0.00'),
+      total: usd('99998600.00'),
+    });
     expect(minter.activity).toEqual({
       from: '2026-01-01T00:00:00.000Z',
       to: '2026-01-02T00:00:00.000Z',

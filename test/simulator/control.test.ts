@@ -50,7 +50,12 @@ describe('/_sim/ control endpoints over the HTTP handler', () => {
     const state = dataOf(await d.call('GET', '/_sim/state', null)) as { settlingAuctionId: number | null };
     expect(state.settlingAuctionId).toBe(1);
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('settling');
-    expect(d.balances('minter').venue).toBe('0.00');
+    // Nothing moves before settlement: the MINT still holds its 500.00 of the venue-only prefund.
+    expect(d.balances('minter')).toMatchObject({
+      venue: '100000000.00',
+      venueReserved: '500.00',
+      wallet: '100000000.00',
+    });
     // Cancels wait for settlement: 136002.
     expectError(await d.call('POST', '/v1/match/orders/cancel-all', MINTER.apiKey), 400, 136002);
 
@@ -58,7 +63,12 @@ describe('/_sim/ control endpoints over the HTTP handler', () => {
     expect(dataOf(settled)).toMatchObject({ auctionId: 1, phase: 'settled' });
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('filled');
     expect((await d.order(mint, MINTER.apiKey)).status).toBe('filled');
-    expect(d.balances('minter').venue).toBe('500.00');
+    // 500.00 left the venue-only balance; the wallet got it plus the 0.25 rebate (5 bps).
+    expect(d.balances('minter')).toMatchObject({
+      venue: '99999500.00',
+      venueReserved: '0.00',
+      wallet: '100000500.25',
+    });
     // Nothing left to settle.
     expect(dataOf(await d.call('POST', '/_sim/auctions/settle', null))).toBeNull();
     expect((await d.call('POST', '/v1/match/orders/cancel-all', MINTER.apiKey)).status).toBe(200);

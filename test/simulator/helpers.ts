@@ -119,6 +119,11 @@ export class Driver {
     return dataOf(r) as { auctionId: number; clearingFeeBps: string; matchedVolume: { amount: string } };
   }
 
+  /** Lands a settled USD wire on the entity's venue-only balance (`POST /_sim/wires`). */
+  wire(entityId: string, amount: string): Promise<Reply> {
+    return this.call('POST', '/_sim/wires', null, { entityId, amount: { amount, currency: 'USD' } });
+  }
+
   async placed(r: Promise<Reply>): Promise<string> {
     const reply = await r;
     expect(reply.status).toBe(202);
@@ -134,9 +139,8 @@ export class Driver {
       wallet: e.wallets[0]?.balance.amount,
       walletReserved: e.wallets[0]?.reserved.amount,
       fiat: e.fiatAccounts[0]?.balance.amount,
-      cash: e.cash.balance.amount,
-      cashReserved: e.cash.reserved.amount,
       venue: e.venueBalance.amount,
+      venueReserved: e.venueReserved.amount,
     };
   }
 }

@@ -167,7 +167,7 @@ describe('faults and rate limiting', () => {
     const id = key();
     const req = new Request('http://sim.test/v1/match/orders', {
       method: 'POST',
-      headers: { authorization: `Bearer ${BURNER.apiKey}` },
+      headers: { authorization: `Bearer ${MINTER.apiKey}` },
       body: JSON.stringify({
         idempotencyKey: id,
         orderType: 'MINT',
@@ -178,7 +178,7 @@ describe('faults and rate limiting', () => {
     const err = await d.sim.handle(req).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DroppedResponseError);
     expect(err).toBeInstanceOf(TypeError);
-    expect((await d.order(id, BURNER.apiKey)).status).toBe('pending');
+    expect((await d.order(id, MINTER.apiKey)).status).toBe('pending');
   });
 
   it('venueWalletInvalid: GET /v1/match/account answers 400 139001', async () => {

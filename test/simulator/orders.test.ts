@@ -36,10 +36,15 @@ describe('place', () => {
     });
   });
 
-  it('accepts a MINT (market order): USD cash reserved, wallet fields null', async () => {
+  it('accepts a MINT (market order): venue-only balance reserved, wallet fields null', async () => {
     const d = newDriver();
     const id = await d.placed(d.mint('500.00'));
-    expect(d.balances('minter')).toMatchObject({ cash: '100000000.00', cashReserved: '500.00' });
+    expect(d.balances('minter')).toMatchObject({
+      venue: '100000000.00',
+      venueReserved: '500.00',
+      wallet: '100000000.00',
+      walletReserved: '0.00',
+    });
     expect(await d.order(id, MINTER.apiKey)).toMatchObject({
       feeBps: null,
       sourceWalletId: null,
@@ -71,13 +76,13 @@ describe('place', () => {
     expectError(await d.call('POST', '/v1/match/orders', MINTER.apiKey, { ...body }), 409, 137004);
   });
 
-  it('137001: BURN above the wallet available, MINT above the USD available', async () => {
+  it('137001: BURN above the wallet available, MINT above the venue-only available', async () => {
     const d = newDriver({ transactionLimit: '1000000000.00' });
     expectError(await d.burn('100000100.00'), 400, 137001);
     await d.placed(d.burn('99999900.00'));
     expectError(await d.burn('200.00'), 400, 137001);
     expectError(await d.mint('100000100.00'), 400, 137001);
-    expect(d.balances('minter').cashReserved).toBe('0.00');
+    expect(d.balances('minter').venueReserved).toBe('0.00');
   });
 
   it('137002 for another entity wallet or a non-stablecoin wallet; 137003 for an unknown wallet', async () => {

@@ -26,25 +26,26 @@ describe('clearing and settlement', () => {
     expect(d.balances('burner')).toMatchObject({
       wallet: '100000000.00',
       walletReserved: '1000.00',
-      fiat: '0.00',
+      fiat: '100000000.00',
     });
     await d.call('POST', '/_sim/auctions/settle', null);
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('partial_fill');
     expect((await d.order(mint, MINTER.apiKey)).status).toBe('filled');
-    // BURN: 600.00 delivered, fee 4 bps = 0.24, 599.76 paid to the fiat account.
+    // BURN: 600.00 delivered, fee 4 bps = 0.24, 599.76 paid to the fiat account (its bank).
     expect(d.balances('burner')).toEqual({
       wallet: '99999400.00',
       walletReserved: '0.00',
-      fiat: '599.76',
-      cash: '100000000.00',
-      cashReserved: '0.00',
+      fiat: '100000599.76',
       venue: '0.00',
+      venueReserved: '0.00',
     });
-    // MINT: pays 600.00 - 0.24 rebate, 600.00 stablecoin credited to the venue-only balance.
-    expect(d.balances('minter')).toMatchObject({
-      cash: '99999400.24',
-      cashReserved: '0.00',
-      venue: '600.00',
+    // MINT: 600.00 leaves the venue-only prefund; 600.00 + 0.24 rebate lands in the wallet.
+    expect(d.balances('minter')).toEqual({
+      wallet: '100000600.24',
+      walletReserved: '0.00',
+      fiat: '100000000.00',
+      venue: '99999400.00',
+      venueReserved: '0.00',
     });
     const acct = await d.account(MINTER.apiKey);
     expect(acct.activity).toMatchObject({
@@ -89,7 +90,7 @@ describe('clearing and settlement', () => {
     expect(d.balances('burner')).toMatchObject({
       wallet: '99999000.00',
       walletReserved: '0.00',
-      fiat: '999.50',
+      fiat: '100000999.50',
     });
     // The same scenario in a new simulator yields the same ids.
     const d2 = newDriver();
@@ -114,11 +115,12 @@ describe('clearing and settlement', () => {
     await d.clear();
     expect((await d.order(burn, BURNER.apiKey)).status).toBe('filled');
     expect((await d.order(mint, MINTER.apiKey)).status).toBe('partial_fill');
-    // 500 matched at 2 bps (rebate 0.10); 300 minted by the standard product.
+    // 500 matched at 2 bps (rebate 0.10); 300 converted at par by the standard product: all 800
+    // leave the venue-only balance, 800.10 reach the wallet.
     expect(d.balances('minter')).toMatchObject({
-      cash: '99999200.10',
-      venue: '800.00',
-      cashReserved: '0.00',
+      venue: '99999200.00',
+      venueReserved: '0.00',
+      wallet: '100000800.10',
     });
     const state = await d.call('GET', '/_sim/state', null);
     expect((dataOf(state) as { fallbacks: unknown[] }).fallbacks).toEqual([
@@ -159,7 +161,7 @@ describe('clearing and settlement', () => {
     expect(d.balances('burner')).toMatchObject({
       wallet: '99999100.00',
       walletReserved: '0.00',
-      fiat: '899.95',
+      fiat: '100000899.95',
     });
   });
 
@@ -186,9 +188,10 @@ describe('clearing and settlement', () => {
     expect(d.balances('burner')).toMatchObject({
       wallet: '100000000.00',
       walletReserved: '0.00',
-      fiat: '0.00',
+      fiat: '100000000.00',
     });
-    expect(d.balances('minter').venue).toBe('400.00');
+    // The house covers the failed counterparty: the MINT settles in full (0.20 rebate at 5 bps).
+    expect(d.balances('minter')).toMatchObject({ venue: '99999600.00', wallet: '100000400.20' });
   });
 
   it('account summary: available/reserved/total and exposure counts', async () => {
@@ -255,7 +258,9 @@ describe('clearing and settlement', () => {
     const d = newDriver();
     const root = await d.placed(d.burn('300.00', { feeBps: '5', postFillAction: 'roll' }));
     await d.clear(false); // auction 1 clears unmatched and stays settling
-    // While auction 1 settles the same entity opens a MINT in auction 2: no BURN of its rests there yet.
+    // While auction 1 settles the same entity opens a MINT in auction 2 (prefunded by a wire): no
+    // BURN of its rests there yet.
+    expect((await d.wire(BURNER.entityId, '100.00')).status).toBe(200);
     const mint = await d.placed(d.mint('100.00', { feeBps: null }, BURNER.apiKey));
     await d.call('POST', '/_sim/auctions/settle', null);
     const parent = await d.order(root, BURNER.apiKey);
@@ -263,7 +268,7 @@ describe('clearing and settlement', () => {
       status: 'unfilled',
       lineage: { parentOrderId: null, childOrderId: null },
     });
-    expect(d.balances('burner')).toMatchObject({ walletReserved: '0.00', cashReserved: '100.00' });
+    expect(d.balances('burner')).toMatchObject({ walletReserved: '0.00', venueReserved: '100.00' });
     await d.clear();
     // The MINT found no counterparty: without the guard it would have filled against its own BURN.
     const m = await d.order(mint, BURNER.apiKey);

@@ -1,15 +1,12 @@
 import { SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { Withdrawal } from '../../src/generated/schemas.js';
-import { dataOf, expectError, key, MINTER, newDriver } from './helpers.js';
+import { BURNER, dataOf, expectError, key, MINTER, newDriver } from './helpers.js';
 
-/** A minter with 1000.00 of venue-only stablecoin (a market MINT filled by a market BURN). */
-async function funded() {
+/** The seeded minter: prefunded with 100,000,000.00 of venue-only stablecoin. */
+function funded() {
   const d = newDriver();
-  await d.placed(d.burn('1000.00', { feeBps: null }));
-  await d.placed(d.mint('1000.00', { feeBps: null }));
-  await d.clear();
-  expect(d.balances('minter').venue).toBe('1000.00');
+  expect(d.balances('minter')).toMatchObject({ venue: '100000000.00', venueReserved: '0.00' });
   return d;
 }
 
@@ -22,7 +19,7 @@ const withdraw = (amount: string, extra: Record<string, unknown> = {}) => ({
 
 describe('withdrawals', () => {
   it('201 pending, then processing and completed by the payout processor; USD reaches the fiat account', async () => {
-    const d = await funded();
+    const d = funded();
     const events: string[] = [];
     d.sim.onEvent((e) => {
       if (e.event === 'withdrawal.updated') events.push((e.data as { status: string }).status);
@@ -40,7 +37,7 @@ describe('withdrawals', () => {
     await d.call('POST', '/_sim/clock/advance', null, { ms: 1_000 });
     await d.call('POST', '/_sim/clock/advance', null, { ms: 2_000 });
     expect(events).toEqual(['pending', 'processing', 'completed']);
-    expect(d.balances('minter')).toMatchObject({ venue: '750.00', fiat: '250.00' });
+    expect(d.balances('minter')).toMatchObject({ venue: '99999750.00', fiat: '100000250.00' });
     // Same key + params: the original 201 body; other params: 409 137004.
     const again = await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, body);
     expect(again.status).toBe(201);
@@ -55,28 +52,60 @@ describe('withdrawals', () => {
     );
   });
 
-  it('138001 above the venue balance; 137001 within it but above what in-flight withdrawals leave', async () => {
-    const d = await funded();
-    expectError(
-      await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('1000.01')),
-      400,
-      138001,
+  it('138001 above the unreserved venue-only balance: resting MINT orders and payouts in flight hold theirs', async () => {
+    const d = newDriver({ transactionLimit: '1000000000.00' });
+    // A resting MINT order holds all but 1,000.00 of the prefund.
+    const mint = await d.placed(d.mint('99999000.00', { feeBps: '3' }));
+    const over = await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('1000.01'));
+    expectError(over, 400, 138001);
+    expect((over.body as { message: string }).message).toContain(
+      'available venue-only balance of 1000.00 USD',
     );
     expect((await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('600.00'))).status).toBe(
       201,
     );
+    // Within the balance, but the 600.00 in flight leaves 400.00: still 138001 (not 137001).
     expectError(
       await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('500.00')),
       400,
-      137001,
+      138001,
     );
     expect((await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('400.00'))).status).toBe(
       201,
     );
+    expectError(await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('0.01')), 400, 138001);
+    expect((await d.account(MINTER.apiKey)).stablecoin).toEqual({
+      available: { amount: '0.00', currency: 'USD' },
+      reserved: { amount: '100000000.00', currency: 'USD' },
+      total: { amount: '100000000.00', currency: 'USD' },
+    });
+    // Cancelling the order frees its reservation: the unused rest can be wired out.
+    expect(
+      (await d.call('POST', '/v1/match/orders/cancel', MINTER.apiKey, { auctionId: 1, orderId: mint }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('99999000.00'))).status,
+    ).toBe(201);
+    await d.call('POST', '/_sim/clock/advance', null, { ms: 3_000 });
+    expect(d.balances('minter')).toMatchObject({
+      venue: '0.00',
+      venueReserved: '0.00',
+      fiat: '200000000.00',
+      wallet: '100000000.00',
+    });
+  });
+
+  it('a burn-side entity has no venue-only balance to withdraw until a wire lands one', async () => {
+    const d = newDriver();
+    const body = (amount: string) => withdraw(amount, { fiatAccountId: BURNER.fiatAccountId });
+    expectError(await d.call('POST', '/v1/match/withdrawals', BURNER.apiKey, body('100.00')), 400, 138001);
+    expect((await d.wire(BURNER.entityId, '100.00')).status).toBe(200);
+    expect((await d.call('POST', '/v1/match/withdrawals', BURNER.apiKey, body('100.00'))).status).toBe(201);
   });
 
   it('138002 for a non-positive or non-USD amount; 138004 for a foreign fiat account; 137009 above the limit', async () => {
-    const d = await funded();
+    const d = funded();
     expectError(await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('0.00')), 400, 138002);
     expectError(await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, withdraw('-5.00')), 400, 138002);
     expectError(

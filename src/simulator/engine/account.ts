@@ -18,9 +18,11 @@ export interface AccountNumbers {
 }
 
 /**
- * Stablecoin = the entity's USD stablecoin wallets plus its venue-only balance. Reserved = wallet
- * amounts held by resting or settling BURN orders plus venue balance promised to withdrawals in
- * flight. Activity counts settled fills whose auction cleared inside the window [now - window, now].
+ * `stablecoin` is the balance the entity's own side trades from, so that `available` is what its
+ * next order (or, mint side, withdrawal) can take. Mint side: total = the venue-only balance,
+ * reserved = what resting or settling MINT orders and withdrawals in flight hold. Burn side:
+ * total = its USD stablecoin wallets, reserved = what resting or settling BURN orders hold.
+ * Activity counts settled fills whose auction cleared inside the window [now - window, now].
  */
 export function accountNumbers(
   state: EngineState,
@@ -30,13 +32,18 @@ export function accountNumbers(
 ): AccountNumbers {
   const entity = state.entities.get(entityId);
   if (!entity?.hasAccount) throw venueError.accountNotFound();
-  let total = entity.venueBalanceCents;
-  let reserved = entity.withdrawalHeldCents;
-  for (const id of entity.walletIds) {
-    const w = state.wallets.get(id);
-    if (w?.currency !== 'USD') continue;
-    total += w.balanceCents;
-    reserved += w.reservedCents;
+  let total = 0;
+  let reserved = 0;
+  if (entity.fundingSide === 'MINT') {
+    total = entity.venueBalanceCents;
+    reserved = entity.venueReservedCents + entity.withdrawalHeldCents;
+  } else {
+    for (const id of entity.walletIds) {
+      const w = state.wallets.get(id);
+      if (w?.currency !== 'USD') continue;
+      total += w.balanceCents;
+      reserved += w.reservedCents;
+    }
   }
   const exposure = state.exposure.get(entityId) ?? { BURN: 0, MINT: 0 };
   const from = now - windowMs;

@@ -4,7 +4,14 @@ import { MARKET } from './clearing-checks.js';
 import { emitMarket as market } from './events.js';
 import { rollChildOrderId } from './ids.js';
 import { admitOrder, pendingCount, releaseReservation, setStatus } from './orders.js';
-import { currentAuction, type EngineContext, type EngineState, mustEntity, newAuction } from './state.js';
+import {
+  currentAuction,
+  type EngineContext,
+  type EngineState,
+  mustEntity,
+  newAuction,
+  primaryWallet,
+} from './state.js';
 import type { Auction, Ledger, Order } from './types.js';
 
 /**
@@ -143,9 +150,11 @@ export function settleAuction(ctx: EngineContext): Auction | null {
 
 /**
  * Money moves through the house: a BURN fill F delivers F stablecoin to the house and the house
- * pays F - fee USD to the order's fiat account; a MINT fill F takes F - rebate USD from the
- * minter's cash and the house credits F stablecoin to the minter's venue-only balance. A failed
- * order moves nothing and its reservation is released; the house covers its counterparties.
+ * pays F - fee USD to the order's fiat account; a MINT fill F takes F from the minter's venue-only
+ * balance (retired at the issuer, which hands the house the F USD the prefunding wire left with
+ * it) and the house pays F + rebate ordinary stablecoin into the minter's primary wallet. So the
+ * house keeps the fees in USD and pays the rebates in stablecoin. A failed order moves nothing and
+ * its reservation is released; the house covers its counterparties.
  */
 function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> | undefined): void {
   const { state } = ctx;
@@ -159,7 +168,7 @@ function settleOrder(ctx: EngineContext, o: Order, failIds: ReadonlySet<string> 
   }
   const F = o.filledCents;
   const fee = o.feeCents;
-  exchange(state, o, state.house, F, F - fee);
+  exchange(state, o, state.house, F, o.orderType === 'BURN' ? F - fee : F + fee);
   if (F > 0) recordActivity(state, o.entityId, auction.clearedAt ?? ctx.time, o.orderType, F, fee);
   const remainder = o.amountCents - F;
   if (remainder === 0) {
@@ -185,7 +194,7 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
     const wallet = state.wallets.get(parent.sourceWalletId ?? '');
     if (wallet) wallet.reservedCents += remainder;
   } else {
-    mustEntity(state, parent.entityId).cash.reservedCents += remainder;
+    mustEntity(state, parent.entityId).venueReservedCents += remainder;
   }
   // The id is derived, so a caller could have placed an order under it already: derive again.
   let childId = rollChildOrderId(parent.orderId);
@@ -205,7 +214,10 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
   parent.childOrderId = child.orderId;
 }
 
-/** The standard minting product converts the remainder at par, without fee. */
+/**
+ * The standard minting product converts the remainder at par, without fee: a BURN remainder is
+ * redeemed to USD, a MINT remainder leaves the venue-only balance as ordinary stablecoin.
+ */
 function fallbackRemainder(ctx: EngineContext, o: Order, remainder: number): void {
   const { state } = ctx;
   exchange(state, o, state.issuer, remainder, remainder);
@@ -214,23 +226,29 @@ function fallbackRemainder(ctx: EngineContext, o: Order, remainder: number): voi
 
 /**
  * One exchange of an order with a counterparty (the house at settlement, the issuer for a
- * fallback): a BURN order's wallet gives `stable` stablecoin and its fiat account gets `usd`; a MINT
- * order's entity gives `usd` from its cash and gets `stable` in its venue-only balance.
+ * fallback). BURN: the order's wallet gives `give` stablecoin, its fiat account gets `get` USD.
+ * MINT: the entity's venue-only balance gives `give`, retired at the issuer for the USD behind it,
+ * which goes to the counterparty; its primary wallet gets `get` ordinary stablecoin.
  */
-function exchange(state: EngineState, o: Order, counterparty: Ledger, stable: number, usd: number): void {
+function exchange(state: EngineState, o: Order, counterparty: Ledger, give: number, get: number): void {
+  // An unfilled order moves nothing: at a large clear most of them are.
+  if (give === 0 && get === 0) return;
   if (o.orderType === 'BURN') {
     const wallet = state.wallets.get(o.sourceWalletId ?? '');
     const fiat = state.fiatAccounts.get(o.fiatAccountId ?? '');
     if (!wallet || !fiat) throw new Error(`BURN order ${o.orderId} lost its wallet or fiat account`);
-    wallet.balanceCents -= stable;
-    counterparty.stablecoinCents += stable;
-    counterparty.usdCents -= usd;
-    fiat.balanceCents += usd;
+    wallet.balanceCents -= give;
+    counterparty.stablecoinCents += give;
+    counterparty.usdCents -= get;
+    fiat.balanceCents += get;
   } else {
     const entity = mustEntity(state, o.entityId);
-    entity.cash.balanceCents -= usd;
-    counterparty.usdCents += usd;
-    counterparty.stablecoinCents -= stable;
-    entity.venueBalanceCents += stable;
+    const wallet = primaryWallet(state, entity);
+    entity.venueBalanceCents -= give;
+    state.issuer.stablecoinCents += give;
+    state.issuer.usdCents -= give;
+    counterparty.usdCents += give;
+    counterparty.stablecoinCents -= get;
+    wallet.balanceCents += get;
   }
 }

@@ -24,6 +24,7 @@ import {
   type SimulatorEvent,
 } from './types.js';
 import { iso, toWireAuction, toWireLastClear } from './wire.js';
+import { landWire, toWireWire, type WireInput } from './wires.js';
 import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
 
 export interface EngineOptions {
@@ -140,6 +141,10 @@ export class VenueEngine {
   withdraw(entityId: string, input: WithdrawalInput) {
     return this.step((ctx) => createWithdrawal(ctx, entityId, input));
   }
+  /** Lands a settled USD wire on the entity's venue-only balance (`POST /_sim/wires`). */
+  wire(input: WireInput) {
+    return this.step((ctx) => landWire(ctx, input));
+  }
   /** Ticket issuance is the HTTP layer's; the engine only says whether the entity may ask. */
   assertEligible(entityId: string): void {
     requireEligible(mustEntity(this.state, entityId));
@@ -215,12 +220,14 @@ export class VenueEngine {
             id,
             balance: usdMoney(s.fiatAccounts.get(id)?.balanceCents ?? 0),
           })),
-          cash: { balance: usdMoney(e.cash.balanceCents), reserved: usdMoney(e.cash.reservedCents) },
+          fundingSide: e.fundingSide,
           venueBalance: usdMoney(e.venueBalanceCents),
+          venueReserved: usdMoney(e.venueReservedCents),
           withdrawalsHeld: usdMoney(e.withdrawalHeldCents),
         })),
         house: { usd: usdMoney(s.house.usdCents), stablecoin: usdMoney(s.house.stablecoinCents) },
         issuer: { usd: usdMoney(s.issuer.usdCents), stablecoin: usdMoney(s.issuer.stablecoinCents) },
+        wires: s.wires.map(toWireWire),
         fallbacks: s.fallbacks.map((o) => ({
           orderId: o.orderId,
           entityId: o.entityId,

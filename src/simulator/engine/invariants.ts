@@ -3,7 +3,9 @@ import { currencyTotals, type EngineState } from './state.js';
 
 /**
  * The books must always balance. Returns every violation found (empty when sound):
- * money conserved per currency across all accounts (participants, fiat accounts, house, issuer);
+ * money conserved per currency across all accounts (participants' wallets and venue-only balances,
+ * fiat accounts, house, issuer); the house's and the issuer's ledgers equal to what the records
+ * explain (settled fills with their fees and rebates, fallbacks, wires, completed withdrawals);
  * reservations equal to what resting/settling orders and in-flight withdrawals hold;
  * no negative participant or house balance; each auction's BURN fills = MINT fills = matched volume;
  * fills and roll lineage consistent; no entity resting on both sides of one auction.
@@ -55,8 +57,24 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
   }
 
   const walletHeld = new Map<string, number>();
-  const cashHeld = new Map<string, number>();
+  const venueHeld = new Map<string, number>();
+  // What settlement moved through the house, from the orders: BURN F (fee f) brings F stablecoin
+  // and pays F - f USD; MINT F (rebate r) brings F USD from the issuer and pays F + r stablecoin.
+  let houseUsd = 0;
+  let houseStable = 0;
+  let issuerUsd = 0;
   for (const o of state.orders.values()) {
+    if (o.clearedIn !== null && o.status !== 'settling' && o.status !== 'failed') {
+      const F = o.filledCents;
+      if (o.orderType === 'BURN') {
+        houseStable += F;
+        houseUsd -= F - o.feeCents;
+      } else {
+        houseUsd += F;
+        houseStable -= F + o.feeCents;
+        issuerUsd -= F;
+      }
+    }
     const fill = fillOf(o, o.clearedIn);
     if (fill) {
       if (fill.filledCents < 0 || fill.filledCents > o.amountCents)
@@ -70,8 +88,31 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
     if (o.status !== 'pending' && o.status !== 'settling') continue;
     if (o.orderType === 'BURN' && o.sourceWalletId)
       walletHeld.set(o.sourceWalletId, (walletHeld.get(o.sourceWalletId) ?? 0) + o.amountCents);
-    if (o.orderType === 'MINT') cashHeld.set(o.entityId, (cashHeld.get(o.entityId) ?? 0) + o.amountCents);
+    if (o.orderType === 'MINT') venueHeld.set(o.entityId, (venueHeld.get(o.entityId) ?? 0) + o.amountCents);
   }
+  // Fallbacks: a BURN remainder redeemed at the issuer (its USD out), a MINT one converted (no USD).
+  for (const o of state.fallbacks) if (o.orderType === 'BURN') issuerUsd -= o.amountCents - o.filledCents;
+  for (const w of state.wires) issuerUsd += w.amountCents;
+  for (const w of state.withdrawals.values()) if (w.status === 'completed') issuerUsd -= w.amountCents;
+  const seeded = state.seededLedgers;
+  if (state.house.usdCents - seeded.house.usdCents !== houseUsd)
+    v.push(
+      `house USD moved ${state.house.usdCents - seeded.house.usdCents}, settled fills explain ${houseUsd}`,
+    );
+  if (state.house.stablecoinCents - seeded.house.stablecoinCents !== houseStable)
+    v.push(
+      `house stablecoin moved ${state.house.stablecoinCents - seeded.house.stablecoinCents}, settled fills explain ${houseStable}`,
+    );
+  // The issuer's moves are symmetric (it issues or retires stablecoin for as much USD).
+  if (state.issuer.usdCents - seeded.issuer.usdCents !== issuerUsd)
+    v.push(
+      `issuer USD moved ${state.issuer.usdCents - seeded.issuer.usdCents}, wires, fills, fallbacks and withdrawals explain ${issuerUsd}`,
+    );
+  if (
+    state.issuer.usdCents + state.issuer.stablecoinCents !==
+    seeded.issuer.usdCents + seeded.issuer.stablecoinCents
+  )
+    v.push('issuer USD and stablecoin moved unevenly');
   for (const w of state.wallets.values()) {
     if (w.reservedCents !== (walletHeld.get(w.id) ?? 0))
       v.push(
@@ -86,14 +127,16 @@ export function checkInvariants(target: EngineState | { readonly state: EngineSt
     if (w) withdrawalHeld.set(w.entityId, (withdrawalHeld.get(w.entityId) ?? 0) + w.amountCents);
   }
   for (const e of state.entities.values()) {
-    if (e.cash.reservedCents !== (cashHeld.get(e.id) ?? 0))
-      v.push(`entity ${e.name} USD reserved ${e.cash.reservedCents} != resting MINT orders`);
-    if (e.cash.balanceCents < 0 || e.cash.reservedCents > e.cash.balanceCents)
-      v.push(`entity ${e.name} USD cash negative or over-reserved`);
+    if (e.venueReservedCents !== (venueHeld.get(e.id) ?? 0))
+      v.push(
+        `entity ${e.name} venue-only reserved ${e.venueReservedCents} != resting MINT orders ${venueHeld.get(e.id) ?? 0}`,
+      );
     if (e.withdrawalHeldCents !== (withdrawalHeld.get(e.id) ?? 0))
       v.push(`entity ${e.name} withdrawal hold != withdrawals in flight`);
-    if (e.venueBalanceCents < 0 || e.withdrawalHeldCents > e.venueBalanceCents)
-      v.push(`entity ${e.name} venue balance negative or over-held`);
+    if (e.venueReservedCents < 0 || e.withdrawalHeldCents < 0)
+      v.push(`entity ${e.name} negative venue-only reservation`);
+    if (e.venueBalanceCents < 0 || e.venueReservedCents + e.withdrawalHeldCents > e.venueBalanceCents)
+      v.push(`entity ${e.name} venue-only balance negative or over-reserved`);
   }
   for (const f of state.fiatAccounts.values())
     if (f.balanceCents < 0) v.push(`fiat account ${f.id} negative`);

@@ -105,10 +105,12 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
       throw venueError.insufficientBalance(`Wallet ${wallet.id} has ${formatCents(available)} available`);
     wallet.reservedCents += amountCents;
   } else {
-    const available = entity.cash.balanceCents - entity.cash.reservedCents;
+    const available = venueAvailableCents(entity);
     if (available < amountCents)
-      throw venueError.insufficientBalance(`USD available to mint with is ${formatCents(available)}`);
-    entity.cash.reservedCents += amountCents;
+      throw venueError.insufficientBalance(
+        `Venue-only balance has ${formatCents(available)} USD available for MINT orders; prefund it by wire`,
+      );
+    entity.venueReservedCents += amountCents;
   }
   auction.placed.set(entityId, placedHere + 1);
   const order = admitOrder(ctx, {
@@ -164,12 +166,18 @@ export function bumpPending(auction: Auction, order: Order, delta: number): void
   counts[order.orderType] += delta;
 }
 
+/** What MINT orders and withdrawals can still take: venue-only balance not reserved or held. */
+export function venueAvailableCents(entity: Entity): number {
+  return entity.venueBalanceCents - entity.venueReservedCents - entity.withdrawalHeldCents;
+}
+
+/** Gives back what the order holds: BURN in its source wallet, MINT in the venue-only balance. */
 export function releaseReservation(state: EngineState, order: Order): void {
   if (order.orderType === 'BURN') {
     const wallet = order.sourceWalletId ? state.wallets.get(order.sourceWalletId) : undefined;
     if (wallet) wallet.reservedCents -= order.amountCents;
   } else {
-    mustEntity(state, order.entityId).cash.reservedCents -= order.amountCents;
+    mustEntity(state, order.entityId).venueReservedCents -= order.amountCents;
   }
 }
 

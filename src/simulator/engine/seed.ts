@@ -1,5 +1,5 @@
 import { SEEDED_API_KEYS } from '../../contract/api-key.js';
-import type { Entity, FiatAccount, Wallet } from './types.js';
+import type { Entity, FiatAccount, FundingSide, Wallet } from './types.js';
 
 /** Ids of the seeded entities; fixed so that tests, docs and curl sessions can name them. */
 export const SEEDED = {
@@ -43,14 +43,26 @@ export const SEEDED = {
 
 export type SeededName = 'burner' | 'minter' | 'ineligible' | 'noaccount';
 
-/** Opening balances of every trading entity (cents). */
+/**
+ * Opening balances (cents). burner and minter (and ineligible, which cannot trade) each hold
+ * `stablecoinCents` in their ordinary USD stablecoin wallet, `eurWalletCents` in the EUR wallet
+ * and `bankCents` in their bank (the linked fiat account `POST /_sim/wires` draws on). The minter,
+ * the mint side, also starts prefunded: `minterPrefundCents` of venue-only stablecoin, as if that
+ * much had already been wired in and settled (the issuer holds the USD behind it).
+ */
 export const SEED_BALANCES = {
   stablecoinCents: 100_000_000_00,
   eurWalletCents: 1_000_00,
-  usdCashCents: 100_000_000_00,
+  bankCents: 100_000_000_00,
+  minterPrefundCents: 100_000_000_00,
   /** The house float lets settlement of one side proceed when its counterparty fails. */
   houseCents: 1_000_000_000_00,
 } as const;
+
+/** The seeded minter is the mint side; every other entity the burn side (docs/AUCTION.md, Funding). */
+export function seededFundingSide(name: SeededName): FundingSide {
+  return name === 'minter' ? 'MINT' : 'BURN';
+}
 
 export interface SeededWorld {
   entities: Entity[];
@@ -64,7 +76,7 @@ export function seedWorld(): SeededWorld {
   const fiatAccounts: FiatAccount[] = [];
   for (const name of ['burner', 'minter', 'ineligible', 'noaccount'] as const) {
     const s = SEEDED[name];
-    // noaccount has no venue account: no wallets and no USD to mint with, only a bank account.
+    // noaccount has no venue account: no wallets, nothing in its bank, and no wire can land.
     const funded = name !== 'noaccount';
     entities.push({
       id: s.entityId,
@@ -75,8 +87,9 @@ export function seedWorld(): SeededWorld {
       hasAccount: funded,
       walletIds: funded ? [s.walletId, s.eurWalletId] : [],
       fiatAccountIds: [s.fiatAccountId],
-      cash: { balanceCents: funded ? SEED_BALANCES.usdCashCents : 0, reservedCents: 0 },
-      venueBalanceCents: 0,
+      fundingSide: seededFundingSide(name),
+      venueBalanceCents: name === 'minter' ? SEED_BALANCES.minterPrefundCents : 0,
+      venueReservedCents: 0,
       withdrawalHeldCents: 0,
     });
     if (funded) {
@@ -95,7 +108,11 @@ export function seedWorld(): SeededWorld {
         reservedCents: 0,
       });
     }
-    fiatAccounts.push({ id: s.fiatAccountId, entityId: s.entityId, balanceCents: 0 });
+    fiatAccounts.push({
+      id: s.fiatAccountId,
+      entityId: s.entityId,
+      balanceCents: funded ? SEED_BALANCES.bankCents : 0,
+    });
   }
   return { entities, wallets, fiatAccounts };
 }

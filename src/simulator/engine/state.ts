@@ -10,6 +10,7 @@ import type {
   SideCounts,
   SimulatorEvent,
   Wallet,
+  Wire,
   Withdrawal,
 } from './types.js';
 
@@ -36,11 +37,18 @@ export interface EngineState {
    * its last update (settlement is its final change).
    */
   fallbacks: Order[];
+  /** Settled wires that landed on venue-only balances, in landing order (`POST /_sim/wires`). */
+  wires: Wire[];
   /** The venue's own account: takes fees, pays rebates, absorbs rounding and failed counterparties. */
   house: Ledger;
-  /** The stablecoin issuer / standard minting product and the banking world beyond it. */
+  /**
+   * The stablecoin issuer / standard minting product: holds the USD behind venue-only stablecoin
+   * (it takes a wire's USD and issues as much venue-only stablecoin) and redeems at par.
+   */
   issuer: Ledger;
   initialTotals: { usdCents: number; stablecoinCents: number; eurCents: number };
+  /** house and issuer as seeded: the invariant checker explains every change since from the records. */
+  seededLedgers: { house: Ledger; issuer: Ledger };
   /** entityId -> pending orders by side (the account summary's exposure), kept by setStatus/admit. */
   exposure: Map<string, SideCounts>;
   /** entityId -> settled fills in matchedAt order with prefix sums, for O(log n) activity windows. */
@@ -72,6 +80,17 @@ export interface EngineContext {
   dirty: Set<string>;
 }
 
+const SEEDED_HOUSE: Readonly<Ledger> = {
+  usdCents: SEED_BALANCES.houseCents,
+  stablecoinCents: SEED_BALANCES.houseCents,
+};
+// The minter's seeded prefund is a wire that already settled: its USD sits with the issuer, which
+// issued as much venue-only stablecoin.
+const SEEDED_ISSUER: Readonly<Ledger> = {
+  usdCents: SEED_BALANCES.minterPrefundCents,
+  stablecoinCents: -SEED_BALANCES.minterPrefundCents,
+};
+
 export function createState(config: EngineConfig, startTime: number): EngineState {
   const world = seedWorld();
   const state: EngineState = {
@@ -88,9 +107,11 @@ export function createState(config: EngineConfig, startTime: number): EngineStat
     withdrawals: new Map(),
     activeWithdrawals: new Set(),
     fallbacks: [],
-    house: { usdCents: SEED_BALANCES.houseCents, stablecoinCents: SEED_BALANCES.houseCents },
-    issuer: { usdCents: 0, stablecoinCents: 0 },
+    wires: [],
+    house: { ...SEEDED_HOUSE },
+    issuer: { ...SEEDED_ISSUER },
     initialTotals: { usdCents: 0, stablecoinCents: 0, eurCents: 0 },
+    seededLedgers: { house: SEEDED_HOUSE, issuer: SEEDED_ISSUER },
     exposure: new Map(world.entities.map((e) => [e.id, { BURN: 0, MINT: 0 }])),
     activity: new Map(world.entities.map((e) => [e.id, { at: [], matched: [0], rebates: [0], fees: [0] }])),
   };
@@ -128,10 +149,7 @@ export function currencyTotals(state: EngineState): {
   let usd = state.house.usdCents + state.issuer.usdCents;
   let stable = state.house.stablecoinCents + state.issuer.stablecoinCents;
   let eur = 0;
-  for (const e of state.entities.values()) {
-    usd += e.cash.balanceCents;
-    stable += e.venueBalanceCents;
-  }
+  for (const e of state.entities.values()) stable += e.venueBalanceCents;
   for (const f of state.fiatAccounts.values()) usd += f.balanceCents;
   for (const w of state.wallets.values()) {
     if (w.currency === 'USD') stable += w.balanceCents;
@@ -144,6 +162,18 @@ export function currentAuction(state: EngineState): Auction {
   const a = state.auctions.get(state.currentAuctionId);
   if (!a) throw new Error(`engine state lost auction ${state.currentAuctionId}`);
   return a;
+}
+
+/**
+ * The entity's first USD stablecoin wallet: MINT fills and MINT fallbacks pay into it (a MINT
+ * order names no wallet). Every entity with a venue account has one.
+ */
+export function primaryWallet(state: EngineState, entity: Entity): Wallet {
+  for (const id of entity.walletIds) {
+    const w = state.wallets.get(id);
+    if (w?.currency === 'USD') return w;
+  }
+  throw new Error(`entity ${entity.name} has no USD stablecoin wallet`);
 }
 
 export function mustEntity(state: EngineState, entityId: string): Entity {

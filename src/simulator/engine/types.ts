@@ -36,12 +36,31 @@ export interface Entity {
   hasAccount: boolean;
   walletIds: string[];
   fiatAccountIds: string[];
-  /** USD the entity mints with; MINT orders reserve it. */
-  cash: { balanceCents: number; reservedCents: number };
-  /** Venue-only stablecoin: MINT fills credit it, withdrawals debit it. */
+  /**
+   * The side the entity was onboarded for: what its account summary reports (account.ts). Fixed at
+   * seeding; either kind may still trade the other side with the matching funds.
+   */
+  fundingSide: FundingSide;
+  /**
+   * Venue-only stablecoin: prefunded by settled USD wires, segregated from the ordinary wallets.
+   * MINT orders draw on it, withdrawals wire it back out.
+   */
   venueBalanceCents: number;
-  /** Part of the venue balance promised to withdrawals not yet completed. */
+  /** Part of the venue-only balance held by resting or settling MINT orders. */
+  venueReservedCents: number;
+  /** Part of the venue-only balance promised to withdrawals not yet completed. */
   withdrawalHeldCents: number;
+}
+
+/** MINT: prefunds a venue-only balance by wire; BURN: sells from its ordinary stablecoin wallet. */
+export type FundingSide = 'MINT' | 'BURN';
+
+/** A settled USD wire that landed on an entity's venue-only balance (`POST /_sim/wires`). */
+export interface Wire {
+  entityId: string;
+  fiatAccountId: string;
+  amountCents: number;
+  settledAt: number;
 }
 
 /** An order's fill as REST shows it (`fillOf`): kept on the order as filledCents and feeCents. */

@@ -1,7 +1,7 @@
 import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { VenueError, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCents, usdMoney } from './money.js';
-import { requireEligible } from './orders.js';
+import { requireEligible, venueAvailableCents } from './orders.js';
 import { type EngineContext, type EngineState, mustEntity } from './state.js';
 import type { WireWithdrawal, Withdrawal } from './types.js';
 import { iso } from './wire.js';
@@ -26,9 +26,10 @@ export function toWireWithdrawal(
 }
 
 /**
- * Withdraws venue-only stablecoin (what MINT fills credited) as USD to a fiat account. The id is
- * the idempotency key. 138001: above the venue balance; 137001: within the balance but above the
- * part not already promised to withdrawals still in flight.
+ * Wires venue-only stablecoin out as USD to a fiat account, without fee. The id is the idempotency
+ * key. Only the unreserved part can go: 138001 above the venue-only balance less what resting or
+ * settling MINT orders reserve and what withdrawals in flight hold (the spec's limit table names
+ * 138001 for "above available balance", so 137001 is not used here).
  */
 export function createWithdrawal(
   ctx: EngineContext,
@@ -60,14 +61,10 @@ export function createWithdrawal(
     throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
   const fiat = state.fiatAccounts.get(input.fiatAccountId);
   if (!fiat || fiat.entityId !== entityId) throw venueError.invalidWithdrawalDestination(input.fiatAccountId);
-  if (cents > entity.venueBalanceCents)
+  const available = venueAvailableCents(entity);
+  if (cents > available)
     throw venueError.withdrawalExceedsBalance(
-      `Withdrawal of ${formatCents(cents)} exceeds the venue balance of ${formatCents(entity.venueBalanceCents)}`,
-    );
-  const free = entity.venueBalanceCents - entity.withdrawalHeldCents;
-  if (cents > free)
-    throw venueError.insufficientBalance(
-      `Only ${formatCents(free)} of the venue balance is not held by withdrawals in progress`,
+      `Withdrawal of ${formatCents(cents)} USD exceeds the available venue-only balance of ${formatCents(available)} USD (balance ${formatCents(entity.venueBalanceCents)}, reserved by MINT orders ${formatCents(entity.venueReservedCents)}, held by withdrawals in flight ${formatCents(entity.withdrawalHeldCents)})`,
     );
   entity.withdrawalHeldCents += cents;
   const fields = {

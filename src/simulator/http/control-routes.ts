@@ -20,6 +20,13 @@ const AdvanceBody = z.object({
     .max(604_800_000, 'must be at most 7 days'),
 });
 const PhaseBody = z.object({ phase: z.enum(['open', 'lock']) });
+// Shape only: the amount's rules (positive, 2 decimals, USD, within the bank) are the engine's.
+const WireBody = z
+  .object({
+    entityId: z.string().min(1).max(100),
+    amount: z.object({ amount: z.string().max(64), currency: z.string().max(16) }).strict(),
+  })
+  .strict();
 export const FaultsBody = z
   .object({
     latencyMs: z.number().int().min(0).max(60_000).optional(),
@@ -55,6 +62,12 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     POST: async (sim, req) => {
       const b = validate(PhaseBody, await optionalBody(req));
       return dataResponse(200, sim.setPhase(b.phase));
+    },
+  },
+  '/_sim/wires': {
+    POST: async (sim, req) => {
+      const b = validate(WireBody, await readJsonObject(req));
+      return dataResponse(200, sim.wire(b));
     },
   },
   '/_sim/state': {

@@ -3,6 +3,7 @@
  * composition root (simulator.ts) implements it; nothing here reaches the engine itself.
  */
 import type { ListQuery, PlaceInput } from '../engine/orders.js';
+import type { WireInput } from '../engine/wires.js';
 import type { WithdrawalInput } from '../engine/withdrawals.js';
 import type { FaultSettings, Faults } from '../faults.js';
 import type { Logger } from '../options.js';
@@ -55,6 +56,7 @@ export interface ControlPort {
   advance(ms: number): void;
   now(): number;
   setPhase(phase: 'open' | 'lock'): unknown;
+  wire(input: WireInput): unknown;
   getState(): unknown;
   reset(): void;
   readonly faults: Faults;
