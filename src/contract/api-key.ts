@@ -7,6 +7,7 @@
  * and length only, never by content: a malformed key is often a real secret pasted in the wrong place.
  */
 
+/** The kind a key's prefix names: `TEST_API_KEY` keys are `TEST_API`, `LIVE_API_KEY` keys `LIVE_API`. */
 export type ApiKeyKind = 'TEST_API' | 'LIVE_API';
 
 /** Which platform environment a key belongs to; test keys work only against sandbox and testnets. */
@@ -40,6 +41,7 @@ export type ApiKeyFault =
 
 /** What a well-formed key says about itself; never the secret. */
 export interface ApiKeyParts {
+  /** What the prefix says the key is. */
   readonly kind: ApiKeyKind;
   /** The prefix as written in the key, e.g. `TEST_API_KEY`. */
   readonly prefix: string;

@@ -34,6 +34,10 @@ export {
   type RequestOptions,
 } from './request.js';
 
+/**
+ * What the pipeline is built from; MatchVenue derives it from its options.
+ * @internal
+ */
 export interface ClientCoreOptions {
   baseUrl: string;
   apiKey: string;
@@ -63,6 +67,7 @@ function answersForKey(error: MatchVenueError): boolean {
  * thin calls over `endpoint()` / `endpointPage()`, which take each operation's facts from the table.
  */
 export class ClientCore {
+  /** The REST base URL, without a trailing slash. */
   readonly baseUrl: string;
   readonly #apiKey: string;
   readonly #transport: Transport;
@@ -82,16 +87,20 @@ export class ClientCore {
     };
   }
 
+  /** The logger the client writes to: the `logger` option filtered by `logLevel`, secrets redacted. */
   get logger(): Logger {
     return this.#options.logger;
   }
 
   /** Secrets to scrub from anything logged (the API key). */
-  protected secrets(): readonly string[] {
+  #secrets(): readonly string[] {
     return [this.#apiKey];
   }
 
-  /** Sends a request and returns an APIPromise of the parsed `data`. */
+  /**
+   * Sends a request and returns an APIPromise of the parsed `data`.
+   * @internal
+   */
   request<T>(req: FinalRequest<T>): APIPromise<T> {
     return new APIPromise(this.#execute(req), (raw) => this.#parse(req, raw));
   }
@@ -103,6 +112,8 @@ export class ClientCore {
    * and rule, an empty path parameter, a limit out of range) becomes a rejected APIPromise.
    *
    *     this.client.endpoint(operations.cancelOrder, { context: 'orders.cancel params', body }, options)
+   *
+   * @internal
    */
   endpoint<D extends EndpointDefinition>(
     def: D,
@@ -122,6 +133,8 @@ export class ClientCore {
   /**
    * Like `endpoint`, for a list operation (its data holds `pagination`): `items` picks the page's
    * items out of the data, and the Page fetches the following pages with the same query.
+   *
+   * @internal
    */
   endpointPage<D extends EndpointDefinition, T>(
     def: D,
@@ -130,29 +143,17 @@ export class ClientCore {
     options?: RequestOptions,
   ): PagePromise<T> {
     type Paged = FinalRequest<EndpointData<D> & { pagination: PaginationInfo }>;
-    return this.callPage(
+    return this.#callPage(
       () => endpointRequest(def, call, options) as Paged & { query: Record<string, QueryValue> },
       items,
     );
   }
 
   /**
-   * Builds and sends a request; anything `build` throws (a ValidationError from checking params)
-   * becomes a rejected APIPromise, so bad input never reaches the network.
+   * Builds and sends a list request; anything `build` throws (a ValidationError from checking
+   * params) becomes a rejected PagePromise, so bad input never reaches the network.
    */
-  call<T>(build: () => FinalRequest<T>): APIPromise<T> {
-    let req: FinalRequest<T>;
-    try {
-      req = build();
-      checkLimits(req, req);
-    } catch (error) {
-      return APIPromise.rejected(error);
-    }
-    return this.request(req);
-  }
-
-  /** Like `call`, for list endpoints: see `requestPage`. */
-  callPage<T, Body extends { pagination: PaginationInfo }>(
+  #callPage<T, Body extends { pagination: PaginationInfo }>(
     build: () => FinalRequest<Body> & { query: Record<string, QueryValue> },
     items: (body: Body) => T[],
   ): PagePromise<T> {
@@ -163,23 +164,23 @@ export class ClientCore {
     } catch (error) {
       return PagePromise.rejectedPage(error);
     }
-    return this.requestPage(req, items);
+    return this.#requestPage(req, items);
   }
 
   /** A list request whose response is `{ [itemsKey]: T[], pagination }`, as a Page. */
-  requestPage<T, Body extends { pagination: PaginationInfo }>(
+  #requestPage<T, Body extends { pagination: PaginationInfo }>(
     req: FinalRequest<Body> & { query: Record<string, QueryValue> },
     items: (body: Body) => T[],
   ): PagePromise<T> {
     const fetchPage = (page: number): PagePromise<T> =>
-      this.requestPage({ ...req, query: { ...req.query, page } }, items);
+      this.#requestPage({ ...req, query: { ...req.query, page } }, items);
     return new PagePromise(this.#execute(req), (raw) => {
       const body = this.#parse(req, raw);
       return new Page(items(body), body.pagination, fetchPage);
     });
   }
 
-  buildUrl(path: string, query?: Record<string, QueryValue>): string {
+  #buildUrl(path: string, query?: Record<string, QueryValue>): string {
     return requestUrl(this.baseUrl, path, query);
   }
 
@@ -193,7 +194,7 @@ export class ClientCore {
     const maxRetries = req.maxRetries ?? opts.maxRetries;
     const timeout = req.timeout ?? opts.timeout;
     const deadline = retry.now() + (req.totalTimeout ?? opts.totalTimeout);
-    const url = this.buildUrl(req.path, req.query);
+    const url = this.#buildUrl(req.path, req.query);
     const body = req.body === undefined ? undefined : JSON.stringify(req.body);
     // The shared header object is reused as is for the common case (a GET without extra headers);
     // transports only read it.
@@ -325,7 +326,7 @@ export class ClientCore {
         timeoutMs: limitMs,
       });
       const text = await response.text();
-      return successOf(response, text) ?? failureOf(response, text, this.secrets(), this.#options.retry);
+      return successOf(response, text) ?? failureOf(response, text, this.#secrets(), this.#options.retry);
     } catch (cause) {
       if (req.signal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: false };
       if (cause instanceof TransportTimeoutError) {
@@ -337,7 +338,7 @@ export class ClientCore {
         };
       }
       if (cause instanceof MatchVenueError) return { error: cause, retryable: false, ambiguous: false };
-      const detail = redactText(cause instanceof Error ? cause.message : String(cause), this.secrets());
+      const detail = redactText(cause instanceof Error ? cause.message : String(cause), this.#secrets());
       return {
         error: new APIConnectionError(`Connection error on ${req.method} ${req.path}: ${detail}`, { cause }),
         retryable: true,

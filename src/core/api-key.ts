@@ -22,6 +22,10 @@ export {
   isWellFormedApiKey,
 } from '../contract/api-key.js';
 
+/**
+ * A well-formed key's parts, without the secret: `String(key)`, `JSON.stringify` and `util.inspect`
+ * all show the redacted form.
+ */
 export interface ParsedApiKey extends ApiKeyParts {
   /** `PREFIX:ID:***`, safe to log. */
   readonly redacted: string;
@@ -63,6 +67,7 @@ class ParsedKey implements ParsedApiKey {
  */
 export class InvalidApiKeyError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_API_KEY';
+  /** The class name. */
   override name = 'InvalidApiKeyError';
   declare readonly code: string;
   /** A stable, machine-readable reason. */

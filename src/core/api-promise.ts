@@ -10,14 +10,19 @@ export interface RawResponse {
 
 /** Status, headers and request id of the response a value came from. */
 export interface ResponseInfo {
+  /** The HTTP status. */
   status: number;
+  /** The response headers, names in lower case. */
   headers: ResponseHeaders;
   /** The `x-request-id` header; quote it when reporting a problem. */
   requestId: string | undefined;
 }
 
+/** What {@link APIPromise.withResponse} resolves to. */
 export interface WithResponse<T> {
+  /** The parsed `data` of the success body. */
   data: T;
+  /** Status, headers and request id of the response. */
   response: ResponseInfo;
 }
 
@@ -27,7 +32,10 @@ export interface WithResponse<T> {
  * the promise is awaited. The body is parsed once, on first use.
  */
 export class APIPromise<T> extends Promise<T> {
-  // Promise machinery (then chains, Promise.all) builds plain Promises from this class.
+  /**
+   * Promise machinery (then chains, Promise.all) builds plain Promises from this class.
+   * @internal
+   */
   static override get [Symbol.species](): PromiseConstructor {
     return Promise;
   }
@@ -36,6 +44,10 @@ export class APIPromise<T> extends Promise<T> {
   #parse: (raw: RawResponse) => T;
   #parsed: Promise<T> | undefined;
 
+  /**
+   * Made by the client's methods, not by callers.
+   * @internal
+   */
   constructor(raw: Promise<RawResponse>, parse: (raw: RawResponse) => T) {
     // The base promise is never observed: then/catch/finally are redirected to the parsed result,
     // which keeps this a real Promise (assignable to Promise<T>) without parsing eagerly.
@@ -44,7 +56,10 @@ export class APIPromise<T> extends Promise<T> {
     this.#parse = parse;
   }
 
-  /** A promise that rejects with `error` without sending anything (bad input). */
+  /**
+   * A promise that rejects with `error` without sending anything (bad input).
+   * @internal
+   */
   static rejected<T>(error: unknown): APIPromise<T> {
     return new APIPromise<T>(Promise.reject(error), () => {
       throw error;

@@ -5,6 +5,7 @@ import { redact, redactText } from './logger.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+/** The `inspect` function node passes to a custom inspector. */
 type Inspect = (value: unknown, options?: Record<string, unknown>) => string;
 
 /**
@@ -30,6 +31,7 @@ export class MatchVenueError extends Error {
    */
   static readonly kind: string | undefined = 'MV_ERROR';
 
+  /** The class name, as `Error` has it. */
   override name = 'MatchVenueError';
   /** Stable machine-readable name of what went wrong, on every error (see docs/ERRORS.md). */
   readonly kind: string;
@@ -51,7 +53,10 @@ export class MatchVenueError extends Error {
     return redact({ ...this }) as Record<string, unknown>;
   }
 
-  /** `util.inspect` form: node's own rendering (stack, fields, cause chain), then redacted. */
+  /**
+   * `util.inspect` form: node's own rendering (stack, fields, cause chain), then redacted.
+   * @internal
+   */
   [INSPECT](depth: number | null, options: Record<string, unknown>, inspect: Inspect): string {
     if (depth !== null && depth < 0) return `[${this.name}]`;
     return redactText(inspect(this, { ...options, depth, customInspect: false }));
@@ -66,6 +71,7 @@ export class MatchVenueError extends Error {
  */
 export class InvalidArgumentError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_ARGUMENT';
+  /** The class name. */
   override name = 'InvalidArgumentError';
   declare readonly code: string;
 }

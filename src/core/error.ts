@@ -8,17 +8,27 @@ export { InvalidArgumentError, MatchVenueError } from './base-error.js';
 
 /** One entry of the platform's extended error body (`errors: [...]` on code 2 responses). */
 export interface APIErrorDetail {
+  /** The kind of failure. */
   error?: string;
+  /** Human-readable description. */
   message?: string;
+  /** Where the field is, e.g. `amount.amount`. */
   location?: string;
+  /** The value that was refused. */
   invalidValue?: unknown;
+  /** The rules the value broke. */
   constraints?: Record<string, unknown>;
+  /** Fields this version does not know are kept. */
   [key: string]: unknown;
 }
 
 /** Response headers as a plain object with lower-case names. */
 export type ResponseHeaders = Readonly<Record<string, string>>;
 
+/**
+ * What an APIError is built from: the response's status, body and headers.
+ * @internal
+ */
 export interface APIErrorInit {
   status: number;
   code: number | undefined;
@@ -37,6 +47,7 @@ export interface APIErrorInit {
 /** The server answered with a non-2xx status. */
 export class APIError extends MatchVenueError {
   static override readonly kind: string = 'MV_API_ERROR';
+  /** The class name. */
   override name = 'APIError';
   /** HTTP status of the response. */
   readonly status: number;
@@ -61,6 +72,10 @@ export class APIError extends MatchVenueError {
   /** The parsed error body, or the raw text when it was not JSON. */
   readonly body: unknown;
 
+  /**
+   * Made by the client from a non-2xx response.
+   * @internal
+   */
   constructor(unsafe: APIErrorInit) {
     const init = redactInit(unsafe);
     const info = init.code === undefined ? undefined : lookupErrorCode(init.code);
@@ -113,32 +128,46 @@ function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {
   return text;
 }
 
+/** 400 (kind `MV_API_BAD_REQUEST`): the request was refused as it stands; `code` says why. */
 export class BadRequestError extends APIError {
   static override readonly kind = 'MV_API_BAD_REQUEST';
+  /** The class name. */
   override name = 'BadRequestError';
 }
+/** 401 (kind `MV_API_UNAUTHORIZED`): the API key is missing, malformed or not accepted. */
 export class AuthenticationError extends APIError {
   static override readonly kind = 'MV_API_UNAUTHORIZED';
+  /** The class name. */
   override name = 'AuthenticationError';
 }
+/** 403 (kind `MV_API_FORBIDDEN`): the key is valid but may not do this. */
 export class PermissionDeniedError extends APIError {
   static override readonly kind = 'MV_API_FORBIDDEN';
+  /** The class name. */
   override name = 'PermissionDeniedError';
 }
+/** 404 (kind `MV_API_NOT_FOUND`): no such resource for this account. */
 export class NotFoundError extends APIError {
   static override readonly kind = 'MV_API_NOT_FOUND';
+  /** The class name. */
   override name = 'NotFoundError';
 }
+/** 409 (kind `MV_API_CONFLICT`): e.g. an idempotency key reused with other parameters, or a self-match. */
 export class ConflictError extends APIError {
   static override readonly kind = 'MV_API_CONFLICT';
+  /** The class name. */
   override name = 'ConflictError';
 }
+/** 429 (kind `MV_API_RATE_LIMITED`): too many requests; the client retries these on its own first. */
 export class RateLimitError extends APIError {
   static override readonly kind = 'MV_API_RATE_LIMITED';
+  /** The class name. */
   override name = 'RateLimitError';
 }
+/** 5xx (kind `MV_API_SERVER_ERROR`): the server failed; the client retries these on its own first. */
 export class InternalServerError extends APIError {
   static override readonly kind = 'MV_API_SERVER_ERROR';
+  /** The class name. */
   override name = 'InternalServerError';
 }
 
@@ -165,6 +194,7 @@ export function makeAPIError(init: APIErrorInit): APIError {
 /** No usable HTTP response arrived (refused, reset, DNS, TLS...). */
 export class APIConnectionError extends MatchVenueError {
   static override readonly kind: string = 'MV_CONNECTION';
+  /** The class name. */
   override name = 'APIConnectionError';
   declare readonly code: string;
   constructor(message = 'Connection error.', options?: { cause?: unknown }) {
@@ -175,6 +205,7 @@ export class APIConnectionError extends MatchVenueError {
 /** An attempt exceeded `timeout`, or the call exceeded its `totalTimeout` budget. */
 export class APIConnectionTimeoutError extends APIConnectionError {
   static override readonly kind = 'MV_TIMEOUT';
+  /** The class name. */
   override name = 'APIConnectionTimeoutError';
   constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
     super(message, options);
@@ -184,6 +215,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
 /** The caller's AbortSignal fired. */
 export class APIUserAbortError extends MatchVenueError {
   static override readonly kind = 'MV_ABORTED';
+  /** The class name. */
   override name = 'APIUserAbortError';
   declare readonly code: string;
   /** Set on place/withdrawal calls: the key to look the order up or resend with. */
@@ -205,6 +237,7 @@ export class APIUserAbortError extends MatchVenueError {
  */
 export class ConfigurationError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_CONFIG';
+  /** The class name. */
   override name = 'ConfigurationError';
   declare readonly code: string;
 }
@@ -226,9 +259,12 @@ export interface ValidationIssue {
 /** Input rejected by the client before sending; no request was made. */
 export class ValidationError extends MatchVenueError {
   static override readonly kind = 'MV_VALIDATION';
+  /** The class name. */
   override name = 'ValidationError';
   declare readonly code: string;
+  /** Every rejected field, each with its rule. */
   readonly issues: readonly ValidationIssue[];
+  /** `context` names what was checked (`orders.place params`); the message lists each issue. */
   constructor(context: string, issues: readonly ValidationIssue[]) {
     const lines = issues.map((i) => `  - ${i.path || '(input)'}: ${i.rule}`);
     super(`Invalid ${context}:\n${lines.join('\n')}`);
@@ -243,10 +279,17 @@ export class ValidationError extends MatchVenueError {
 /** A success response whose body did not match the documented shape. */
 export class ResponseValidationError extends MatchVenueError {
   static override readonly kind = 'MV_RESPONSE_VALIDATION';
+  /** The class name. */
   override name = 'ResponseValidationError';
   declare readonly code: string;
+  /** The response's `x-request-id`; quote it when reporting the problem. */
   readonly requestId: string | undefined;
+  /** Every field that did not match, each with its rule. */
   readonly issues: readonly ValidationIssue[];
+  /**
+   * Made by the client when a success body does not parse.
+   * @internal
+   */
   constructor(message: string, requestId: string | undefined, issues: readonly ValidationIssue[]) {
     super(requestId ? `${message} [request ${requestId}]` : message);
     this.requestId = requestId;
@@ -254,6 +297,7 @@ export class ResponseValidationError extends MatchVenueError {
   }
 }
 
+/** The calls whose failure can leave it unknown whether something was created. */
 export type UnknownOutcomeOperation = 'placeOrder' | 'createWithdrawal';
 
 /**
@@ -264,9 +308,12 @@ export type UnknownOutcomeOperation = 'placeOrder' | 'createWithdrawal';
  */
 export class OutcomeUnknownError extends MatchVenueError {
   static override readonly kind = 'MV_OUTCOME_UNKNOWN';
+  /** The class name. */
   override name = 'OutcomeUnknownError';
   declare readonly code: string;
+  /** Which call it was. */
   readonly operation: UnknownOutcomeOperation;
+  /** The key the request carried: resend with it, or look the order up by it. */
   readonly idempotencyKey: string;
   /** For placed orders the orderId equals the idempotency key. */
   readonly orderId: string | undefined;
@@ -274,6 +321,10 @@ export class OutcomeUnknownError extends MatchVenueError {
   readonly attempts: number;
   /** The request body that was sent (no credentials), so the same request can be replayed. */
   readonly request: unknown;
+  /**
+   * Made by the client when a create call's outcome cannot be known.
+   * @internal
+   */
   constructor(init: {
     operation: UnknownOutcomeOperation;
     idempotencyKey: string;

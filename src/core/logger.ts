@@ -1,13 +1,19 @@
 import { API_KEY_PREFIX_PATTERN } from '../contract/api-key.js';
 
+/** The level of one log line. */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+/** The minimum level a client logs; `silent` logs nothing. */
 export type LogLevelOption = LogLevel | 'silent';
 
 /** Anything with these four methods (console, pino, winston...) can be the logger. */
 export interface Logger {
+  /** Per-request detail: method, path, status, attempt, duration, request id. */
   debug(message: string, meta?: Record<string, unknown>): void;
+  /** Notable events the caller may want to see, e.g. a retry's refusal settled from the server's state. */
   info(message: string, meta?: Record<string, unknown>): void;
+  /** Retries and failures the client recovered from or is about to report. */
   warn(message: string, meta?: Record<string, unknown>): void;
+  /** Faults in the caller's code the client caught, e.g. a stream listener that threw. */
   error(message: string, meta?: Record<string, unknown>): void;
 }
 

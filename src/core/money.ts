@@ -3,7 +3,9 @@ import { ValidationError } from './error.js';
 
 /** A money amount as the API sends it: a decimal string with 2 decimals and an ISO 4217 code. */
 export interface Money<C extends string = string> {
+  /** Decimal string, e.g. `'1000.00'`. */
   amount: string;
+  /** ISO 4217 code, e.g. `'USD'`. */
   currency: C;
 }
 
@@ -101,11 +103,13 @@ function sameCurrency<C extends string>(a: Money<C>, b: Money<C>): C {
   return checkCurrency(a.currency);
 }
 
+/** `a + b`. Throws ValidationError (kind `MV_VALIDATION`) for two currencies or a malformed amount. */
 export function addMoney<C extends string>(a: Money<C>, b: Money<C>): Money<C> {
   const currency = sameCurrency(a, b);
   return money(toDecimal(a.amount, 'amount').plus(toDecimal(b.amount, 'amount')), currency);
 }
 
+/** `a - b`. Throws ValidationError (kind `MV_VALIDATION`) for two currencies or a malformed amount. */
 export function subMoney<C extends string>(a: Money<C>, b: Money<C>): Money<C> {
   const currency = sameCurrency(a, b);
   return money(toDecimal(a.amount, 'amount').minus(toDecimal(b.amount, 'amount')), currency);
@@ -123,10 +127,12 @@ export function compareMoney(a: Money, b: Money): -1 | 0 | 1 {
   return c < 0 ? -1 : c > 0 ? 1 : 0;
 }
 
+/** Same currency and the same amount, whatever the notation (`'1.5'` equals `'1.50'`). */
 export function moneyEquals(a: Money, b: Money): boolean {
   return a.currency === b.currency && compareMoney(a, b) === 0;
 }
 
+/** Options of {@link formatMoney}. */
 export interface FormatMoneyOptions {
   /** Thousands separator; default ','. */
   groupSeparator?: string;

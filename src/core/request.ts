@@ -7,8 +7,16 @@ import {
   type UnknownOutcomeOperation,
 } from './error.js';
 
+/**
+ * The methods a request can use.
+ * @internal
+ */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
+/**
+ * A query parameter's value; null and undefined are left out of the URL.
+ * @internal
+ */
 export type QueryValue = string | number | boolean | null | undefined;
 
 /** Per-call options every method accepts as its last argument. */
@@ -25,11 +33,18 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * Everything the pipeline needs to send one request and parse its answer.
+ * @internal
+ */
 export interface FinalRequest<T> extends RequestOptions {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Path below the base URL; build it with the `path` tag when it holds values. */
   path: string;
+  /** Query parameters; undefined and null values are left out. */
   query?: Record<string, QueryValue> | undefined;
+  /** The JSON body. */
   body?: unknown;
   /** Idempotency key carried in `body`; marks the call so an ambiguous failure is reported as such. */
   idempotencyKey?: string | undefined;
