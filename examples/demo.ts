@@ -1,11 +1,13 @@
 /**
  * `npm run demo`: three auctions against the embedded simulator on a short real clock. A burner
  * and a minter place orders, the auction locks and clears, and the fills, fees and balances are
- * printed as tables. Market events arrive over the WebSocket stream.
+ * printed as tables. Market events arrive over the WebSocket stream. The minter is the mint side:
+ * it starts prefunded with venue-only stablecoin, its MINT orders draw on that balance and its
+ * fills pay ordinary stablecoin (plus the rebate) into its wallet; the burner sells from its wallet.
  *   npm run demo
  *   MATCH_VENUE_BASE_URL=http://127.0.0.1:4010 npm run demo   (a running `npx match-venue-sim`)
  */
-import { formatMoney, isEvent, MatchVenue, type Order, usd } from 'match-venue';
+import { formatMoney, isEvent, MatchVenue, type Money, type Order, usd } from 'match-venue';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 
 const AUCTIONS = 3;
@@ -83,6 +85,20 @@ async function placeBook(round: number): Promise<void> {
   ]);
 }
 
+interface SimEntity {
+  name: string;
+  fundingSide: 'MINT' | 'BURN';
+  wallets: { id: string; currency: string; balance: Money }[];
+  venueBalance: Money;
+}
+
+/** The simulator's own books (`GET /_sim/state`): the ordinary wallet the summary of a mint-side entity leaves out. */
+async function simEntities(): Promise<Map<string, SimEntity>> {
+  const res = await fetch(`${baseUrl}/_sim/state`);
+  const { data } = (await res.json()) as { data: { entities: SimEntity[] } };
+  return new Map(data.entities.map((e) => [e.name, e]));
+}
+
 async function showFills(auctionId: number): Promise<void> {
   const ids = unreported.get(auctionId) ?? [];
   unreported.delete(auctionId);
@@ -99,22 +115,34 @@ async function showFills(auctionId: number): Promise<void> {
       'fee bps': o.fill?.clearingFeeBps ?? '-',
     })),
   );
+  await showBalances('balances');
+}
+
+/** One row per trader: its stablecoin wallet and venue-only balance, and what its summary says. */
+async function showBalances(title: string): Promise<void> {
+  const books = await simEntities();
   const rows = [];
   for (const [name, client] of [
     ['burner', burner],
     ['minter', minter],
   ] as const) {
     const s = await client.account.retrieve();
+    const e = books.get(name);
+    const wallet = e?.wallets.find((w) => w.currency === 'USD')?.balance;
+    const plain = (m: Money | undefined) => (m ? formatMoney(m, { currency: false }) : '-');
     rows.push({
-      entity: name,
-      'stablecoin available': formatMoney(s.stablecoin.available, { currency: false }),
-      reserved: formatMoney(s.stablecoin.reserved, { currency: false }),
-      matched: formatMoney(s.activity.totalMatched, { currency: false }),
-      'fees paid': formatMoney(s.activity.feesPaid, { currency: false }),
-      'rebates earned': formatMoney(s.activity.rebatesEarned, { currency: false }),
+      entity: `${name} (${e?.fundingSide === 'MINT' ? 'mint' : 'burn'} side)`,
+      'stablecoin wallet': plain(wallet),
+      'venue-only': plain(e?.venueBalance),
+      // account.stablecoin is the balance the entity's own side trades from.
+      available: plain(s.stablecoin.available),
+      reserved: plain(s.stablecoin.reserved),
+      matched: plain(s.activity.totalMatched),
+      'fees paid': plain(s.activity.feesPaid),
+      'rebates earned': plain(s.activity.rebatesEarned),
     });
   }
-  console.log('  balances (USD):');
+  console.log(`  ${title} (USD; available and reserved: the summary of each entity's own side):`);
   console.table(rows);
 }
 
@@ -134,6 +162,8 @@ async function reportSettled(auctionId: number): Promise<void> {
 }
 
 try {
+  // The mint side starts prefunded: a venue-only balance its MINT orders draw on.
+  await showBalances('starting balances');
   let placedRounds = 0;
   for await (const ev of stream.market()) {
     if (isEvent(ev, 'auction.snapshot')) {

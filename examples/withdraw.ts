@@ -1,6 +1,7 @@
 /**
- * Withdraw: the minter's MINT order fills (stablecoin lands in its venue balance), then it wires
- * part of that balance out as USD. Shows how to settle an unknown outcome safely.
+ * Withdraw: the minter (the mint side) prefunds a venue-only stablecoin balance by wire; its MINT
+ * order draws on it and the fill pays ordinary stablecoin into its wallet. It then wires part of
+ * what is left unreserved back out as USD. Shows how to settle an unknown outcome safely.
  *   npx tsx examples/withdraw.ts
  */
 import { formatMoney, MatchVenue, OutcomeUnknownError, usd } from 'match-venue';
@@ -21,8 +22,10 @@ try {
   await minter.orders.place({ orderType: 'MINT', amount: usd('1000'), postFillAction: 'cancel' });
   await target.clearAuction();
 
+  // The mint side's account summary reports its venue-only balance: available is what a
+  // withdrawal (or the next MINT order) can take.
   const before = await minter.account.retrieve();
-  console.log(`venue balance before: ${formatMoney(before.stablecoin.available)}`);
+  console.log(`venue-only available before: ${formatMoney(before.stablecoin.available)}`);
 
   const request = { amount: usd('250'), fiatAccountId: target.minter.fiatAccountId };
   let withdrawal: Awaited<ReturnType<typeof minter.withdrawals.create>>;
@@ -36,7 +39,9 @@ try {
   console.log(`withdrawal ${withdrawal.id}: ${withdrawal.status}`);
 
   const after = await minter.account.retrieve();
-  console.log(`venue balance after: ${formatMoney(after.stablecoin.available)}`);
+  console.log(
+    `venue-only available after: ${formatMoney(after.stablecoin.available)}, reserved ${formatMoney(after.stablecoin.reserved)} (the payout in flight)`,
+  );
   console.log('withdraw done');
 } finally {
   await target.close();
