@@ -286,7 +286,8 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
             orderType: 'MINT' as const,
             amount: { amount, currency: 'USD' as const },
             feeBps: '2',
-            // The unfilled part is minted at par into the venue balance: the withdrawals draw on it.
+            // The unfilled part goes to the standard minting product at par (out of the minter's
+            // venue-only prefund, which the withdrawals draw on too).
             postFillAction: 'fallback' as const,
           };
       let verdict: Verdict;
@@ -367,7 +368,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
         if (refusalCode(err) === undefined) throw err;
       }
     }
-    // Withdrawals run alongside (their balance comes from MINT settlements), at the same pace.
+    // Withdrawals run alongside (on the minter's prefunded venue-only balance), at the same pace.
     const placed = paced(placements, rate, placeOne);
     const withdrawn = paced(withdrawals, (rate * withdrawals) / Math.max(1, placements), withdrawOne);
     await Promise.all([placed, withdrawn]);
