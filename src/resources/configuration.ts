@@ -3,9 +3,9 @@ import type { APIPromise } from '../core/api-promise.js';
 import { AuthenticationError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
-import type { Configuration } from '../generated/schemas.js';
+import type { Configuration } from '../generated/models.js';
 
-/** `GET /v1/configuration`: the platform configuration, also the cheapest way to test a key. */
+/** `venue.configuration` (`GET /v1/configuration`): the platform configuration, also the cheapest way to test a key. */
 export class ConfigurationResource extends APIResource {
   /** The entity's platform configuration (`payments.masterWalletId`). */
   retrieve(options?: RequestOptions): APIPromise<Configuration> {

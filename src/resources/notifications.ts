@@ -1,25 +1,47 @@
-import type { z } from 'zod';
 import { operations } from '../contract/operations.js';
-import type {
-  FxParams,
-  PaymentsNetworkParams,
-  RestrictedSubscription,
-  TransferParams,
-  TransferSubscription,
-  WalletParams,
-} from '../contract/webhook-subscriptions.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
-import type { NotificationPublicKey } from '../generated/schemas.js';
+import type {
+  FxSubscriptionRequest,
+  NotificationPublicKey,
+  NotificationSubscription,
+  PaymentsNetworkSubscriptionRequest,
+  TransferSubscriptionRequest,
+  WalletSubscriptionRequest,
+} from '../generated/models.js';
 
-export type WalletSubscriptionParams = z.input<typeof WalletParams>;
-export type PaymentsNetworkSubscriptionParams = z.input<typeof PaymentsNetworkParams>;
-export type FxSubscriptionParams = z.input<typeof FxParams>;
-export type TransferSubscriptionParams = z.input<typeof TransferParams>;
+// The endpoint is checked beyond the contract's type (https, or http on loopback: see
+// contract/webhook-subscriptions.ts); the types are the contract's.
 
-export type RestrictedNotificationSubscription = z.infer<typeof RestrictedSubscription>;
-export type TransferNotificationSubscription = z.infer<typeof TransferSubscription>;
+/** Parameters of {@link Notifications.create} (wallet and contract products). */
+export type WalletSubscriptionParams = WalletSubscriptionRequest;
+/** Parameters of {@link Notifications.createPaymentsNetwork}. */
+export type PaymentsNetworkSubscriptionParams = PaymentsNetworkSubscriptionRequest;
+/** Parameters of {@link Notifications.createFx}. */
+export type FxSubscriptionParams = FxSubscriptionRequest;
+/** Parameters of {@link Notifications.createTransfer}. */
+export type TransferSubscriptionParams = TransferSubscriptionRequest;
+
+/** A wallet, contract, payments-network or FX subscription: it has `restricted`, never the transfer fields. */
+export type RestrictedNotificationSubscription = Pick<
+  NotificationSubscription,
+  'id' | 'name' | 'endpoint' | 'enabled' | 'createDate' | 'updateDate' | 'notificationTypes' | 'restricted'
+> & { [key: string]: unknown };
+/** A transfer-product subscription: `environment`, `addresses` and `domains`, never `restricted`. */
+export type TransferNotificationSubscription = Pick<
+  NotificationSubscription,
+  | 'id'
+  | 'name'
+  | 'endpoint'
+  | 'enabled'
+  | 'createDate'
+  | 'updateDate'
+  | 'notificationTypes'
+  | 'environment'
+  | 'addresses'
+  | 'domains'
+> & { [key: string]: unknown };
 
 /** Notification API v2 subscriptions (one create per product) and the signing keys of deliveries. */
 export class Notifications extends APIResource {

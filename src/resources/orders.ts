@@ -16,29 +16,36 @@ import { isUuid } from '../core/validation.js';
 import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
+  BurnOrderRequest,
   CancelAllResult,
   CancelOrderRequest,
   CancelOrderResult,
   ListOrdersQuery,
   MintOrder,
+  MintOrderRequest,
   ModifyOrderRequest,
   ModifyOrderResult,
   Order,
   OrderList,
-  PlaceOrderRequest,
   PlaceOrderResult,
-} from '../generated/schemas.js';
-
-type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+} from '../generated/models.js';
 
 /** Body of a new order (BURN or MINT); `idempotencyKey` is generated when omitted. */
-export type PlaceOrderParams = DistributiveOmit<PlaceOrderRequest, 'idempotencyKey'> & {
-  idempotencyKey?: string;
-};
+export type PlaceOrderParams =
+  | (Omit<BurnOrderRequest, 'idempotencyKey'> & {
+      /** UUID v4 that becomes the orderId; sending it again returns the same order. Default: a new one. */
+      idempotencyKey?: string;
+    })
+  | (Omit<MintOrderRequest, 'idempotencyKey'> & {
+      /** UUID v4 that becomes the orderId; sending it again returns the same order. Default: a new one. */
+      idempotencyKey?: string;
+    });
 
 /** Filters of a list call; `page` defaults to 1 and `pageSize` (1..100) to 20. */
 export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
+  /** Page number, 1-based. Default 1. */
   page?: number;
+  /** Results per page, 1 to 100. Default 20. */
   pageSize?: number;
 };
 
@@ -69,12 +76,28 @@ function sameFee(a: string | null, b: string | null): boolean {
   return x === undefined ? a === b : x === centiBps(b);
 }
 
+/** `venue.orders`: place, read, list, cancel and modify orders. */
 export class Orders extends APIResource {
   /**
    * Places a BURN or MINT order in the current auction. The idempotency key (which becomes the
    * orderId) is made once per call and reused on every retry, so a retry never makes two orders.
-   * When every attempt failed after the request may have reached the venue the call rejects with
-   * OutcomeUnknownError; settle it with `resolveUnknown`.
+   * Bad params reject with ValidationError (kind `MV_VALIDATION`) naming each field, before
+   * anything is sent; the venue's refusals are APIErrors with the venue's `code` (137001
+   * insufficient balance, 137008 auction full, 137006 self-match, ...). When every attempt failed
+   * after the request may have reached the venue the call rejects with OutcomeUnknownError (kind
+   * `MV_OUTCOME_UNKNOWN`); settle it with {@link Orders.resolveUnknown}.
+   *
+   * @example
+   * ```ts
+   * const { orderId, auctionId } = await venue.orders.place({
+   *   orderType: 'BURN',
+   *   amount: usd('1000'), // { amount: '1000.00', currency: 'USD' }
+   *   feeBps: '5', // pay at most 5 bps; null or omitted: a market order
+   *   postFillAction: 'roll', // carry a remainder into the next auction
+   *   sourceWalletId,
+   *   fiatAccountId,
+   * });
+   * ```
    */
   place(params: PlaceOrderParams, options?: RequestOptions): APIPromise<PlaceOrderResult> {
     const idempotencyKey = params?.idempotencyKey ?? newIdempotencyKey();
@@ -83,7 +106,10 @@ export class Orders extends APIResource {
     return this.client.endpoint(operations.placeOrder, call, options);
   }
 
-  /** One order, with its lineage and fill. */
+  /**
+   * One order, with its lineage and fill. A malformed id rejects with ValidationError before
+   * sending; an unknown one with NotFoundError.
+   */
   retrieve(orderId: string, options?: RequestOptions): APIPromise<Order> {
     const bad = badOrderId(orderId, 'orders.retrieve orderId');
     if (bad) return APIPromise.rejected(bad);

@@ -4,7 +4,8 @@ import type { APIPromise } from '../core/api-promise.js';
 import { ConfigurationError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
-import { OrderStatus, type WsTicket } from '../generated/schemas.js';
+import type { WsTicket } from '../generated/models.js';
+import { OrderStatus } from '../generated/schemas.js';
 import {
   connectStream,
   type OrderPage,
@@ -25,11 +26,16 @@ function accountSeqOf(headers: Readonly<Record<string, string>>): number | undef
 /** A WebSocket base URL, or a function giving it before each (re)connect (mock mode starts lazily). */
 export type WsUrlSource = StreamHost['wsUrl'];
 
+/** `venue.stream`: the venue's WebSocket, as async iterators of market and account events. */
 export class Stream extends APIResource {
   readonly #orders: Orders;
   readonly #wsUrl: () => WsUrlSource | undefined;
   readonly #subprotocol: string | undefined;
 
+  /**
+   * Made by MatchVenue.
+   * @internal
+   */
   constructor(
     client: ConstructorParameters<typeof APIResource>[0],
     orders: Orders,
@@ -49,7 +55,20 @@ export class Stream extends APIResource {
 
   /**
    * Opens the WebSocket (market and account channels). A fresh ticket is fetched before every
-   * (re)connect; after a gap the stream resyncs account state over REST.
+   * (re)connect; after a gap the stream resyncs account state over REST. Throws ConfigurationError
+   * (kind `MV_INVALID_CONFIG`) when the client has no WebSocket URL; a stream that cannot connect
+   * ends its iterators with StreamGaveUpError (kind `MV_STREAM_GAVE_UP`).
+   *
+   * @example
+   * ```ts
+   * const stream = venue.stream.connect();
+   * const account = stream.account();
+   * await account.ready; // subscribed: no event of an order placed from here on is missed
+   * for await (const ev of account) {
+   *   if (isEvent(ev, 'order.updated')) console.log(ev.data.orderId, ev.data.status);
+   * }
+   * await stream.close();
+   * ```
    */
   connect(options?: StreamOptions): VenueStream {
     const wsUrl = this.#wsUrl();

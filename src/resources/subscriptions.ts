@@ -1,26 +1,38 @@
-import type { z } from 'zod';
 import { operations } from '../contract/operations.js';
-import type { CreateV1Params } from '../contract/webhook-subscriptions.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { MatchVenueError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
-import type { V1Subscription } from '../generated/schemas.js';
+import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
 
 export { isWebhookEndpoint } from '../contract/webhook-subscriptions.js';
 
-/** Parameters of `subscriptions.create`. */
-export type V1SubscriptionCreateParams = z.input<typeof CreateV1Params>;
+/** Parameters of {@link Subscriptions.create}; `endpoint` must be https (or http on a loopback host). */
+export type V1SubscriptionCreateParams = V1SubscriptionRequest;
 
-/** A v1 subscription cannot be deleted while one of its region entries is still `pending`. */
+/**
+ * A v1 subscription cannot be deleted while one of its region entries is still `pending` (kind
+ * `MV_SUBSCRIPTION_PENDING`); thrown by {@link Subscriptions.delete} before it sends the DELETE.
+ */
 export class SubscriptionPendingError extends MatchVenueError {
   static override readonly kind = 'MV_SUBSCRIPTION_PENDING';
+  /** The class name. */
   override name = 'SubscriptionPendingError';
   declare readonly code: string;
+  /** The subscription that was to be deleted. */
   readonly subscriptionId: string;
-  /** The `subscriptionDetails` entries still pending (their topic `url` and `arn`). */
-  readonly pendingDetails: readonly { url: string; arn: string }[];
+  /** The `subscriptionDetails` entries still pending. */
+  readonly pendingDetails: readonly {
+    /** Topic identifier. */
+    url: string;
+    /** Subscription identifier. */
+    arn: string;
+  }[];
 
+  /**
+   * Made by {@link Subscriptions.delete}.
+   * @internal
+   */
   constructor(subscriptionId: string, pendingDetails: readonly { url: string; arn: string }[]) {
     super(
       `v1 subscription ${subscriptionId} cannot be deleted while ${pendingDetails.length} of its ` +
@@ -32,11 +44,12 @@ export class SubscriptionPendingError extends MatchVenueError {
   }
 }
 
-/** Notification API v1 subscriptions (SNS-style, one detail entry per region). */
+/** `venue.subscriptions`: Notification API v1 subscriptions (SNS-style, one detail entry per region). */
 export class Subscriptions extends APIResource {
   /**
    * Subscribes `endpoint`. Each region's entry starts `pending` and the platform posts a signed
    * SubscriptionConfirmation to the endpoint; a receiver from `match-venue/webhooks` confirms it.
+   * An endpoint that is not https (outside loopback) rejects with ValidationError before sending.
    */
   create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
     const call = { context: 'subscriptions.create params', body: params };

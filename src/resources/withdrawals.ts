@@ -3,17 +3,22 @@ import { APIPromise } from '../core/api-promise.js';
 import { InvalidArgumentError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
-import type { CreateWithdrawalRequest, Withdrawal } from '../generated/schemas.js';
+import type { CreateWithdrawalRequest, Withdrawal } from '../generated/models.js';
 
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
 export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyKey'> & {
+  /** UUID v4 naming this withdrawal; sending it again returns the same withdrawal. Default: a new one. */
   idempotencyKey?: string;
 };
 
+/** `venue.withdrawals`: USD out of the venue to a fiat account. */
 export class Withdrawals extends APIResource {
   /**
    * Wires venue-only stablecoin balance out as USD. The idempotency key is made once per call and
-   * reused on every retry, so a retried call never creates a second withdrawal.
+   * reused on every retry, so a retried call never creates a second withdrawal. Bad input rejects
+   * with ValidationError (kind `MV_VALIDATION`) before sending; a balance too small is a
+   * BadRequestError (code 138001); a failure after the request may have arrived is an
+   * OutcomeUnknownError (kind `MV_OUTCOME_UNKNOWN`): settle it with {@link Withdrawals.resolveUnknown}.
    */
   create(params: CreateWithdrawalParams, options?: RequestOptions): APIPromise<Withdrawal> {
     const idempotencyKey = params?.idempotencyKey ?? newIdempotencyKey();
@@ -30,6 +35,7 @@ export class Withdrawals extends APIResource {
   /**
    * Settles an OutcomeUnknownError of `create`: sends the same request with the same key again,
    * which the venue answers with the original withdrawal if it exists, or creates it once if not.
+   * An error of another call rejects with InvalidArgumentError (kind `MV_INVALID_ARGUMENT`).
    */
   resolveUnknown(error: OutcomeUnknownError, options?: RequestOptions): APIPromise<Withdrawal> {
     if (error.operation !== 'createWithdrawal') {
