@@ -56,7 +56,6 @@ export function landWire(ctx: EngineContext, input: WireInput) {
     bankBalance: usdMoney(bank.balanceCents),
   };
 }
-export type WireResult = ReturnType<typeof landWire>;
 
 /** A landed wire as `/_sim/wires` and `/_sim/state` show it. */
 export function toWireWire(w: Wire) {
