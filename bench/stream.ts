@@ -62,7 +62,7 @@ async function serve(): Promise<void> {
       listeners.add(l);
       return () => listeners.delete(l);
     },
-    marketSnapshot: () => ({ auction: auctionLike(0), settling: null, lastCleared: null }),
+    marketSnapshot: () => ({ auction: auctionLike(0), settling: null, lastClear: null }),
   };
   const server = createServer((req, res) => {
     if (req.method === 'POST' && req.url === '/ticket') {

@@ -43,11 +43,26 @@ export const SOCKET_MONEY_FIELDS: Readonly<Record<SocketPayload, readonly string
   snapshot: ['auction.matchedVolume', 'settling.matchedVolume', 'lastClear.matchedVolume'],
 };
 
-const PATHS = new Map<SocketPayload, string[][]>(
-  Object.entries(SOCKET_MONEY_FIELDS).map(([payload, paths]) => [
-    payload as SocketPayload,
-    paths.map((p) => p.split('.')),
-  ]),
+/** The table as a tree per payload (`{fill: {filledAmount: true, ...}}`): each object visited once. */
+interface Tree {
+  [key: string]: Tree | true;
+}
+
+function treeOf(paths: readonly string[]): Tree {
+  const root: Tree = {};
+  for (const path of paths) {
+    const keys = path.split('.');
+    let node = root;
+    keys.forEach((key, i) => {
+      if (i === keys.length - 1) node[key] = true;
+      else node = (node[key] ??= {}) as Tree;
+    });
+  }
+  return root;
+}
+
+const TREES = new Map<SocketPayload, Tree>(
+  Object.entries(SOCKET_MONEY_FIELDS).map(([payload, paths]) => [payload as SocketPayload, treeOf(paths)]),
 );
 
 /**
@@ -81,45 +96,27 @@ function isPlainObject(value: unknown): value is Obj {
 }
 
 /**
- * A copy of `data` with `convert` applied to the value at each path (shallow copies along the paths
- * only; the input is never changed). A path whose value or parent is null or absent is skipped:
- * `fill` is null until an order is matched, `settling` and `lastClear` until an auction clears.
+ * Applies `convert` to the value at each leaf of `tree` in `obj`: in a copy (shallow copies along
+ * the tree only) or, `inPlace`, in `obj` itself. A value or parent that is null or absent is
+ * skipped: `fill` is null until an order is matched, `settling` and `lastClear` until an auction
+ * clears. `at` is the dotted path of `obj` in `data`, for error messages.
  */
-function mapPaths(
-  data: unknown,
-  paths: string[][],
-  convert: (value: unknown, path: string[]) => unknown,
-): unknown {
-  if (!isPlainObject(data)) return data;
-  const root: Obj = { ...data };
-  const copies = new Set<Obj>([root]);
-  for (const path of paths) {
-    const parent = parentOf(root, path, copies);
-    const key = path[path.length - 1] as string;
-    const value = parent?.[key];
-    if (parent === undefined || value === null || value === undefined) continue;
-    parent[key] = convert(value, path);
+function mapTree(
+  obj: Obj,
+  tree: Tree,
+  convert: (value: unknown, path: string) => unknown,
+  inPlace: boolean,
+  at: string,
+): Obj {
+  const out = inPlace ? obj : { ...obj };
+  for (const key in tree) {
+    const value = out[key];
+    if (value === null || value === undefined) continue;
+    const sub = tree[key] as Tree | true;
+    if (sub === true) out[key] = convert(value, `${at}.${key}`);
+    else if (isPlainObject(value)) out[key] = mapTree(value, sub, convert, inPlace, `${at}.${key}`);
   }
-  return root;
-}
-
-/** The object holding the path's last key, copied (once) on the way down; undefined when absent. */
-function parentOf(root: Obj, path: string[], copies: Set<Obj>): Obj | undefined {
-  let parent = root;
-  for (let i = 0; i < path.length - 1; i++) {
-    const key = path[i] as string;
-    const child = parent[key];
-    if (!isPlainObject(child)) return undefined;
-    if (copies.has(child)) {
-      parent = child;
-      continue;
-    }
-    const copy = { ...child };
-    copies.add(copy);
-    parent[key] = copy;
-    parent = copy;
-  }
-  return parent;
+  return out;
 }
 
 const CENTS_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
@@ -145,35 +142,47 @@ function amountOf(cents: number): string {
  */
 export function encodeSocketEvent(event: string, data: unknown): unknown {
   const payload = SOCKET_EVENT_PAYLOADS.get(event);
-  if (payload === undefined) return data;
-  return mapPaths(data, PATHS.get(payload) as string[][], (value, path) => {
-    const money = value as { amount?: unknown; currency?: unknown };
-    const cents = typeof money.amount === 'string' ? centsOf(money.amount) : undefined;
-    if (cents === undefined || money.currency !== VENUE_CURRENCY) {
-      throw new RangeError(
-        `${event}: data.${path.join('.')} cannot travel as socket cents: ${describe(value)}`,
-      );
-    }
-    return cents;
-  });
+  if (payload === undefined || !isPlainObject(data)) return data;
+  // A copy: the simulator's event data is shared with its other listeners (webhooks, the CLI).
+  return mapTree(
+    data,
+    TREES.get(payload) as Tree,
+    (value, path) => {
+      const money = value as { amount?: unknown; currency?: unknown };
+      const cents = typeof money.amount === 'string' ? centsOf(money.amount) : undefined;
+      if (cents === undefined || money.currency !== VENUE_CURRENCY) {
+        throw new RangeError(`${event}: ${path} cannot travel as socket cents: ${describe(value)}`);
+      }
+      return cents;
+    },
+    false,
+    'data',
+  );
 }
 
 /**
  * Socket wire JSON -> REST wire JSON (the client's side): every money field of the event's payload,
  * integer cents on the socket, becomes REST's Money (`{amount: '10.00', currency: 'USD'}`; the
- * socket carries no currency and the venue has one). Throws SocketMoneyError on a value that is
- * not a non-negative safe integer (`10.5`, `"1000"`, a Money object); an unknown event kind is
- * returned untouched.
+ * socket carries no currency and the venue has one). Converts in place, so `data` must be the
+ * caller's own (the client's fresh parse of the frame), and returns it. Throws SocketMoneyError on
+ * a value that is not a non-negative safe integer (`10.5`, `"1000"`, a Money object), leaving
+ * `data` part-converted; an unknown event kind is returned untouched.
  */
 export function decodeSocketEvent(event: string, data: unknown): unknown {
   const payload = SOCKET_EVENT_PAYLOADS.get(event);
-  if (payload === undefined) return data;
-  return mapPaths(data, PATHS.get(payload) as string[][], (value, path) => {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-      throw new SocketMoneyError(event, `data.${path.join('.')}`, value);
-    }
-    return { amount: amountOf(value), currency: VENUE_CURRENCY };
-  });
+  if (payload === undefined || !isPlainObject(data)) return data;
+  return mapTree(
+    data,
+    TREES.get(payload) as Tree,
+    (value, path) => {
+      if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+        throw new SocketMoneyError(event, path, value);
+      }
+      return { amount: amountOf(value), currency: VENUE_CURRENCY };
+    },
+    true,
+    'data',
+  );
 }
 
 /**

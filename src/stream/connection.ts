@@ -196,15 +196,14 @@ class StreamConnection implements VenueStream {
       this.#duplicatesDropped += 1;
       return;
     }
-    let data: unknown;
     try {
-      data = decodeSocketEvent(frame.event, frame.data);
+      // In place: the frame is this client's own fresh parse.
+      decodeSocketEvent(frame.event, frame.data);
     } catch (err) {
       this.#refuse(ch, frame, placed, err instanceof Error ? err.message : String(err));
       return;
     }
-    // An event kind without money (or unknown) is passed on as parsed: no copy.
-    const ev = (data === frame.data ? frame : { ...frame, data }) as StreamEvent;
+    const ev = frame as StreamEvent;
     if (placed === 'unsequenced') {
       this.#flow.deliver(ch.subs, ev);
       return;

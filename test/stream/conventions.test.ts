@@ -521,7 +521,9 @@ describe('the subprotocol name is a client option', () => {
     });
     expect(refused).toBe(400);
     vi.stubEnv('MATCH_VENUE_WS_SUBPROTOCOL', 'circle-match.v1');
-    cleanups.push(() => vi.unstubAllEnvs());
+    cleanups.push(() => {
+      vi.unstubAllEnvs();
+    });
     const fromEnv = connect(client('burner', { wsUrl: circle.wsUrl })).market();
     expect((await take(fromEnv, 1))[0]?.event).toBe('auction.snapshot');
     // The shared mock simulator speaks service-match.v1 whatever the environment names.

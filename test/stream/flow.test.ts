@@ -25,7 +25,7 @@ class FakeSim implements WsSimulator {
     for (const l of this.listeners) l(e);
   }
   marketSnapshot(): unknown {
-    return { auction: { auctionId: 1, phase: 'open' }, settling: null, lastCleared: null };
+    return { auction: { auctionId: 1, phase: 'open' }, settling: null, lastClear: null };
   }
 }
 
