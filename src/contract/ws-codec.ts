@@ -52,11 +52,14 @@ function treeOf(paths: readonly string[]): Tree {
   const root: Tree = {};
   for (const path of paths) {
     const keys = path.split('.');
+    const leaf = keys.pop() as string;
     let node = root;
-    keys.forEach((key, i) => {
-      if (i === keys.length - 1) node[key] = true;
-      else node = (node[key] ??= {}) as Tree;
-    });
+    for (const key of keys) {
+      const child = node[key];
+      if (child === undefined || child === true) node[key] = {};
+      node = node[key] as Tree;
+    }
+    node[leaf] = true;
   }
   return root;
 }
