@@ -398,12 +398,16 @@ export type Withdrawal = {
   [key: string]: unknown;
 };
 
-/** A short-lived credential (a JWT) for opening the venue's WebSocket; secret, never log it. */
+/**
+ * A short-lived credential (a JWT) for opening the venue's WebSocket; secret, never log it. The
+ * document lists `expiresAt`, but the venue owner's published examples of this answer show only
+ * `ticket`, so an answer without it is accepted (the simulator always sends it).
+ */
 export type WsTicket = {
   /** Short-lived JWT. Secret; never log it. */
   ticket: string;
-  /** When the ticket stops being accepted. */
-  expiresAt: string;
+  /** When the ticket stops being accepted; may be absent. */
+  expiresAt?: string;
   /** Fields this version does not know are kept. */
   [key: string]: unknown;
 };

@@ -345,7 +345,7 @@ export type Withdrawal = models.Withdrawal;
 export const WsTicket = z.looseObject(
   {
     ticket: z.string(messages()),
-    expiresAt: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }),
+    expiresAt: z.iso.datetime({ offset: true, ...messages('must be an ISO 8601 date-time') }).optional(),
   },
   messages(),
 );

@@ -781,15 +781,15 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A short-lived credential (a JWT) for opening the venue's WebSocket; secret, never log it. */
+        /** @description A short-lived credential (a JWT) for opening the venue's WebSocket; secret, never log it. The document lists `expiresAt`, but the venue owner's published examples of this answer show only `ticket`, so an answer without it is accepted (the simulator always sends it). */
         WsTicket: {
             /** @description Short-lived JWT. Secret; never log it. */
             ticket: string;
             /**
              * Format: date-time
-             * @description When the ticket stops being accepted.
+             * @description When the ticket stops being accepted; may be absent.
              */
-            expiresAt: string;
+            expiresAt?: string;
         };
         /** @description The basic error body. */
         ErrorBody: {

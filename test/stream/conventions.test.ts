@@ -538,3 +538,23 @@ describe('the subprotocol name is a client option', () => {
     );
   });
 });
+describe('the ticket', () => {
+  it('an answer with only `ticket` (no expiresAt) is accepted and the stream opens with it', async () => {
+    const burner = new MatchVenue({
+      apiKey: SEEDED.burner.apiKey,
+      wsUrl: venue.wsUrl,
+      // The simulator's REST, with expiresAt taken out of the ticket answer as the venue's examples show it.
+      handler: async (req) => {
+        const res = await fetch(new Request(new URL(new URL(req.url).pathname, venue.url), req));
+        if (!req.url.endsWith('/v1/match/ws/ticket')) return res;
+        const body = (await res.json()) as { data: { ticket: string; expiresAt?: string } };
+        delete body.data.expiresAt;
+        return Response.json(body, { status: res.status });
+      },
+    });
+    const ticket = await burner.stream.ticket();
+    expect(Object.keys(ticket)).toEqual(['ticket']);
+    const market = connect(burner).market();
+    expect((await take(market, 1))[0]?.event).toBe('auction.snapshot');
+  });
+});
