@@ -4,9 +4,15 @@
 import { benchClearing, benchEnginePath, formatEngineTable } from './clearing.js';
 import { benchPlacements } from './placements.js';
 import { benchRest, describeRest } from './rest.js';
+import { describeSize, measureSize } from './size.js';
 import { benchStream } from './stream.js';
 
 const smoke = process.argv.includes('--smoke');
+
+console.log('# bundle size of the main entry (esbuild, minified)');
+const size = await measureSize();
+console.table(size.rows);
+console.log(describeSize(size));
 
 console.log(`# clearing${smoke ? ' (smoke)' : ''}`);
 const clearing = await benchClearing(smoke ? [1_000, 10_000] : undefined);
