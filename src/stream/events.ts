@@ -14,12 +14,15 @@ export interface Money {
  * and on every `auction.*` event; null before the first clear.
  */
 export interface LastClear {
+  /** The auction that cleared. */
   auctionId: number;
+  /** When it cleared. */
   clearedAt: string;
   /** The uniform clearing fee in bps; null when the clear matched nothing. */
   clearingFeeBps: string | null;
   /** Volume matched per side. */
   matchedVolume: Money;
+  /** Orders that filled something. */
   fillsCount: number;
 }
 
@@ -42,6 +45,7 @@ export interface AuctionState {
 
 /** The data of every `auction.*` event: the auction the event is about, and the last clear. */
 export interface AuctionEventData extends AuctionState {
+  /** The last auction that cleared (this one, on `auction.cleared`); null before the first clear. */
   lastClear: LastClear | null;
 }
 
@@ -50,6 +54,7 @@ export interface MarketSnapshot {
   auction: AuctionState;
   /** The auction that cleared and has not settled yet, if any. */
   settling: AuctionState | null;
+  /** The last auction that cleared; null before the first clear. */
   lastClear: LastClear | null;
 }
 
@@ -135,8 +140,11 @@ export type StreamResyncEvent<C extends Channel = Channel> = Envelope<
   C,
   'stream.resync',
   {
+    /** Why the channel could not resume exactly. */
     reason: 'replay-unavailable' | 'gap' | 'undecodable';
+    /** The last seq delivered before; null when none was. */
     lastSeq: number | null;
+    /** The seq the channel goes on from. */
     resumedAtSeq: number;
     /** `undecodable`: the refused event's kind. */
     event?: string;

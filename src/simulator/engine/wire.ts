@@ -77,10 +77,15 @@ export type WireAuction = ReturnType<typeof toWireAuction>;
 export function toWireLastClear(a: Auction | undefined) {
   if (a === undefined || a.clearedAt === null) return null;
   return {
+    /** The auction that cleared. */
     auctionId: a.auctionId,
+    /** When it cleared. */
     clearedAt: iso(a.clearedAt),
+    /** Its uniform clearing fee in bps (2 decimals); null when the clear matched nothing. */
     clearingFeeBps: a.clearingFeeCentiBps === null ? null : formatCentiBps(a.clearingFeeCentiBps),
+    /** Volume matched per side (integer cents on the socket). */
     matchedVolume: usdMoney(a.matchedCents),
+    /** Orders that filled something. */
     fillsCount: a.fillsCount,
   };
 }
