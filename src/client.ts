@@ -22,6 +22,7 @@ import { Stream } from './resources/stream.js';
 import { Subscriptions } from './resources/subscriptions.js';
 import { Withdrawals } from './resources/withdrawals.js';
 
+/** Options of {@link MatchVenue}; every one is optional where an environment variable can stand in. */
 export interface MatchVenueOptions {
   /** Platform API key (`TEST_API_KEY:…` / `LIVE_API_KEY:…`). Default: MATCH_VENUE_API_KEY. */
   apiKey?: string;
@@ -78,15 +79,35 @@ export interface MatchVenueOptions {
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
-/** Client of the match venue REST API. */
+/**
+ * Client of the match venue REST API and the platform APIs it shares, with the venue's WebSocket
+ * under `stream`. Every method returns an {@link APIPromise}; failures are {@link MatchVenueError}s
+ * with a stable `kind`. The constructor throws ConfigurationError (kind `MV_INVALID_CONFIG`) for
+ * options it cannot use and InvalidApiKeyError (kind `MV_INVALID_API_KEY`) for a malformed key,
+ * before any request.
+ *
+ * @example
+ * ```ts
+ * import { MatchVenue, usd } from 'match-venue';
+ *
+ * const venue = new MatchVenue({ apiKey: process.env.MATCH_VENUE_API_KEY });
+ * const account = await venue.account.retrieve();
+ * console.log(account.stablecoin.available); // { amount: '…', currency: 'USD' }
+ * ```
+ */
 export class MatchVenue extends ClientCore {
+  /** Where the client sends its requests: `production`, `sandbox` or `mock`. */
   readonly environment: Environment;
   /** WebSocket base URL (undefined in mock mode until a stream needs the simulator to listen). */
   readonly wsUrl: string | undefined;
 
+  /** The caller's venue account: `account.retrieve()`. */
   readonly account: Account;
+  /** Place, read, list, cancel and modify orders. */
   readonly orders: Orders;
+  /** USD withdrawals from the venue. */
   readonly withdrawals: Withdrawals;
+  /** Market and account events over the venue's WebSocket: `stream.connect()`. */
   readonly stream: Stream;
   /** Platform: `GET /v1/configuration` (also checks a key). */
   readonly configuration: ConfigurationResource;
@@ -150,13 +171,23 @@ export class MatchVenue extends ClientCore {
     return this.configuration.verifyApiKey(options);
   }
 
-  /** What `util.inspect` and `console.log` show: never the API key. */
+  /**
+   * What `util.inspect` and `console.log` show: never the API key.
+   * @internal
+   */
   [INSPECT](): string {
     return `MatchVenue { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
   }
 
   /** What JSON.stringify shows: never the API key. */
-  toJSON(): { environment: Environment; baseUrl: string; wsUrl: string | undefined } {
+  toJSON(): {
+    /** As {@link MatchVenue.environment}. */
+    environment: Environment;
+    /** As {@link MatchVenue.baseUrl}. */
+    baseUrl: string;
+    /** As {@link MatchVenue.wsUrl}. */
+    wsUrl: string | undefined;
+  } {
     return { environment: this.environment, baseUrl: this.baseUrl, wsUrl: this.wsUrl };
   }
 }

@@ -2,6 +2,7 @@ export { MatchVenue, type MatchVenueOptions } from './client.js';
 export type { FinalRequest, HttpMethod, QueryValue, RequestOptions } from './core/api-client.js';
 export {
   type ApiKeyEnvironment,
+  type ApiKeyFault,
   type ApiKeyKind,
   InvalidApiKeyError,
   isWellFormedApiKey,
@@ -64,25 +65,39 @@ export type {
   CancelOrderResult,
   Configuration,
   CreateWithdrawalRequest,
+  Currency,
+  DecimalAmount,
+  FeeBps,
+  FxSubscriptionRequest,
+  HttpsUrl,
+  IdempotencyKey,
   ListOrdersQuery,
   MintOrder,
   MintOrderRequest,
   ModifyOrderRequest,
   ModifyOrderResult,
+  // The API's money shape; `Money` (core/money.ts) is the helpers' name for the same two fields.
+  Money as ApiMoney,
   NotificationPublicKey,
   NotificationSubscription,
   Order,
+  OrderAmount,
   OrderFill,
   OrderLineage,
   OrderStatus,
   OrderType,
   Pagination,
+  PaymentsNetworkSubscriptionRequest,
   PlaceOrderRequest,
   PlaceOrderResult,
   PostFillAction,
+  TransferSubscriptionRequest,
   V1Subscription,
   V1SubscriptionDetail,
+  V1SubscriptionRequest,
+  WalletSubscriptionRequest,
   Withdrawal,
+  WithdrawalAmount,
   WsTicket,
 } from './generated/models.js';
 export type { Environment } from './internal/config.js';
@@ -92,19 +107,29 @@ export {
   type MockModeTypes,
   type MockSimulator,
 } from './internal/mock-mode.js';
+// The resource classes, as types: MatchVenue makes them (venue.orders, venue.stream, ...).
+export type { Account } from './resources/account.js';
+export type { ConfigurationResource } from './resources/configuration.js';
 export type {
   FxSubscriptionParams,
+  Notifications,
   PaymentsNetworkSubscriptionParams,
   RestrictedNotificationSubscription,
   TransferNotificationSubscription,
   TransferSubscriptionParams,
   WalletSubscriptionParams,
 } from './resources/notifications.js';
-export type { ListOrdersParams, PlaceOrderParams } from './resources/orders.js';
-export { SubscriptionPendingError, type V1SubscriptionCreateParams } from './resources/subscriptions.js';
-export type { CreateWithdrawalParams } from './resources/withdrawals.js';
+export type { ListOrdersParams, Orders, PlaceOrderParams } from './resources/orders.js';
+export type { Stream } from './resources/stream.js';
+export {
+  SubscriptionPendingError,
+  type Subscriptions,
+  type V1SubscriptionCreateParams,
+} from './resources/subscriptions.js';
+export type { CreateWithdrawalParams, Withdrawals } from './resources/withdrawals.js';
 export {
   type AccountEvent,
+  type Channel,
   isEvent,
   type MarketEvent,
   type StateChange,

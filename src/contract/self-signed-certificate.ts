@@ -4,9 +4,11 @@ import { bitString, explicit, integer, nullValue, oid, sequence, set, time, utf8
 const SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
 const COMMON_NAME = '2.5.4.3';
 
+/** Options of {@link createSelfSignedCertificate}. */
 export interface SelfSignedCertificateOptions {
   /** RSA key pair; the certificate holds the public key and is signed with the private key. */
   privateKey: KeyObject;
+  /** The public half of the RSA key pair, which the certificate holds. */
   publicKey: KeyObject;
   /** Subject and issuer common name. Default `sns.amazonaws.com` (what SNS certificates name). */
   commonName?: string;

@@ -17,16 +17,21 @@ export const V2_KEY_ID_HEADER = 'X-Circle-Key-Id';
 
 /** The `data` of `GET /v2/notifications/publicKey/{keyId}`. */
 export interface V2PublicKeyData {
+  /** The key id deliveries name in `X-Circle-Key-Id`. */
   id: string;
+  /** The only algorithm the platform uses. */
   algorithm: 'ECDSA_SHA_256';
   /** Base64 of the DER SubjectPublicKeyInfo. */
   publicKey: string;
+  /** When the key was created, ISO 8601. */
   createDate?: string;
 }
 
 /** A signed v2 delivery: post `body` verbatim with `headers`. */
 export interface SignedV2Delivery {
+  /** The raw JSON body the signature covers. */
   body: string;
+  /** The signature and key-id headers. */
   headers: Record<string, string>;
 }
 

@@ -18,6 +18,7 @@ import { MatchVenueError } from './error.js';
 export {
   API_KEY_PREFIXES,
   type ApiKeyEnvironment,
+  type ApiKeyFault,
   type ApiKeyKind,
   isWellFormedApiKey,
 } from '../contract/api-key.js';

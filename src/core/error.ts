@@ -351,7 +351,13 @@ export class OutcomeUnknownError extends MatchVenueError {
  * `err.code` is that literal code.
  */
 export function isApiError(err: unknown): err is APIError;
-export function isApiError<C extends number>(err: unknown, code: C): err is APIError & { readonly code: C };
+export function isApiError<C extends number>(
+  err: unknown,
+  code: C,
+): err is APIError & {
+  /** The code asked for. */
+  readonly code: C;
+};
 export function isApiError(err: unknown, code?: number): boolean {
   return err instanceof APIError && (code === undefined || err.code === code);
 }

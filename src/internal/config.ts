@@ -5,6 +5,7 @@ import { checkBaseUrl } from '../core/base-url.js';
 import { ConfigurationError } from '../core/error.js';
 import type { LogLevelOption } from '../core/logger.js';
 
+/** Where a client sends requests; `mock` is an in-process simulator (see {@link MatchVenueOptions.environment}). */
 export type Environment = 'production' | 'sandbox' | 'mock';
 
 const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox', 'mock'];

@@ -43,7 +43,12 @@ interface MockModeProvider {
 export interface MockModeTypes {}
 
 /** The shared mock-mode simulator, as typed by {@link MockModeTypes}. */
-export type MockSimulator = MockModeTypes extends { simulator: infer S } ? S : MockBinding;
+export type MockSimulator = MockModeTypes extends {
+  /** The simulator type the testing layer adds. */
+  simulator: infer S;
+}
+  ? S
+  : MockBinding;
 
 // The package's own public subpath, put together at run time: no bundler (esbuild, rollup,
 // webpack, vite) can follow a variable specifier, so a bundle of the main entry never contains the

@@ -62,6 +62,7 @@ export type WebhookErrorCode = (typeof WebhookErrorCode)[keyof typeof WebhookErr
 export class WebhookError extends MatchVenueError {
   /** Undefined: each WebhookError carries its own code, one of {@link WebhookErrorCode}. */
   static override readonly kind: undefined = undefined;
+  /** The class name. */
   override readonly name = 'WebhookError';
   override readonly kind: WebhookErrorCode;
   override readonly code: WebhookErrorCode;

@@ -64,6 +64,9 @@ export {
 } from './testing/self-signed-certificate.js';
 export {
   createSnsTestSigner,
+  type SnsTestConfirmationInput,
+  type SnsTestMessageInput,
+  type SnsTestNotificationInput,
   type SnsTestSigner,
   type SnsTestSignerOptions,
   type UnsignedSnsMessage,
@@ -71,6 +74,7 @@ export {
 export {
   createV2TestSigner,
   type SignedV2Delivery,
+  type V2TestNotificationInput,
   type V2TestSigner,
   type V2TestSignerOptions,
 } from './testing/v2-test-signer.js';

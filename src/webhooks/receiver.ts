@@ -13,9 +13,22 @@ import { createV2Verifier, type V2VerifierOptions } from './v2-verifier.js';
 
 /** A verified delivery handed to `onNotification`. */
 export type WebhookEvent =
-  | { version: 1; notification: SnsNotification }
-  | { version: 2; keyId: string; notification: V2Notification };
+  | {
+      /** Notification API v1 (SNS). */
+      version: 1;
+      /** The verified SNS message; `Message` holds the product's JSON document. */
+      notification: SnsNotification;
+    }
+  | {
+      /** Notification API v2. */
+      version: 2;
+      /** The id of the key that signed the delivery. */
+      keyId: string;
+      /** The verified, parsed body. */
+      notification: V2Notification;
+    };
 
+/** The `v1` options of {@link createWebhookReceiver}: verification, plus what to do with confirmations. */
 export interface SnsReceiverOptions extends SnsVerifierOptions {
   /** Fetch the SubscribeURL of a verified SubscriptionConfirmation (default true). */
   autoConfirm?: boolean;
@@ -28,6 +41,7 @@ export interface SnsReceiverOptions extends SnsVerifierOptions {
   onUnsubscribeConfirmation?: (message: SnsUnsubscribeConfirmation) => unknown | Promise<unknown>;
 }
 
+/** Options of {@link createWebhookReceiver}; give `v1`, `v2` or both. */
 export interface WebhookReceiverOptions {
   /** Accept notification API v1 (SNS) deliveries with these settings. */
   v1?: SnsReceiverOptions;
@@ -43,7 +57,9 @@ export interface WebhookReceiverOptions {
 
 /** A framework-neutral delivery: what the adapters extract from their request objects. */
 export interface WebhookDelivery {
+  /** The HTTP method; HEAD is answered 200 without verification. */
   method: string;
+  /** The request headers, any casing. */
   headers: HeadersLike;
   /** The raw body (string, Buffer, Uint8Array); ignored for HEAD. */
   body?: unknown;
@@ -51,8 +67,11 @@ export interface WebhookDelivery {
 
 /** What the receiver answers; adapters copy it onto their response objects. */
 export interface WebhookReply {
+  /** The HTTP status to answer with. */
   status: number;
+  /** Headers to set. */
   headers: Record<string, string>;
+  /** The body to send: empty, or a JSON error (`{ error: { code, message } }`). */
   body: string;
 }
 
@@ -76,8 +95,11 @@ export interface WebhookReceiver {
 
 /** The parts of node's IncomingMessage the adapters use (plus the `body` a framework may attach). */
 export interface NodeRequest extends AsyncIterable<unknown> {
+  /** The HTTP method. */
   method?: string | undefined;
+  /** The request headers, names in lower case. */
   headers: Record<string, string | string[] | undefined>;
+  /** A body a framework already read (raw bytes or text; a parsed object is refused). */
   body?: unknown;
   /** node's IncomingMessage flag: false while the body stream has not been read to its end. */
   readableEnded?: boolean;
@@ -85,8 +107,11 @@ export interface NodeRequest extends AsyncIterable<unknown> {
 
 /** The parts of node's ServerResponse the adapters use. */
 export interface NodeResponse {
+  /** The status to answer with. */
   statusCode: number;
+  /** Sets one response header. */
   setHeader(name: string, value: string): unknown;
+  /** Sends the body and ends the response. */
   end(body?: string): unknown;
 }
 
@@ -123,7 +148,22 @@ function errorReply(error: WebhookError, status: number): WebhookReply {
  * warm-up, v2 URL validation); for POST it verifies the delivery, auto-confirms v1 subscriptions,
  * calls `onNotification` and answers 200, or 400 for a bad signature or body, 413 for an oversized
  * body, 503 when a certificate, key or confirmation fetch failed, and 500 when the handler threw.
- * A POST carrying the v2 signature header is verified as v2; any other POST as v1.
+ * A POST carrying the v2 signature header is verified as v2; any other POST as v1. Refusals carry
+ * a WebhookError `code` (`WEBHOOK_SIGNATURE_INVALID`, ...), passed to `onError`; a configuration
+ * it cannot use throws WebhookError `WEBHOOK_CONFIG_INVALID` at once.
+ *
+ * @example
+ * ```ts
+ * import http from 'node:http';
+ * import { createWebhookReceiver } from 'match-venue/webhooks';
+ *
+ * const receiver = createWebhookReceiver({
+ *   v1: { topicArn: /^arn:aws:sns:[a-z0-9-]+:\d+:my-topic$/ },
+ *   v2: {}, // fetches signing keys with MATCH_VENUE_BASE_URL and MATCH_VENUE_API_KEY
+ *   onNotification: async (event) => console.log(event.version, event.notification),
+ * });
+ * http.createServer(receiver.node).listen(8080);
+ * ```
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
   if (!options.v1 && !options.v2) {

@@ -3,7 +3,9 @@ import { type FetchLike, globalFetch } from './fetch.js';
 import type { SnsSubscriptionConfirmation, SnsUnsubscribeConfirmation } from './sns-message.js';
 import { acceptSnsUrl, type SnsUrlPolicy, snsUrlPolicy } from './sns-url-policy.js';
 
+/** Options of {@link confirmSnsSubscription}. */
 export interface ConfirmSnsSubscriptionOptions {
+  /** The fetch to open the SubscribeURL with. Default: the global fetch. */
   fetch?: FetchLike;
   /** Same policy as the verifier's; default: https on an SNS host. */
   urlPolicy?: SnsUrlPolicy;

@@ -117,8 +117,9 @@ function checkFieldFormats(record: Record<string, unknown>, type: string): void 
 
 /**
  * Parses a raw SNS HTTP(S) body into a typed message, checking that every field the message type
- * needs is present and in the format SNS guarantees (see {@link checkFieldFormats}); any failure is
- * `WEBHOOK_BODY_INVALID`. It does not verify the signature: use {@link createSnsVerifier} for that.
+ * needs is present and in the format SNS guarantees (no line break or control character in a
+ * single-line field, MessageId a UUID, Timestamp ISO 8601 UTC, TopicArn an SNS topic ARN); any
+ * failure is `WEBHOOK_BODY_INVALID`. It does not verify the signature: use {@link createSnsVerifier} for that.
  * `Subject: null` (how some SNS clients render an absent subject) is treated as absent.
  */
 export function parseSnsMessage(body: unknown): SnsMessage {

@@ -13,6 +13,7 @@ import { acceptSnsUrl, type SnsUrlPolicy, snsUrlPolicy } from './sns-url-policy.
 /** Which TopicArns to accept: an exact ARN, a pattern, or a predicate. */
 export type TopicArnMatcher = string | RegExp | ((topicArn: string) => boolean);
 
+/** Options of {@link createSnsVerifier}; the defaults suit production. */
 export interface SnsVerifierOptions {
   /** Fetches signing certificates. Default: the global fetch. */
   fetch?: FetchLike;

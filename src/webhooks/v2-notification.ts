@@ -6,12 +6,19 @@ import { WebhookError } from './errors.js';
  * required here, so new envelope fields pass through untouched.
  */
 export interface V2Notification {
+  /** What happened, e.g. `transfers.completed`; the only field required. */
   notificationType: string;
+  /** The subscription the delivery is for. */
   subscriptionId?: string;
+  /** Unique per notification; a redelivery repeats it, so use it to drop duplicates. */
   notificationId?: string;
+  /** The product-specific payload. */
   notification?: unknown;
+  /** When the notification was created, ISO 8601. */
   timestamp?: string;
+  /** The envelope's version. */
   version?: number;
+  /** Envelope fields this version does not know are kept. */
   [field: string]: unknown;
 }
 

@@ -7,6 +7,7 @@ export type { V2PublicKeyData } from '../contract/webhook-signing.js';
 
 /** A validated, imported v2 verification key. */
 export interface V2PublicKey extends V2PublicKeyData {
+  /** The imported P-256 public key. */
   key: KeyObject;
 }
 
@@ -66,6 +67,7 @@ export function importV2PublicKey(record: unknown): V2PublicKey {
   };
 }
 
+/** How to reach the platform's public-key endpoint. */
 export interface PublicKeyFetcherOptions {
   /** Platform base URL. Default: `process.env.MATCH_VENUE_BASE_URL`. */
   baseUrl?: string;
@@ -73,6 +75,7 @@ export interface PublicKeyFetcherOptions {
   apiKey?: string;
   /** Endpoint path template containing `{keyId}`. Default {@link DEFAULT_PUBLIC_KEY_PATH}. */
   publicKeyPath?: string;
+  /** The fetch to call the endpoint with. Default: the global fetch. */
   fetch?: FetchLike;
 }
 

@@ -14,9 +14,12 @@ import {
   type V2PublicKeyData,
 } from './v2-public-key.js';
 
+/** The header the platform puts the v2 signature in: `X-Circle-Signature`. */
 export const DEFAULT_SIGNATURE_HEADER = V2_SIGNATURE_HEADER;
+/** The header naming the v2 signing key: `X-Circle-Key-Id`. */
 export const DEFAULT_KEY_ID_HEADER = V2_KEY_ID_HEADER;
 
+/** Options of {@link createV2Verifier}: where keys come from, and the header names. */
 export interface V2VerifierOptions extends PublicKeyFetcherOptions {
   /** Header holding the base64 DER ECDSA signature. Default `X-Circle-Signature`. */
   signatureHeader?: string;
@@ -28,18 +31,35 @@ export interface V2VerifierOptions extends PublicKeyFetcherOptions {
    * If it throws or rejects, the delivery fails with `WEBHOOK_KEY_FETCH_FAILED` (the receiver answers
    * 503) and the next delivery calls it again; a thrown `WebhookError` keeps its own code.
    */
-  getPublicKey?: (keyId: string) => Promise<V2PublicKeyData | { data: V2PublicKeyData }>;
+  getPublicKey?: (keyId: string) => Promise<
+    | V2PublicKeyData
+    | {
+        /** The key record, as the endpoint's body wraps it. */
+        data: V2PublicKeyData;
+      }
+  >;
 }
 
 /** A verified v2 delivery. */
 export interface VerifiedV2Delivery {
+  /** The id of the key that signed it. */
   keyId: string;
+  /** The parsed body. */
   notification: V2Notification;
 }
 
 /** Verifies v2 deliveries; keep one per process so public keys stay cached. */
 export interface V2Verifier {
-  /** Verifies the signature over the raw body and parses it; rejects with a {@link WebhookError}. */
+  /**
+   * Verifies the signature over the raw body and parses it; rejects with a {@link WebhookError}
+   * (`WEBHOOK_HEADER_MISSING`, `WEBHOOK_SIGNATURE_INVALID`, `WEBHOOK_KEY_FETCH_FAILED`, ...).
+   *
+   * @example
+   * ```ts
+   * const verifier = createV2Verifier(); // keys via MATCH_VENUE_BASE_URL and MATCH_VENUE_API_KEY
+   * const { keyId, notification } = await verifier.verify({ headers: request.headers, body: rawBody });
+   * ```
+   */
   verify(delivery: { headers: HeadersLike; body: unknown }): Promise<VerifiedV2Delivery>;
   /** The header the verifier reads the signature from (the receiver uses it to recognise v2). */
   readonly signatureHeader: string;

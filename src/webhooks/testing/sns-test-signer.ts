@@ -13,48 +13,89 @@ import { createSelfSignedCertificate } from './self-signed-certificate.js';
 
 export type { UnsignedSnsMessage } from '../../contract/sns-message.js';
 
+/** Options of {@link createSnsTestSigner}; every one has a default. */
 export interface SnsTestSignerOptions {
   /** Where verifiers will fetch the certificate. Default: an SNS-looking https URL in us-east-1. */
   certificateUrl?: string;
   /** Default TopicArn of the messages it builds. */
   topicArn?: string;
-  /** Certificate validity; defaults: one day ago to one year ahead. */
+  /** Start of the certificate's validity. Default: one day ago. */
   notBefore?: Date;
+  /** End of the certificate's validity. Default: one year ahead. */
   notAfter?: Date;
   /** Reuse an RSA key pair (generating a 2048-bit one takes a moment). */
-  keyPair?: { privateKey: KeyObject; publicKey: KeyObject };
+  keyPair?: {
+    /** Signs the messages and the certificate. */
+    privateKey: KeyObject;
+    /** The key the certificate holds. */
+    publicKey: KeyObject;
+  };
   /** SignatureVersion used when a call does not choose one. Default '2'. */
   signatureVersion?: SnsSignatureVersion;
 }
 
-interface CommonInput {
+/** Fields every message an {@link SnsTestSigner} builds may set; each has a default. */
+export interface SnsTestMessageInput {
+  /** Default: the signer's `topicArn`. */
   TopicArn?: string;
+  /** Default: a random UUID. */
   MessageId?: string;
+  /** Default: now, ISO 8601. */
   Timestamp?: string;
+  /** Default: the signer's `signatureVersion` option ('2'). */
   signatureVersion?: SnsSignatureVersion;
+}
+
+/** What {@link SnsTestSigner.notification} builds a Notification from. */
+export interface SnsTestNotificationInput extends SnsTestMessageInput {
+  /** The payload, usually a JSON document as text. */
+  Message: string;
+  /** Left out when not given. */
+  Subject?: string;
+  /** Default: an unsubscribe URL on the certificate's host. */
+  UnsubscribeURL?: string;
+}
+
+/** What {@link SnsTestSigner.subscriptionConfirmation} and `unsubscribeConfirmation` build from. */
+export interface SnsTestConfirmationInput extends SnsTestMessageInput {
+  /** Default: a ConfirmSubscription URL on the certificate's host, carrying the token. */
+  SubscribeURL?: string;
+  /** Default: 32 random bytes as hex. */
+  Token?: string;
+  /** Default: SNS's confirmation text naming the topic. */
+  Message?: string;
 }
 
 /** Signs SNS-format messages with its own RSA key and self-signed certificate. */
 export interface SnsTestSigner {
   /** The PEM a certificate fetcher must serve at {@link certificateUrl}. */
   readonly certificatePem: string;
+  /** Where the certificate is said to be (`SigningCertURL`). */
   readonly certificateUrl: string;
+  /** The default TopicArn of the messages it builds. */
   readonly topicArn: string;
   /** The RSA key pair; pass it to another signer to skip generating a new one. */
-  readonly keyPair: { privateKey: KeyObject; publicKey: KeyObject };
+  readonly keyPair: {
+    /** Signs the messages and the certificate. */
+    privateKey: KeyObject;
+    /** The key the certificate holds. */
+    publicKey: KeyObject;
+  };
   /** Signs any message: sets SignatureVersion, SigningCertURL and Signature. */
   sign<M extends SnsMessage>(message: UnsignedSnsMessage<M>, signatureVersion?: SnsSignatureVersion): M;
-  notification(
-    input: CommonInput & { Message: string; Subject?: string; UnsubscribeURL?: string },
-  ): SnsNotification;
-  subscriptionConfirmation(
-    input?: CommonInput & { SubscribeURL?: string; Token?: string; Message?: string },
-  ): SnsSubscriptionConfirmation;
-  unsubscribeConfirmation(
-    input?: CommonInput & { SubscribeURL?: string; Token?: string; Message?: string },
-  ): SnsUnsubscribeConfirmation;
+  /** A signed Notification. */
+  notification(input: SnsTestNotificationInput): SnsNotification;
+  /** A signed SubscriptionConfirmation. */
+  subscriptionConfirmation(input?: SnsTestConfirmationInput): SnsSubscriptionConfirmation;
+  /** A signed UnsubscribeConfirmation. */
+  unsubscribeConfirmation(input?: SnsTestConfirmationInput): SnsUnsubscribeConfirmation;
   /** A delivery as SNS posts it: the JSON body and SNS's headers. */
-  delivery(message: SnsMessage): { body: string; headers: Record<string, string> };
+  delivery(message: SnsMessage): {
+    /** The message as JSON text. */
+    body: string;
+    /** `content-type` and the `x-amz-sns-*` headers. */
+    headers: Record<string, string>;
+  };
   /** A fetch that serves the certificate at {@link certificateUrl} and answers 404 to anything else. */
   readonly fetch: FetchLike;
 }
@@ -84,7 +125,7 @@ export function createSnsTestSigner(options: SnsTestSignerOptions = {}): SnsTest
 
   function confirmation<T extends 'SubscriptionConfirmation' | 'UnsubscribeConfirmation'>(
     type: T,
-    input: CommonInput & { SubscribeURL?: string; Token?: string; Message?: string },
+    input: SnsTestConfirmationInput,
   ) {
     const arn = input.TopicArn ?? topicArn;
     const token = input.Token ?? randomBytes(32).toString('hex');

@@ -11,12 +11,20 @@ import { DEFAULT_KEY_ID_HEADER, DEFAULT_SIGNATURE_HEADER } from '../v2-verifier.
 
 export type { SignedV2Delivery } from '../../contract/webhook-signing.js';
 
+/** Options of {@link createV2TestSigner}; every one has a default. */
 export interface V2TestSignerOptions {
   /** Key id announced in the key-id header. Default: a random UUID. */
   keyId?: string;
-  /** Reuse an EC P-256 key pair. */
-  keyPair?: { privateKey: KeyObject; publicKey: KeyObject };
+  /** Reuse an EC P-256 key pair. Default: a new one. */
+  keyPair?: {
+    /** Signs the deliveries. */
+    privateKey: KeyObject;
+    /** Served as the key record. */
+    publicKey: KeyObject;
+  };
+  /** Header the signature goes in. Default `X-Circle-Signature`. */
   signatureHeader?: string;
+  /** Header the key id goes in. Default `X-Circle-Key-Id`. */
   keyIdHeader?: string;
   /** `createDate` of the served key record. Default: now. */
   createDate?: string;
@@ -24,29 +32,57 @@ export interface V2TestSignerOptions {
 
 /** Signs v2 deliveries with an ECDSA P-256 key and serves the matching public-key record. */
 export interface V2TestSigner {
+  /** The key id its deliveries name. */
   readonly keyId: string;
   /** The EC P-256 key pair. */
-  readonly keyPair: { privateKey: KeyObject; publicKey: KeyObject };
+  readonly keyPair: {
+    /** Signs the deliveries. */
+    privateKey: KeyObject;
+    /** Served as the key record. */
+    publicKey: KeyObject;
+  };
   /** The `data` a `GET /v2/notifications/publicKey/{keyId}` answers with. */
   readonly publicKeyRecord: V2PublicKeyData;
   /** The whole response body of that endpoint: `{ data: publicKeyRecord }`. */
-  readonly publicKeyResponse: { data: V2PublicKeyData };
+  readonly publicKeyResponse: {
+    /** The key record. */
+    data: V2PublicKeyData;
+  };
   /** Signs a body (an object is JSON-serialised first); the signature covers the returned `body`. */
   sign(body: string | Uint8Array | object): SignedV2Delivery;
   /** Builds and signs a platform envelope around `notification`. */
-  notification(input: {
-    notificationType: string;
-    notification?: unknown;
-    subscriptionId?: string;
-    notificationId?: string;
-    timestamp?: string;
-  }): SignedV2Delivery & { notification: V2Notification };
+  notification(input: V2TestNotificationInput): SignedV2Delivery & {
+    /** The envelope that was signed, as a verifier will parse it. */
+    notification: V2Notification;
+  };
   /**
    * A fetch standing in for the platform's key endpoint: any GET whose path ends in
    * `/publicKey/<keyId>` with a Bearer credential gets the record; other key ids 404; no
    * credential 401. `calls` records every URL and Authorization header it saw.
    */
-  readonly fetch: FetchLike & { calls: { url: string; authorization: string | null }[] };
+  readonly fetch: FetchLike & {
+    /** Every request it answered, in order. */
+    calls: {
+      /** The URL requested. */
+      url: string;
+      /** The Authorization header sent, or null. */
+      authorization: string | null;
+    }[];
+  };
+}
+
+/** What {@link V2TestSigner.notification} wraps in the platform's envelope. */
+export interface V2TestNotificationInput {
+  /** The envelope's `notificationType`, e.g. `transfers.completed`. */
+  notificationType: string;
+  /** The payload. Default `{}`. */
+  notification?: unknown;
+  /** Default: a random UUID. */
+  subscriptionId?: string;
+  /** Default: a random UUID. */
+  notificationId?: string;
+  /** Default: now, ISO 8601. */
+  timestamp?: string;
 }
 
 /** Creates a v2 signer for tests and for the simulator's v2 deliveries. */
