@@ -75,7 +75,7 @@ describe('a MINT-side bot against createMockVenue()', () => {
     const limit = usd('10000000');
     let left = after.stablecoin.available;
     while (compareMoney(left, usd('0')) > 0) {
-      const amount = compareMoney(left, limit) > 0 ? limit : left;
+      const amount = compareMoney(left, limit) > 0 ? limit : usd(left.amount);
       const w = await minter.withdrawals.create({ amount, fiatAccountId: SEEDED.minter.fiatAccountId });
       expect(w.status).toBe('pending');
       left = (await minter.account.retrieve()).stablecoin.available;
