@@ -60,8 +60,8 @@ export function startTimeMs(value: SimulatorOptions['startTime'], wallNow: numbe
   // Years 1970 to 9999: every instant the wire writes is then a plain `YYYY-MM-DDTHH:mm:ss.sssZ`.
   if (!(ms >= 0 && ms <= MAX_INSTANT_MS))
     throw new RangeError(
-      `startTime must be a valid Date, an ISO 8601 instant with Z or an offset (e.g. 2026-01-01T00:00:00Z) ` +
-        `or integer epoch milliseconds, between 1970 and 9999; got ${describe(value)}`,
+      `startTime must be an ISO 8601 instant with Z or an offset (e.g. 2026-01-01T00:00:00Z), integer ` +
+        `epoch milliseconds or a valid Date, between 1970 and 9999; got ${describe(value)}`,
     );
   return ms;
 }

@@ -136,7 +136,7 @@ describe('startTime', () => {
   ])('refuses %s with a RangeError naming startTime', (_what, startTime) => {
     expect(() => createSimulator({ startTime })).toThrow(RangeError);
     expect(() => createSimulator({ startTime })).toThrow(
-      /^startTime must be a valid Date, an ISO 8601 instant/,
+      /^startTime must be an ISO 8601 instant with Z or an offset/,
     );
   });
 
