@@ -17,6 +17,7 @@ export type { WireAuction, WireOrder } from './engine/wire.js';
 export type { Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
+export type { RequestLogEntry, RequestLogHook } from './request-log.js';
 export {
   type ControlSignal,
   createSimulator,

@@ -11,6 +11,7 @@ import {
 } from './http/node-io.js';
 import { HttpError } from './http/responses.js';
 import type { Logger } from './options.js';
+import { errorCodeOf, loggablePath, type RequestLogEntry, type RequestLogHook } from './request-log.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
 export interface ListenOptions {
@@ -18,6 +19,11 @@ export interface ListenOptions {
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
+  /**
+   * Called once per request answered over this server, WebSocket upgrades included (the CLI's
+   * request log). It sees no query string, header or ticket; a hook that throws is logged and ignored.
+   */
+  onRequest?: RequestLogHook;
 }
 
 /** What the node:http + WebSocket binding serves: the web handler and the socket layer's port. */
@@ -35,17 +41,23 @@ export interface RunningSimulator {
   close(): Promise<void>;
 }
 
+type Report = (status: number | null, code?: number) => void;
+
 /** One request: body read within bounds first, then the web handler, then the answer. */
 async function serve(
   sim: ServedSimulator,
   req: IncomingMessage,
   res: ServerResponse,
   host: string,
+  report: Report,
 ): Promise<void> {
   const body = await readNodeBody(req);
-  if (body === undefined) return;
+  if (body === undefined) {
+    report(null);
+    return;
+  }
   if (body === 'too-large') {
-    rejectTooLarge(req, res);
+    report(rejectTooLarge(req, res) ? 413 : null, -1);
     return;
   }
   let request: Request;
@@ -53,15 +65,44 @@ async function serve(
     request = toRequest(req, host, body);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    writeJsonError(req, res, err.status, err.code, err.message, err.errors);
+    const sent = writeJsonError(req, res, err.status, err.code, err.message, err.errors);
+    report(sent ? err.status : null, err.code);
     return;
   }
   try {
-    await writeResponse(await sim.handle(request), req, res);
+    const answer = await sim.handle(request);
+    const written = await writeResponse(answer, req, res);
+    const code = errorCodeOf(answer.status, answer.headers.get('content-type'), written ?? undefined);
+    report(written === null ? null : answer.status, code);
   } catch (err) {
     // The dropResponse fault (or a failure to even build an answer): the client sees a dead socket.
     if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
     req.socket.destroy();
+    report(null);
+  }
+}
+
+/** The request log's reporter for one request (a no-op without a hook). */
+function reporter(
+  sim: ServedSimulator,
+  hook: RequestLogHook | undefined,
+  method: string,
+  path: string,
+): Report {
+  if (!hook) return () => {};
+  const started = performance.now();
+  return (status, code) => {
+    const entry: RequestLogEntry = { kind: 'http', method, path, status, ms: performance.now() - started };
+    if (code !== undefined && status !== null && status >= 400) entry.code = code;
+    safely(sim, hook, entry);
+  };
+}
+
+function safely(sim: ServedSimulator, hook: RequestLogHook, entry: RequestLogEntry): void {
+  try {
+    hook(entry);
+  } catch (err) {
+    sim.logger.error('request log hook failed', err);
   }
 }
 
@@ -69,17 +110,35 @@ async function serve(
 export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   // Host is checked by toRequest, so that its absence gets the JSON error body too.
+  const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
-    serve(sim, req, res, host).catch((err: unknown) => {
+    const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url));
+    serve(sim, req, res, host, report).catch((err: unknown) => {
       sim.logger.error('simulator request failed', err);
       req.socket.destroy();
+      report(null);
     });
   });
-  server.on('clientError', answerClientError);
-  server.on('connect', refuseConnect);
-  server.on('checkExpectation', (req, res) =>
-    writeJsonError(req, res, 417, -1, 'Expectation Failed: only Expect: 100-continue is supported'),
-  );
+  server.on('clientError', (err: Error, socket) => {
+    const answered = answerClientError(err, socket);
+    // The request line may be what failed: neither method nor path is known.
+    if (answered) reporter(sim, hook, '-', '-')(answered.status, answered.code);
+  });
+  server.on('connect', (req, socket) => {
+    const report = reporter(sim, hook, 'CONNECT', loggablePath(req.url));
+    report(refuseConnect(req, socket) ? 405 : null, -1);
+  });
+  server.on('checkExpectation', (req, res) => {
+    const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url));
+    const sent = writeJsonError(
+      req,
+      res,
+      417,
+      -1,
+      'Expectation Failed: only Expect: 100-continue is supported',
+    );
+    report(sent ? 417 : null, -1);
+  });
   server.keepAliveTimeout = 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
@@ -87,7 +146,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const hostPart = host.includes(':') ? `[${host}]` : host;
-      const ws = attachWebSocket(sim, server);
+      const ws = attachWebSocket(sim, server, hook ? { onUpgrade: (entry) => safely(sim, hook, entry) } : {});
       let closing: Promise<void> | undefined;
       resolve({
         url: `http://${hostPart}:${port}`,

@@ -91,8 +91,15 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
   return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : null });
 }
 
-/** Writes `res` unless the client has gone: an answer is never attempted on a dead socket. */
-export async function writeResponse(res: Response, req: IncomingMessage, out: ServerResponse): Promise<void> {
+/**
+ * Writes `res` unless the client has gone: an answer is never attempted on a dead socket. Returns
+ * the body written (for the request log), or null when nothing was.
+ */
+export async function writeResponse(
+  res: Response,
+  req: IncomingMessage,
+  out: ServerResponse,
+): Promise<Buffer | undefined | null> {
   const headers: Record<string, string | string[]> = {};
   res.headers.forEach((value, name) => {
     headers[name] = value;
@@ -100,10 +107,11 @@ export async function writeResponse(res: Response, req: IncomingMessage, out: Se
   const setCookie = res.headers.getSetCookie();
   if (setCookie.length) headers['set-cookie'] = setCookie;
   const body = res.body ? Buffer.from(await res.arrayBuffer()) : undefined;
-  if (req.socket.destroyed || out.destroyed) return;
+  if (req.socket.destroyed || out.destroyed) return null;
   if (body) headers['content-length'] = String(body.length);
   out.writeHead(res.status, headers);
   out.end(body);
+  return body;
 }
 
 function jsonHeaders(body: string, requestId: string): Record<string, string> {
@@ -118,8 +126,8 @@ function jsonHeaders(body: string, requestId: string): Record<string, string> {
  * 413 for a body past MAX_BODY_BYTES, then the connection closes. The answer is sent at once; the
  * rest of the body is read and dropped (up to LINGER_MS) before the socket ends, see LINGER_MS.
  */
-export function rejectTooLarge(req: IncomingMessage, out: ServerResponse): void {
-  if (req.socket.destroyed) return;
+export function rejectTooLarge(req: IncomingMessage, out: ServerResponse): boolean {
+  if (req.socket.destroyed) return false;
   const body = errorBodyText(-1, `Request body larger than ${MAX_BODY_BYTES} bytes`);
   out.writeHead(413, {
     ...jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)),
@@ -133,12 +141,13 @@ export function rejectTooLarge(req: IncomingMessage, out: ServerResponse): void 
   };
   if (req.complete) {
     finish();
-    return;
+    return true;
   }
   timer = setTimeout(finish, LINGER_MS).unref();
   req.once('end', finish);
   req.once('close', finish);
   req.resume();
+  return true;
 }
 
 /** A JSON error on `out` from outside the handler (bad request target, unknown expectation). */
@@ -149,11 +158,12 @@ export function writeJsonError(
   code: number,
   message: string,
   errors?: ErrorDetail[],
-): void {
-  if (req.socket.destroyed) return;
+): boolean {
+  if (req.socket.destroyed) return false;
   const body = errorBodyText(code, message, errors);
   out.writeHead(status, jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)));
   out.end(body);
+  return true;
 }
 
 const answered = new WeakSet<Duplex>();
@@ -186,17 +196,22 @@ interface ParserError extends Error {
  * The server's `clientError`: malformed framing (bad Content-Length, broken chunking, bad request
  * line), oversized headers or a request timeout. Answered as Node would (400 / 431 / 408 / 413,
  * connection closed) but with the JSON error body, when nothing of another answer is on the wire.
+ * Returns the status and code answered, if it answered.
  */
-export function answerClientError(err: ParserError, socket: Duplex): void {
+export function answerClientError(
+  err: ParserError,
+  socket: Duplex,
+): { status: number; code: number } | undefined {
   // Node's parser repeats its error on every later chunk of a connection already answered.
-  if (answered.has(socket) && err.code !== 'ECONNRESET') return;
+  if (answered.has(socket) && err.code !== 'ECONNRESET') return undefined;
   const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
   if (err.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
-    return;
+    return undefined;
   }
   const [status, code, message, errors] = describeClientError(err);
   endSocketWithJson(socket, status, code, message, errors);
+  return { status, code };
 }
 
 function describeClientError(err: ParserError): [number, number, string, ErrorDetail[]?] {
@@ -219,12 +234,16 @@ function describeClientError(err: ParserError): [number, number, string, ErrorDe
   }
 }
 
-/** CONNECT (no proxying here): 405 JSON and close, where Node would drop the socket unanswered. */
-export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+/**
+ * CONNECT (no proxying here): 405 JSON and close, where Node would drop the socket unanswered.
+ * Returns whether it answered.
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): boolean {
   socket.on('error', () => socket.destroy());
   if (!socket.writable) {
     socket.destroy();
-    return;
+    return false;
   }
   endSocketWithJson(socket, 405, -1, 'CONNECT is not allowed on this server');
+  return true;
 }

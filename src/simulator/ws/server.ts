@@ -9,6 +9,7 @@ import {
   WS_PATH,
 } from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
+import type { RequestLogHook } from '../request-log.js';
 import { registerAccountSeq } from './account-seq.js';
 import { Hub } from './hub.js';
 import { TicketError } from './tickets.js';
@@ -40,6 +41,8 @@ export interface AttachWebSocketOptions {
   /** Unsent bytes after which a socket is dropped as a slow consumer. Default 16 MiB. */
   maxBufferedBytes?: number;
   onClientFrame?: (entityId: string, frame: { op: string; channel?: 'market' | 'account' }) => void;
+  /** Each upgrade at `path` answered: 101, or the refusal's status (the request log). */
+  onUpgrade?: RequestLogHook;
 }
 
 export interface WebSocketHandle {
@@ -58,7 +61,24 @@ function parseProtocols(req: IncomingMessage): string[] {
     .filter((p) => p !== '');
 }
 
+/** The request-log report of an upgrade being answered, by its socket (set with `onUpgrade`). */
+const upgradeOutcome = new WeakMap<Duplex, (status: number) => void>();
+
+function reportUpgrade(hook: RequestLogHook, path: string): (status: number) => void {
+  const started = performance.now();
+  return (status) =>
+    hook({
+      kind: 'websocket',
+      method: 'GET',
+      path,
+      status,
+      ...(status >= 400 ? { code: status } : {}),
+      ms: performance.now() - started,
+    });
+}
+
 function refuse(socket: Duplex, status: number, message: string): void {
+  upgradeOutcome.get(socket)?.(status);
   const body = JSON.stringify({ code: status, message });
   socket.once('finish', () => socket.destroy());
   socket.end(
@@ -97,6 +117,7 @@ export function attachWebSocket(
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (options.onUpgrade) upgradeOutcome.set(socket, reportUpgrade(options.onUpgrade, url.pathname));
     if (url.pathname !== path) {
       // Another upgrade handler on this server may own that path.
       if (server.listenerCount('upgrade') === 1) refuse(socket, 404, 'no WebSocket endpoint at this path');
@@ -116,7 +137,10 @@ export function attachWebSocket(
       ({ entityId }) => {
         pending.delete(socket);
         if (socket.destroyed) return;
-        wss.handleUpgrade(req, socket, head, (ws) => hub.add(ws, entityId));
+        wss.handleUpgrade(req, socket, head, (ws) => {
+          upgradeOutcome.get(socket)?.(101);
+          hub.add(ws, entityId);
+        });
       },
       (err: unknown) => {
         pending.delete(socket);
