@@ -1,134 +1,182 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
+import { readApiKey } from '../contract/api-key.js';
+import { parseCliArgs, USAGE, UsageError } from './cli/args.js';
+import { Output, wantsColour } from './cli/log-format.js';
+import { packageVersion } from './cli/version.js';
 import { SEEDED } from './engine/seed.js';
 import type { WireAuction } from './engine/wire.js';
-import { createSimulator } from './simulator.js';
+import type { RunningSimulator } from './listen.js';
+import { createSimulator, type Simulator } from './simulator.js';
 
-const USAGE = `Usage: match-venue-sim [options]
-  --host <host>        interface to bind (default 127.0.0.1)
-  --port <port>        port (default 4010; 0 picks a free one)
-  --clock real|manual  real: auctions run on the wall clock (default); manual: only /_sim/ moves time
-  --cycle-ms <ms>      auction cycle length (default 10000)
-  --lock-ms <ms>       lock window at the end of each cycle (default 2000)
-  --settle-ms <ms>     settlement delay after each clear (default 1000)
-  --seed <n>           seed for fault draws (default 1)
-  --ticket-ttl-ms <ms> WebSocket ticket lifetime (default 30000)
-  -h, --help           this text`;
-
+/** A refused command line: the reason and where to look, not the whole usage (exit 2). */
 function fail(message: string): never {
-  process.stderr.write(`${message}\n\n${USAGE}\n`);
+  process.stderr.write(`match-venue-sim: ${message}\nRun match-venue-sim --help for every flag.\n`);
   process.exit(2);
 }
 
-function int(name: string, value: string | undefined, min: number): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value) || Number(value) < min) fail(`--${name} must be an integer >= ${min}`);
-  return Number(value);
-}
-
-let args: ReturnType<typeof parse>;
-function parse() {
-  return parseArgs({
-    options: {
-      host: { type: 'string', default: '127.0.0.1' },
-      port: { type: 'string', default: '4010' },
-      clock: { type: 'string', default: 'real' },
-      'cycle-ms': { type: 'string' },
-      'lock-ms': { type: 'string' },
-      'settle-ms': { type: 'string' },
-      seed: { type: 'string' },
-      'ticket-ttl-ms': { type: 'string' },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-    strict: true,
-  }).values;
-}
+let args: ReturnType<typeof parseCliArgs>;
 try {
-  args = parse();
+  args = parseCliArgs(process.argv.slice(2));
 } catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+  if (!(err instanceof UsageError)) throw err;
+  fail(err.message);
 }
 if (args.help) {
   process.stdout.write(`${USAGE}\n`);
   process.exit(0);
 }
-const clock = args.clock;
-if (clock !== 'real' && clock !== 'manual') fail('--clock must be real or manual');
-const port = int('port', args.port, 0) ?? 4010;
-if (port > 65535) fail('--port must be at most 65535');
-const cycleMs = int('cycle-ms', args['cycle-ms'], 1);
-const lockMs = int('lock-ms', args['lock-ms'], 0);
-const settleMs = int('settle-ms', args['settle-ms'], 0);
-const seed = int('seed', args.seed, 0);
-const ticketTtlMs = int('ticket-ttl-ms', args['ticket-ttl-ms'], 1);
+if (args.version) {
+  process.stdout.write(`${packageVersion()}\n`);
+  process.exit(0);
+}
 
-const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+const FLAG_OF: Record<string, string> = {
+  startTime: '--start-time',
+  cycleMs: '--cycle-ms',
+  lockMs: '--lock-ms',
+  settleMs: '--settle-ms',
+  ticketTtlMs: '--ticket-ttl-ms',
+};
 
-let sim: ReturnType<typeof createSimulator>;
+let sim: Simulator;
+const out = new Output({
+  json: args.json,
+  colour: wantsColour(process.stdout, process.env, args.json),
+  // Nothing is logged before the simulator exists but a refusal of its options (on stderr).
+  now: () => sim.now(),
+  write: (line) => process.stdout.write(`${line}\n`),
+});
+
 try {
   sim = createSimulator({
-    clock,
-    ...(cycleMs === undefined ? {} : { cycleMs }),
-    ...(lockMs === undefined ? {} : { lockMs }),
-    ...(settleMs === undefined ? {} : { settleMs }),
-    ...(seed === undefined ? {} : { seed }),
-    ...(ticketTtlMs === undefined ? {} : { ticketTtlMs }),
-    logger: { info: log, error: (m, e) => log(`ERROR ${m}: ${e instanceof Error ? e.stack : String(e)}`) },
+    clock: args.clock,
+    ...(args.startTime === undefined ? {} : { startTime: args.startTime }),
+    ...(args.cycleMs === undefined ? {} : { cycleMs: args.cycleMs }),
+    ...(args.lockMs === undefined ? {} : { lockMs: args.lockMs }),
+    ...(args.settleMs === undefined ? {} : { settleMs: args.settleMs }),
+    ...(args.seed === undefined ? {} : { seed: args.seed }),
+    ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
+    logger: {
+      info: (message) => out.line('info', { message }, message),
+      error: (message, err) => out.error(message, err),
+    },
   });
 } catch (err) {
-  fail(err instanceof Error ? err.message : String(err));
+  const message = err instanceof Error ? err.message : String(err);
+  // The simulator names its options (startTime, lockMs); the user typed the flags.
+  fail(
+    message.replace(
+      /\b(startTime|cycleMs|lockMs|settleMs|ticketTtlMs)\b/g,
+      (option) => FLAG_OF[option] ?? option,
+    ),
+  );
 }
 
 sim.onEvent((e) => {
   if (e.channel !== 'market') return;
   const a = e.data as WireAuction;
+  const fields = { event: e.event, auctionId: a.auctionId, phase: a.phase };
   switch (e.event) {
     case 'auction.opened':
-      log(`auction ${a.auctionId} open (locks ${a.locksAt}, clears ${a.clearsAt})`);
+      out.line(
+        'auction',
+        { ...fields, opensAt: a.opensAt, locksAt: a.locksAt, clearsAt: a.clearsAt },
+        `auction ${a.auctionId} open (locks ${a.locksAt}, clears ${a.clearsAt})`,
+      );
       break;
     case 'auction.locked':
-      log(`auction ${a.auctionId} locked`);
+      out.line('auction', fields, `auction ${a.auctionId} locked`);
       break;
     case 'auction.cleared':
-      log(
+      out.line(
+        'auction',
+        {
+          ...fields,
+          clearingFeeBps: a.clearingFeeBps,
+          matchedVolume: a.matchedVolume.amount,
+          fillsCount: a.fillsCount,
+          orderCount: a.orderCount,
+        },
         `auction ${a.auctionId} cleared: fee ${a.clearingFeeBps} bps, matched ${a.matchedVolume.amount} USD, ` +
           `${a.fillsCount} fills of ${a.orderCount} orders`,
       );
       break;
     case 'auction.settled':
-      log(`auction ${a.auctionId} settled`);
+      out.line('auction', fields, `auction ${a.auctionId} settled`);
       break;
   }
 });
 
-async function main(): Promise<void> {
-  const running = await sim.listen({ host: args.host, port }).catch((err: unknown) => {
-    fail(`cannot listen on ${args.host}:${port}: ${err instanceof Error ? err.message : String(err)}`);
-  });
+const NAMES = ['burner', 'minter', 'ineligible', 'noaccount'] as const;
+
+/** A seeded key as it may be printed: its kind and id, never its secret part. */
+function keyId(apiKey: string): string {
+  const parts = readApiKey(apiKey);
+  return parts.ok ? `${parts.prefix}:${parts.id}` : '(see SEEDED)';
+}
+
+function startup(running: RunningSimulator): void {
   const state = sim.getState();
-  const lines = [
-    'match-venue simulator',
-    `  base URL:      ${running.url}`,
-    `  WebSocket URL: ${running.wsUrl}/v1/match/ws`,
-    `  clock:         ${clock}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
-    '  seeded entities (test keys; Authorization: Bearer <key>):',
-  ];
-  for (const name of ['burner', 'minter', 'ineligible', 'noaccount'] as const) {
+  const wsUrl = `${running.wsUrl}/v1/match/ws`;
+  const keysAt = `SEEDED.<name>.apiKey in match-venue/simulator, or GET ${running.url}/_sim/state`;
+  const entities = NAMES.map((name) => {
     const s = SEEDED[name];
-    const wallet = name === 'noaccount' ? '-' : s.walletId;
-    lines.push(`    ${name.padEnd(10)} key ${s.apiKey.padEnd(28)} wallet ${wallet}  fiat ${s.fiatAccountId}`);
-  }
-  lines.push(
-    `  control: POST ${running.url}/_sim/auctions/clear, GET ${running.url}/_sim/state (see README)`,
+    return {
+      name,
+      keyId: keyId(s.apiKey),
+      walletId: name === 'noaccount' ? null : s.walletId,
+      fiatAccountId: s.fiatAccountId,
+    };
+  });
+  const lines = [
+    `match-venue simulator ${packageVersion()}`,
+    `  base URL:      ${running.url}`,
+    `  WebSocket URL: ${wsUrl}`,
+    `  clock:         ${args.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
+    '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
+    `  seeded entities (Authorization: Bearer <key>; full test keys: ${keysAt}):`,
+    ...entities.map(
+      (e) =>
+        `    ${e.name.padEnd(10)} key ${`${e.keyId}:…`.padEnd(28)} wallet ${e.walletId ?? '-'}  fiat ${e.fiatAccountId}`,
+    ),
+    `  control: POST ${running.url}/_sim/auctions/clear, GET ${running.url}/_sim/state (see src/simulator/README.md)`,
+  ];
+  out.block(
+    'startup',
+    {
+      version: packageVersion(),
+      url: running.url,
+      wsUrl,
+      clock: args.clock,
+      now: new Date(sim.now()).toISOString(),
+      auction: { auctionId: state.auction.auctionId, phase: state.auction.phase },
+      logTimes: 'simulated clock; request ms are wall-clock',
+      entities,
+      keys: keysAt,
+      control: { clear: `${running.url}/_sim/auctions/clear`, state: `${running.url}/_sim/state` },
+    },
+    lines,
   );
-  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+async function main(): Promise<void> {
+  const running = await sim
+    .listen({
+      host: args.host,
+      port: args.port,
+      ...(args.quiet ? {} : { onRequest: (entry) => out.request(entry) }),
+    })
+    .catch((err: unknown) => {
+      fail(`cannot listen on ${args.host}:${args.port}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+  startup(running);
 }
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log(`${signal}: shutting down`);
+  out.line('shutdown', { signal }, `${signal}: shutting down`);
   // A stuck close must not hang Ctrl-C forever.
   setTimeout(() => process.exit(1), 5_000).unref();
   await sim.close();

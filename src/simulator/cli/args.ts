@@ -1,0 +1,165 @@
+/** The CLI's flags: their table, the usage text drawn from it, and parsing with a clear refusal. */
+import { parseArgs } from 'node:util';
+
+interface Flag {
+  readonly name: string;
+  readonly short?: string;
+  /** The value's placeholder; absent for a boolean flag. */
+  readonly value?: string;
+  readonly help: string;
+}
+
+const FLAGS: readonly Flag[] = [
+  { name: 'host', value: '<host>', help: 'interface to bind (default 127.0.0.1)' },
+  { name: 'port', value: '<port>', help: 'port (default 4010; 0 picks a free one)' },
+  {
+    name: 'clock',
+    value: 'real|manual',
+    help: 'real: auctions run on the wall clock (default); manual: only /_sim/ moves time',
+  },
+  {
+    name: 'start-time',
+    value: '<ISO|ms>',
+    help: 'the clock at start, e.g. 2026-01-01T00:00:00Z or epoch ms (default: now); fix it for replays',
+  },
+  { name: 'cycle-ms', value: '<ms>', help: 'auction cycle length (default 10000)' },
+  { name: 'lock-ms', value: '<ms>', help: 'lock window at the end of each cycle (default 2000)' },
+  { name: 'settle-ms', value: '<ms>', help: 'settlement delay after each clear (default 1000)' },
+  { name: 'seed', value: '<n>', help: 'seed for fault draws (default 1)' },
+  { name: 'ticket-ttl-ms', value: '<ms>', help: 'WebSocket ticket lifetime (default 30000)' },
+  { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
+  { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
+  { name: 'version', short: 'v', help: 'print the package version and exit' },
+  { name: 'help', short: 'h', help: 'this text' },
+];
+
+export const USAGE = [
+  'Usage: match-venue-sim [options]',
+  ...FLAGS.map((f) => {
+    const names = `${f.short ? `-${f.short}, ` : '    '}--${f.name}${f.value ? ` ${f.value}` : ''}`;
+    return `  ${names.padEnd(28)} ${f.help}`;
+  }),
+  '',
+  'Log lines are stamped with the simulated clock ([sim <ISO>]); request durations are wall-clock ms.',
+  'Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.',
+].join('\n');
+
+/** A refused command line: the message to print (exit code 2). */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export interface CliArgs {
+  host: string;
+  port: number;
+  clock: 'real' | 'manual';
+  startTime?: number | string;
+  cycleMs?: number;
+  lockMs?: number;
+  settleMs?: number;
+  seed?: number;
+  ticketTtlMs?: number;
+  quiet: boolean;
+  json: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+/** Parses argv (without node and the script); throws UsageError naming the flag and its rule. */
+export function parseCliArgs(argv: readonly string[]): CliArgs {
+  const options = Object.fromEntries(
+    FLAGS.map((f) => [
+      f.name,
+      { type: f.value ? ('string' as const) : ('boolean' as const), ...(f.short ? { short: f.short } : {}) },
+    ]),
+  );
+  // Not strict: an unknown flag comes back as a token, to be named with its nearest valid flag.
+  const { values, tokens } = parseArgs({ args: [...argv], options, strict: false, tokens: true });
+  for (const token of tokens) {
+    if (token.kind === 'positional')
+      throw new UsageError(`unexpected argument ${JSON.stringify(token.value)}`);
+    if (token.kind !== 'option') continue;
+    const flag = FLAGS.find((f) => f.name === token.name || f.short === token.name);
+    if (!flag) throw new UsageError(unknownFlag(token.rawName));
+    if (flag.value && token.value === undefined)
+      throw new UsageError(`${token.rawName} needs a value: ${flag.value}`);
+    if (!flag.value && token.inlineValue) throw new UsageError(`${token.rawName} takes no value`);
+  }
+  const text = (name: string) => values[name] as string | undefined;
+  const flag = (name: string) => values[name] === true;
+
+  const clock = text('clock') ?? 'real';
+  if (clock !== 'real' && clock !== 'manual') throw new UsageError('--clock must be real or manual');
+  const port = integer('port', text('port'), 0) ?? 4010;
+  if (port > 65535) throw new UsageError('--port must be at most 65535');
+  const start = text('start-time');
+  const args: CliArgs = {
+    host: text('host') ?? '127.0.0.1',
+    port,
+    clock,
+    quiet: flag('quiet'),
+    json: flag('json'),
+    version: flag('version'),
+    help: flag('help'),
+  };
+  // Digits alone are epoch ms; anything else must be an ISO instant (checked by the simulator).
+  if (start !== undefined) args.startTime = /^\d+$/.test(start) ? Number(start) : start;
+  const numbers = [
+    ['cycle-ms', 'cycleMs', 1],
+    ['lock-ms', 'lockMs', 0],
+    ['settle-ms', 'settleMs', 0],
+    ['seed', 'seed', 0],
+    ['ticket-ttl-ms', 'ticketTtlMs', 1],
+  ] as const;
+  for (const [name, key, min] of numbers) {
+    const n = integer(name, text(name), min);
+    if (n !== undefined) args[key] = n;
+  }
+  return args;
+}
+
+function integer(name: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value)) || Number(value) < min)
+    throw new UsageError(`--${name} must be an integer >= ${min}`);
+  return Number(value);
+}
+
+function unknownFlag(rawName: string): string {
+  const nearest = nearestFlag(rawName.replace(/^-+/, ''));
+  return `unknown flag ${rawName}${nearest ? `; did you mean --${nearest}?` : ''}`;
+}
+
+/** The valid flag a typo most likely meant: a prefix of it, else the closest within a few edits. */
+export function nearestFlag(name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (lower.length >= 2) {
+    const prefixed = FLAGS.filter((f) => f.name.startsWith(lower));
+    if (prefixed.length === 1) return prefixed[0]?.name;
+  }
+  let best: { name: string; distance: number } | undefined;
+  for (const f of FLAGS) {
+    const distance = editDistance(lower, f.name);
+    if (!best || distance < best.distance) best = { name: f.name, distance };
+  }
+  // Beyond a third of the name's length the "suggestion" would be a guess.
+  return best && best.distance <= Math.max(1, Math.floor(lower.length / 3)) ? best.name : undefined;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  const at = (i: number, j: number) => d[i]?.[j] ?? Number.POSITIVE_INFINITY;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(at(i - 1, j) + 1, at(i, j - 1) + 1, at(i - 1, j - 1) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        v = Math.min(v, at(i - 2, j - 2) + 1);
+      (d[i] as number[])[j] = v;
+    }
+  }
+  return at(a.length, b.length);
+}
