@@ -40,7 +40,9 @@ export function integer(value: bigint): Uint8Array {
   if (hex.length % 2) hex = `0${hex}`;
   // A leading 0x00 keeps a value whose top bit is set from reading as negative.
   if (Number.parseInt(hex.slice(0, 2), 16) >= 0x80) hex = `00${hex}`;
-  return tlv(0x02, Uint8Array.from(Buffer.from(hex, 'hex')));
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return tlv(0x02, bytes);
 }
 
 /** An OBJECT IDENTIFIER from dotted form. */

@@ -1,5 +1,6 @@
-import { type KeyObject, randomBytes, sign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import { bitString, explicit, integer, nullValue, oid, sequence, set, time, utf8String } from './der.js';
+import { requireNodeCrypto } from './node-crypto.js';
 
 const SHA256_WITH_RSA = '1.2.840.113549.1.1.11';
 const COMMON_NAME = '2.5.4.3';
@@ -25,6 +26,7 @@ export interface SelfSignedCertificateOptions {
  * simulator: it proves key possession to a verifier that already trusts the URL it came from.
  */
 export function selfSignedCertificate(options: SelfSignedCertificateOptions): string {
+  const { randomBytes, sign } = requireNodeCrypto('Building a self-signed certificate');
   const now = Date.now();
   const notBefore = options.notBefore ?? new Date(now - 86_400_000);
   const notAfter = options.notAfter ?? new Date(now + 365 * 86_400_000);

@@ -6,7 +6,8 @@
  * - v2: ECDSA P-256 SHA-256 over the raw body, ASN.1 DER, base64, in `X-Circle-Signature`, with the
  *   key's id in `X-Circle-Key-Id`; the key is served by `GET /v2/notifications/publicKey/{keyId}`.
  */
-import { type KeyObject, sign } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
+import { requireNodeCrypto } from './node-crypto.js';
 import { snsCanonicalString } from './sns-canonical.js';
 import type { SnsMessage, SnsSignatureVersion, UnsignedSnsMessage } from './sns-message.js';
 
@@ -48,9 +49,9 @@ export function signSnsMessage<M extends SnsMessage>(
     Signature: '',
     SigningCertURL: options.certificateUrl,
   } as unknown as M;
-  const signature = sign(
+  const signature = requireNodeCrypto('Signing an SNS message').sign(
     SNS_DIGEST[options.version],
-    Buffer.from(snsCanonicalString(draft), 'utf8'),
+    new TextEncoder().encode(snsCanonicalString(draft)),
     options.privateKey,
   );
   draft.Signature = signature.toString('base64');
@@ -72,10 +73,14 @@ export function signV2Delivery(
   body: string,
   options: { keyId: string; privateKey: KeyObject; signatureHeader?: string; keyIdHeader?: string },
 ): SignedV2Delivery {
-  const signature = sign('sha256', Buffer.from(body, 'utf8'), {
-    key: options.privateKey,
-    dsaEncoding: 'der',
-  });
+  const signature = requireNodeCrypto('Signing a v2 delivery').sign(
+    'sha256',
+    new TextEncoder().encode(body),
+    {
+      key: options.privateKey,
+      dsaEncoding: 'der',
+    },
+  );
   return {
     body,
     headers: {

@@ -1,5 +1,3 @@
-import { isIPv6 } from 'node:net';
-
 /** v2 products that deliver webhooks from fixed source addresses. */
 export type WebhookProduct = 'wallet' | 'contract' | 'transfer' | 'payments-network' | 'fx';
 
@@ -19,19 +17,43 @@ export const WEBHOOK_SOURCE_ADDRESSES: Readonly<Record<WebhookProduct, readonly 
   fx: PAYMENTS_FAMILY,
 });
 
-/** Expands a valid IPv6 address to its eight 16-bit groups. */
-function ipv6Groups(address: string): number[] {
-  let text = address;
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)?.[1];
-  if (dotted !== undefined) {
-    const [a, b, c, d] = dotted.split('.').map(Number) as [number, number, number, number];
-    text = `${text.slice(0, -dotted.length)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+const HEX_GROUP = /^[0-9a-f]{1,4}$/;
+const IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/** Groups of one side of `::`; a dotted IPv4 tail (two groups) only where the address ends. */
+function groupsOf(part: string, endsAddress: boolean): number[] | undefined {
+  if (part === '') return [];
+  const pieces = part.split(':');
+  const groups: number[] = [];
+  for (const [index, piece] of pieces.entries()) {
+    if (endsAddress && index === pieces.length - 1 && IPV4.test(piece)) {
+      const [a, b, c, d] = piece.split('.').map(Number) as [number, number, number, number];
+      groups.push((a << 8) | b, (c << 8) | d);
+    } else if (HEX_GROUP.test(piece)) {
+      groups.push(Number.parseInt(piece, 16));
+    } else {
+      return undefined;
+    }
   }
-  const [head = '', tail] = text.split('::');
-  const parse = (part: string) => (part === '' ? [] : part.split(':').map((g) => Number.parseInt(g, 16)));
-  const left = parse(head);
-  const right = tail === undefined ? [] : parse(tail);
-  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+  return groups;
+}
+
+/**
+ * The eight 16-bit groups of a lower-case IPv6 address in any RFC 4291 text form (`::`
+ * compression, a dotted IPv4 tail), or undefined when it is not one. Written out rather than taken
+ * from node:net, which edge runtimes lack; test/webhooks/allowlist.test.ts holds it to node's
+ * `isIPv6` (for addresses without a zone: `fe80::1%eth0` is not one here).
+ */
+export function ipv6Groups(address: string): number[] | undefined {
+  const halves = address.split('::');
+  if (halves.length > 2) return undefined;
+  const compressed = halves.length === 2;
+  const left = groupsOf(halves[0]!, !compressed);
+  const right = compressed ? groupsOf(halves[1]!, true) : [];
+  if (!left || !right) return undefined;
+  const count = left.length + right.length;
+  if (compressed ? count > 7 : count !== 8) return undefined;
+  return [...left, ...new Array<number>(8 - count).fill(0), ...right];
 }
 
 /**
@@ -42,8 +64,9 @@ function ipv6Groups(address: string): number[] {
 export function normalizeSourceAddress(ip: string): string {
   let address = ip.trim().toLowerCase();
   if (address.startsWith('[') && address.endsWith(']')) address = address.slice(1, -1);
-  if (!isIPv6(address)) return address;
+  // A zone only qualifies link-local addresses; an address carrying one is left as it is.
   const groups = ipv6Groups(address);
+  if (!groups) return address;
   const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
   if (!mapped) return address;
   const high = groups[6] ?? 0;

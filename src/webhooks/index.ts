@@ -33,7 +33,11 @@ export {
   type WebhookReceiverOptions,
   type WebhookReply,
 } from './receiver.js';
-export { assertCertificateCurrent, parseSigningCertificate } from './sns-certificate.js';
+export {
+  assertCertificateCurrent,
+  parseSigningCertificate,
+  type SigningCertificate,
+} from './sns-certificate.js';
 export { type ConfirmSnsSubscriptionOptions, confirmSnsSubscription } from './sns-confirm.js';
 export {
   parseSnsMessage,

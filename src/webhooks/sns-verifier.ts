@@ -1,12 +1,15 @@
-import { verify as cryptoVerify, type X509Certificate } from 'node:crypto';
 import { snsCanonicalString } from '../contract/sns-canonical.js';
+import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';
 import {
   assertCertificateCurrent,
   createCertificateLoader,
+  type LoadedCertificate,
+  loadCertificate,
   parseSigningCertificate,
 } from './sns-certificate.js';
+import { signatureBackend } from './signature-backend.js';
 import { parseSnsMessage, type SnsMessage } from './sns-message.js';
 import { acceptSnsUrl, type SnsUrlPolicy, snsUrlPolicy } from './sns-url-policy.js';
 
@@ -66,13 +69,16 @@ function topicMatches(matcher: TopicArnMatcher, topicArn: string): boolean {
  * policy, then fetches the certificate (cached per URL), checks its validity period against `now`,
  * and verifies the RSA signature (SignatureVersion 1: SHA1, 2: SHA256) over the canonical string.
  * The certificate chain is not validated: as in AWS's own validators, trust comes from fetching
- * it over https from an SNS host.
+ * it over https from an SNS host. Signatures are checked with node:crypto where the runtime has it
+ * and with WebCrypto elsewhere (edge runtimes).
  */
 export function createSnsVerifier(options: SnsVerifierOptions = {}): SnsVerifier {
   const policy = options.urlPolicy ?? snsUrlPolicy;
   const now = options.now ?? Date.now;
   const pinned = options.trustedCertificate ? parseSigningCertificate(options.trustedCertificate) : undefined;
-  const load = createCertificateLoader(options.fetch ?? globalFetch, options.maxCachedCertificates);
+  const backend = signatureBackend();
+  const load = createCertificateLoader(options.fetch ?? globalFetch, backend, options.maxCachedCertificates);
+  let pinnedLoad: Promise<LoadedCertificate> | undefined;
 
   return {
     async verify(rawBody) {
@@ -86,9 +92,10 @@ export function createSnsVerifier(options: SnsVerifierOptions = {}): SnsVerifier
           'SNS SubscribeURL is not an https URL on an SNS host.',
         );
       }
-      let certificate: X509Certificate;
+      let loaded: LoadedCertificate;
       if (pinned) {
-        certificate = pinned;
+        pinnedLoad ??= loadCertificate(pinned, backend);
+        loaded = await pinnedLoad;
       } else {
         const certUrl = acceptSnsUrl(message.SigningCertURL, 'certificate', policy);
         if (!certUrl) {
@@ -97,22 +104,12 @@ export function createSnsVerifier(options: SnsVerifierOptions = {}): SnsVerifier
             `SNS SigningCertURL ${JSON.stringify(message.SigningCertURL)} is not an https .pem URL on an SNS host.`,
           );
         }
-        certificate = await load(certUrl.href);
+        loaded = await load(certUrl.href);
       }
-      if (!options.ignoreCertificateExpiry) assertCertificateCurrent(certificate, now());
-      const signature = Buffer.from(message.Signature, 'base64');
-      let valid = false;
-      try {
-        valid = cryptoVerify(
-          DIGEST[message.SignatureVersion],
-          Buffer.from(snsCanonicalString(message), 'utf8'),
-          certificate.publicKey,
-          signature,
-        );
-      } catch {
-        valid = false;
-      }
-      if (!valid) {
+      if (!options.ignoreCertificateExpiry) assertCertificateCurrent(loaded.certificate, now());
+      const signature = decodeBase64(message.Signature);
+      const canonical = new TextEncoder().encode(snsCanonicalString(message));
+      if (!signature || !(await loaded.check(DIGEST[message.SignatureVersion], signature, canonical))) {
         throw new WebhookError('WEBHOOK_SIGNATURE_INVALID', 'SNS message signature does not verify.');
       }
       return message;

@@ -1,14 +1,18 @@
-import { createPublicKey, type KeyObject } from 'node:crypto';
 import type { V2PublicKeyData } from '../contract/webhook-signing.js';
+import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';
+import { readP256PublicKey } from './p256.js';
 
 export type { V2PublicKeyData } from '../contract/webhook-signing.js';
 
-/** A validated, imported v2 verification key. */
+/** A validated v2 verification key record. */
 export interface V2PublicKey extends V2PublicKeyData {
-  /** The imported P-256 public key. */
-  key: KeyObject;
+  /**
+   * The key as an uncompressed P-256 DER SubjectPublicKeyInfo, checked to lie on the curve: what a
+   * verifier imports into node:crypto or WebCrypto.
+   */
+  subjectPublicKeyInfo: Uint8Array;
 }
 
 /** Default path of the public-key endpoint; `{keyId}` is replaced by the (validated) key id. */
@@ -30,8 +34,9 @@ function keyInvalid(message: string, cause?: unknown): WebhookError {
 }
 
 /**
- * Validates a public-key record (the `data` object, or the whole `{data}` response body) and imports
- * its key. Refuses an algorithm other than ECDSA_SHA_256 and any key that is not EC P-256.
+ * Validates a public-key record (the `data` object, or the whole `{data}` response body) and its
+ * key. Refuses an algorithm other than ECDSA_SHA_256 and any key that is not an EC P-256 point on
+ * the curve. Pure parsing, the same on every runtime.
  */
 export function importV2PublicKey(record: unknown): V2PublicKey {
   const data =
@@ -49,22 +54,29 @@ export function importV2PublicKey(record: unknown): V2PublicKey {
       `Public key ${id} uses algorithm ${JSON.stringify(algorithm)}; only ECDSA_SHA_256 is supported.`,
     );
   }
-  let key: KeyObject;
-  try {
-    key = createPublicKey({ key: Buffer.from(publicKey, 'base64'), format: 'der', type: 'spki' });
-  } catch (error) {
-    throw keyInvalid(`Public key ${id} is not a base64 DER SubjectPublicKeyInfo.`, error);
-  }
-  if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
-    throw keyInvalid(`Public key ${id} is not an EC P-256 key.`);
+  const der = decodeBase64(publicKey);
+  const read = der ? readP256PublicKey(der) : { problem: 'not-der' as const };
+  if ('problem' in read) {
+    throw keyInvalid(
+      read.problem === 'not-der'
+        ? `Public key ${id} is not a base64 DER SubjectPublicKeyInfo.`
+        : read.problem === 'not-p256'
+          ? `Public key ${id} is not an EC P-256 key.`
+          : `Public key ${id} is not a point on the P-256 curve.`,
+    );
   }
   return {
     id,
     algorithm,
     publicKey,
     ...(typeof createDate === 'string' ? { createDate } : {}),
-    key,
+    subjectPublicKeyInfo: read.spki,
   };
+}
+
+/** `process.env` where the runtime has one; edge runtimes may have no `process` at all. */
+function environment(): Record<string, string | undefined> {
+  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
 }
 
 /** How to reach the platform's public-key endpoint. */
@@ -86,8 +98,9 @@ export interface PublicKeyFetcherOptions {
 export function createPublicKeyFetcher(
   options: PublicKeyFetcherOptions = {},
 ): (keyId: string) => Promise<V2PublicKey> {
-  const baseUrl = options.baseUrl ?? process.env.MATCH_VENUE_BASE_URL;
-  const apiKey = options.apiKey ?? process.env.MATCH_VENUE_API_KEY;
+  const env = environment();
+  const baseUrl = options.baseUrl ?? env.MATCH_VENUE_BASE_URL;
+  const apiKey = options.apiKey ?? env.MATCH_VENUE_API_KEY;
   const path = options.publicKeyPath ?? DEFAULT_PUBLIC_KEY_PATH;
   if (!baseUrl || !URL.canParse(baseUrl)) {
     throw new WebhookError(

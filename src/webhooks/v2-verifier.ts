@@ -1,9 +1,10 @@
-import { verify as cryptoVerify } from 'node:crypto';
 import { V2_KEY_ID_HEADER, V2_SIGNATURE_HEADER } from '../contract/webhook-signing.js';
 import { AsyncCache } from './async-cache.js';
+import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';
 import { getHeader, type HeadersLike } from './headers.js';
 import { rawBodyBytes } from './raw-body.js';
+import { type EcdsaCheck, type SignatureBackend, signatureBackend } from './signature-backend.js';
 import { parseV2Notification, type V2Notification } from './v2-notification.js';
 import {
   createPublicKeyFetcher,
@@ -67,11 +68,23 @@ export interface V2Verifier {
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 
+/** Imports a validated key record into the backend; a key it refuses is `WEBHOOK_KEY_INVALID`. */
+async function importKey(key: V2PublicKey, backend: SignatureBackend): Promise<EcdsaCheck> {
+  try {
+    return await backend.importEcdsaP256(key.subjectPublicKeyInfo);
+  } catch (error) {
+    throw new WebhookError('WEBHOOK_KEY_INVALID', `Public key ${key.id} cannot be imported.`, {
+      cause: error,
+    });
+  }
+}
+
 /**
  * Creates a verifier for notification API v2: ECDSA P-256 / SHA-256 over the raw body bytes, the
  * signature (base64 ASN.1 DER) and key id from headers, the key fetched from the platform once per
  * key id and cached for the verifier's lifetime (a key id's key never changes), with concurrent
- * fetches of one key shared and failed fetches retried on the next delivery.
+ * fetches of one key shared and failed fetches retried on the next delivery. Signatures are checked
+ * with node:crypto where the runtime has it and with WebCrypto elsewhere (edge runtimes).
  */
 export function createV2Verifier(options: V2VerifierOptions = {}): V2Verifier {
   const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
@@ -102,7 +115,8 @@ export function createV2Verifier(options: V2VerifierOptions = {}): V2Verifier {
         return imported;
       }
     : createPublicKeyFetcher(options);
-  const keys = new AsyncCache(load);
+  const backend = signatureBackend();
+  const keys = new AsyncCache((keyId) => load(keyId).then((key) => importKey(key, backend)));
 
   return {
     signatureHeader,
@@ -119,20 +133,11 @@ export function createV2Verifier(options: V2VerifierOptions = {}): V2Verifier {
       if (!keyId || !isWellFormedKeyId(keyId)) {
         throw new WebhookError('WEBHOOK_HEADER_MISSING', `Header ${keyIdHeader} is missing or malformed.`);
       }
-      const { key } = await keys.get(keyId);
-      let valid = false;
-      try {
-        valid = cryptoVerify(
-          'sha256',
-          bytes,
-          { key, dsaEncoding: 'der' },
-          Buffer.from(signatureB64, 'base64'),
-        );
-      } catch {
-        valid = false;
-      }
-      if (!valid)
+      const check = await keys.get(keyId);
+      const signature = decodeBase64(signatureB64);
+      if (!signature || !(await check(signature, bytes))) {
         throw new WebhookError('WEBHOOK_SIGNATURE_INVALID', 'v2 notification signature does not verify.');
+      }
       const text = new TextDecoder('utf-8').decode(bytes);
       return { keyId, notification: parseV2Notification(text) };
     },

@@ -1,4 +1,4 @@
-import { generateKeyPairSync } from 'node:crypto';
+import { createPublicKey, ECDH, generateKeyPairSync } from 'node:crypto';
 import {
   createPublicKeyFetcher,
   createV2TestSigner,
@@ -197,7 +197,42 @@ describe('importV2PublicKey', () => {
 
   it('accepts the record or the whole response body', () => {
     expect(importV2PublicKey(signer.publicKeyResponse).id).toBe(signer.keyId);
-    expect(importV2PublicKey(signer.publicKeyRecord).key.asymmetricKeyType).toBe('ec');
+    expect(Buffer.from(importV2PublicKey(signer.publicKeyRecord).subjectPublicKeyInfo)).toEqual(
+      signer.keyPair.publicKey.export({ type: 'spki', format: 'der' }),
+    );
+  });
+
+  it('expands a compressed P-256 point to the uncompressed key node:crypto reads', () => {
+    const der = signer.keyPair.publicKey.export({ type: 'spki', format: 'der' });
+    const point = ECDH.convertKey(
+      der.subarray(-65),
+      'prime256v1',
+      undefined,
+      undefined,
+      'compressed',
+    ) as Buffer;
+    // The same algorithm identifier, then BIT STRING 0x03 0x22 0x00 || the 33-byte point.
+    const spki = Buffer.concat([
+      Buffer.from('3039301306072a8648ce3d020106082a8648ce3d030107032200', 'hex'),
+      point,
+    ]);
+    expect(createPublicKey({ key: spki, format: 'der', type: 'spki' }).equals(signer.keyPair.publicKey)).toBe(
+      true,
+    );
+    const record = { ...signer.publicKeyRecord, publicKey: spki.toString('base64') };
+    expect(Buffer.from(importV2PublicKey(record).subjectPublicKeyInfo)).toEqual(der);
+  });
+
+  it('rejects a point off the P-256 curve', () => {
+    const der = Buffer.from(signer.keyPair.publicKey.export({ type: 'spki', format: 'der' }));
+    der[der.length - 1]! ^= 1;
+    const record = { ...signer.publicKeyRecord, publicKey: der.toString('base64') };
+    expect(() => importV2PublicKey(record)).toThrow(
+      expect.objectContaining({
+        code: 'WEBHOOK_KEY_INVALID',
+        message: expect.stringContaining('P-256 curve'),
+      }),
+    );
   });
 
   it('rejects an unknown algorithm', () => {

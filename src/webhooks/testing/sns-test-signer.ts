@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject, randomBytes, randomUUID } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import type {
   SnsMessage,
   SnsNotification,
@@ -9,6 +9,7 @@ import type {
 } from '../../contract/sns-message.js';
 import { signSnsMessage } from '../../contract/webhook-signing.js';
 import type { FetchLike } from '../fetch.js';
+import { signerCrypto } from './node-crypto.js';
 import { createSelfSignedCertificate } from './self-signed-certificate.js';
 
 export type { UnsignedSnsMessage } from '../../contract/sns-message.js';
@@ -106,6 +107,7 @@ export interface SnsTestSigner {
  * and pass that URL as `certificateUrl` (with a matching `urlPolicy` when it is not an SNS host).
  */
 export function createSnsTestSigner(options: SnsTestSignerOptions = {}): SnsTestSigner {
+  const { generateKeyPairSync, randomBytes, randomUUID } = signerCrypto('createSnsTestSigner');
   const keyPair = options.keyPair ?? generateKeyPairSync('rsa', { modulusLength: 2048 });
   const certificateUrl =
     options.certificateUrl ??

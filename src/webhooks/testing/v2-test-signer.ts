@@ -1,4 +1,4 @@
-import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
+import type { KeyObject } from 'node:crypto';
 import {
   type SignedV2Delivery,
   signV2Delivery,
@@ -7,6 +7,7 @@ import {
 } from '../../contract/webhook-signing.js';
 import type { FetchLike } from '../fetch.js';
 import type { V2Notification } from '../v2-notification.js';
+import { signerCrypto } from './node-crypto.js';
 import { DEFAULT_KEY_ID_HEADER, DEFAULT_SIGNATURE_HEADER } from '../v2-verifier.js';
 
 export type { SignedV2Delivery } from '../../contract/webhook-signing.js';
@@ -87,6 +88,7 @@ export interface V2TestNotificationInput {
 
 /** Creates a v2 signer for tests and for the simulator's v2 deliveries. */
 export function createV2TestSigner(options: V2TestSignerOptions = {}): V2TestSigner {
+  const { generateKeyPairSync, randomUUID } = signerCrypto('createV2TestSigner');
   const keyPair = options.keyPair ?? generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const keyId = options.keyId ?? randomUUID();
   const signatureHeader = options.signatureHeader ?? DEFAULT_SIGNATURE_HEADER;
