@@ -298,17 +298,21 @@ describe('the source', () => {
   const root = new URL('../../../src/', import.meta.url);
   /** Not the client's errors: the simulator answers over HTTP; generated code throws nothing. */
   const EXCLUDED = ['simulator/', 'generated/'];
-  /** Internal to the HTTP pipeline, which wraps them (as `cause`) in APIConnectionError. */
+  /**
+   * Internal: the HTTP pipeline wraps these (as `cause`) in APIConnectionError; the stream turns the
+   * socket codec's SocketMoneyError into a `stream.resync` event (reason `undecodable`), never a throw.
+   */
   const WRAPPED: Record<string, RegExp> = {
     'core/transport.ts':
       /new Error\('text\(\) before the response arrived'\)|class TransportTimeoutError extends Error/,
+    'contract/ws-codec.ts': /class SocketMoneyError extends RangeError/,
   };
   /**
-   * Server side only: the socket codec (shared through src/contract/) refusing to encode sub-cent
-   * money, which only the simulator's hub does; the client's decoding never throws.
+   * Server side only: the socket codec (shared through src/contract/) refusing to encode money that
+   * cannot travel as integer cents, which only the simulator's hub does.
    */
   const SERVER_SIDE: Record<string, RegExp> = {
-    'contract/ws-codec.ts': /throw new RangeError\(`money amount has more than 2 decimals/,
+    'contract/ws-codec.ts': /throw new RangeError\(`\$\{event\}: \$\{path\} cannot travel as socket cents/,
   };
   const PLAIN =
     /\bnew (?:Error|TypeError|RangeError|SyntaxError|MatchVenueError)\(|\bextends (?:Error|TypeError|RangeError)\b/;
