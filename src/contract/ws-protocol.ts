@@ -28,6 +28,7 @@ export function isSubprotocolName(name: unknown): name is string {
 }
 export const WS_PATH = '/v1/match/ws';
 
+/** The stream's channels: `market` (the auction cycle, for everyone) and `account` (the caller's own). */
 export type Channel = 'market' | 'account';
 
 export type FrameId = number | string;

@@ -1,6 +1,7 @@
 /** The fault set of `setFaults` / `POST /_sim/faults`, and the state the faults keep. */
 import type { SettlementFaults } from './engine/types.js';
 
+/** The faults in force; each is off when absent. */
 export interface Faults {
   /** Added before every authenticated request is handled (real milliseconds). */
   latencyMs?: number;
@@ -15,7 +16,10 @@ export interface Faults {
 }
 
 /** What `setFaults` takes: the fault set, and `killSockets` (a one-off action, not kept). */
-export type FaultSettings = Faults & { killSockets?: boolean };
+export type FaultSettings = Faults & {
+  /** Drop every WebSocket now (not kept as part of the fault set). */
+  killSockets?: boolean;
+};
 
 /** The current fault set and the responses still to drop. */
 export class FaultState {

@@ -3,19 +3,26 @@ export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export { checkInvariants } from './engine/invariants.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineState } from './engine/state.js';
+export type { WireMoney } from './engine/money.js';
 export type {
+  AuctionPhase,
   EngineConfig,
+  FundingSide,
   OrderStatus,
   OrderType,
   PostFillAction,
   SettlementFaults,
+  SimulatorAccountEvent,
   SimulatorEvent,
+  SimulatorMarketEvent,
   /** @deprecated The same type as {@link SimulatorEvent}, under its former name. */
   SimulatorEvent as EngineEvent,
 } from './engine/types.js';
 export type { WireAuction, WireOrder } from './engine/wire.js';
-export type { Faults } from './faults.js';
+export type { WireInput } from './engine/wires.js';
+export type { FaultSettings, Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
+export type { RateLimitOptions } from './http/rate-limit.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
 export type { RequestLogEntry, RequestLogHook } from './request-log.js';
 export {

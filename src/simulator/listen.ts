@@ -14,6 +14,7 @@ import type { Logger } from './options.js';
 import { errorCodeOf, loggablePath, type RequestLogEntry, type RequestLogHook } from './request-log.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
+/** Where {@link Simulator.listen} serves. */
 export interface ListenOptions {
   /** Default 127.0.0.1. */
   host?: string;
@@ -32,12 +33,15 @@ export interface ServedSimulator extends WsSimulator {
   readonly logger: Logger;
 }
 
+/** A simulator serving on a port: HTTP and the WebSocket. */
 export interface RunningSimulator {
   /** e.g. http://127.0.0.1:4010 */
   url: string;
   /** e.g. ws://127.0.0.1:4010 (the socket is at `${wsUrl}/v1/match/ws`). */
   wsUrl: string;
+  /** The node:http server. */
   server: Server;
+  /** Closes the server and every socket. */
   close(): Promise<void>;
 }
 

@@ -3,11 +3,15 @@ import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineConfig } from './engine/types.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 
+/** Where the simulator reports; it logs no secrets. */
 export interface Logger {
+  /** Informational lines (nothing logs at this level today). */
   info(message: string): void;
+  /** Unexpected failures (a 500, a listener that threw), with the error. */
   error(message: string, err?: unknown): void;
 }
 
+/** Options of {@link createSimulator}; every one has a default. */
 export interface SimulatorOptions {
   /** 'manual' (default): time moves only by advance()/clearAuction(); 'real': timers drive phases. */
   clock?: 'real' | 'manual';
@@ -18,16 +22,23 @@ export interface SimulatorOptions {
    * then runs on from it at wall-clock speed.
    */
   startTime?: Date | number | string;
+  /** Auction length, open to clear, ms. Default 10000. */
   cycleMs?: number;
+  /** Lock window before the clear, ms; shorter than cycleMs. Default 2000. */
   lockMs?: number;
+  /** Clear to settlement, ms. Default 1000. */
   settleMs?: number;
+  /** Orders one entity may place per auction (137008 beyond). Default 50. */
   maxOrdersPerAuction?: number;
   /** Per-transaction limit for orders and withdrawals, a USD decimal string. Default '10000000.00'. */
   transactionLimit?: string;
   /** Clearing fee when no limit order is present, basis points. Default '5'. */
   referenceFeeBps?: string;
+  /** A withdrawal moves from pending to processing this many ms after it is created. Default 1000. */
   withdrawalProcessingMs?: number;
+  /** ...and to completed this many ms after it is created. Default 3000. */
   withdrawalCompleteMs?: number;
+  /** The account summary's activity window, ms. Default 24 h. */
   activityWindowMs?: number;
   /** Seeds fault draws (error rate, settlement failure rate). */
   seed?: number;

@@ -20,16 +20,36 @@ import { createPlatform, type Platform } from './platform/index.js';
 import { accountSeqOf } from './ws/account-seq.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
-export type ControlSignal = { type: 'killSockets' } | { type: 'reset' };
+/** What {@link Simulator.onControl} listeners hear: drop every WebSocket now, or the state was reset. */
+export type ControlSignal =
+  | {
+      /** Drop every WebSocket now. */
+      type: 'killSockets';
+    }
+  | {
+      /** The simulator went back to its seeded state. */
+      type: 'reset';
+    };
 
 export type { Logger, SimulatorOptions } from './options.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
 export class Simulator {
+  /** `manual`: time moves only by advance() and the controls; `real`: timers drive the cycle. */
   readonly clock: 'real' | 'manual';
+  /** Where the simulator reports unexpected failures. */
   readonly logger: Logger;
+  /** Issues and verifies WebSocket tickets (ES256, single use, on the simulator clock). */
   readonly tickets: TicketIssuer;
+  /**
+   * The platform side (configuration, webhook subscriptions and deliveries).
+   * @internal
+   */
   readonly platform: Platform;
+  /**
+   * The engine, for benchmarks and invariant checks; not a stable API.
+   * @internal
+   */
   engine: VenueEngine;
   /** The base URL while listening (used by the platform for SNS URLs). */
   baseUrl: string | undefined;
@@ -146,6 +166,10 @@ export class Simulator {
     return this.start + elapsed + this.offset;
   }
 
+  /**
+   * The engine's state, for `checkInvariants`; not a stable API.
+   * @internal
+   */
   get state(): EngineState {
     return this.engine.state;
   }
@@ -154,14 +178,20 @@ export class Simulator {
   get faults(): Faults {
     return this.faultState.current;
   }
+  /**
+   * Replaces the fault set the request path reads; prefer `setFaults`, which also hands the
+   * settlement faults to the engine.
+   */
   set faults(faults: Faults) {
     this.faultState.current = faults;
   }
 
+  /** Answers one request in-process, as the HTTP server would (a fetch-style handler). */
   handle(req: Request): Promise<Response> {
     return handleRequest(this.port, req);
   }
 
+  /** Serves HTTP and the WebSocket on a port (loopback, any free port by default). */
   listen(options: ListenOptions = {}): Promise<RunningSimulator> {
     return listen(this, options).then((running) => {
       this.servers.add(running);
@@ -176,10 +206,12 @@ export class Simulator {
     });
   }
 
+  /** Calls `listener` with every market and account event; returns the unsubscribe function. */
   onEvent(listener: (event: SimulatorEvent) => void): () => void {
     return this.events.listen(listener);
   }
 
+  /** Calls `listener` on killSockets and reset; returns the unsubscribe function. */
   onControl(listener: (signal: ControlSignal) => void): () => void {
     this.controlListeners.add(listener);
     return () => this.controlListeners.delete(listener);
@@ -189,11 +221,20 @@ export class Simulator {
     for (const l of this.controlListeners) l(s);
   }
 
+  /** The data of the WebSocket `auction.snapshot`: the current auction, the one settling and the last clear. */
   marketSnapshot() {
     return this.engine.marketSnapshot();
   }
 
-  entityForApiKey(apiKey: string): { entityId: string; name: string } | undefined {
+  /** The entity a (test) API key belongs to, or undefined. */
+  entityForApiKey(apiKey: string):
+    | {
+        /** The entity id. */
+        entityId: string;
+        /** Its seeded name. */
+        name: string;
+      }
+    | undefined {
     const e = this.engine.entityForApiKey(apiKey);
     return e ? { entityId: e.id, name: e.name } : undefined;
   }
@@ -205,6 +246,7 @@ export class Simulator {
     return r;
   }
 
+  /** Settles the auction that is settling now (after `clearAuction({ settle: false })`); null when none is. */
   settleAuction() {
     const r = this.engine.settle();
     this.arm();
@@ -219,6 +261,7 @@ export class Simulator {
     this.arm();
   }
 
+  /** Locks the current auction now, or opens it again; returns the auction. */
   setPhase(phase: 'open' | 'lock') {
     const r = this.engine.setPhase(phase);
     this.arm();
@@ -237,8 +280,13 @@ export class Simulator {
     return r;
   }
 
+  /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
   getState() {
-    return { ...this.engine.snapshot(), clock: this.clock };
+    return {
+      ...this.engine.snapshot(),
+      /** `manual` or `real`. */
+      clock: this.clock,
+    };
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
@@ -258,6 +306,7 @@ export class Simulator {
     if (killSockets) this.killSockets();
   }
 
+  /** Drops every WebSocket now (clients reconnect and resync). */
   killSockets(): void {
     this.signal({ type: 'killSockets' });
   }
@@ -277,6 +326,20 @@ export class Simulator {
   }
 }
 
+/**
+ * A new simulator: seeded entities (SEEDED), auction 1 open, a manual clock by default. It serves
+ * nothing until `listen()`; `handle` answers in-process. Throws a RangeError naming an option it
+ * cannot use (`startTime`, `lockMs` not shorter than `cycleMs`, ...).
+ *
+ * @example
+ * ```ts
+ * const sim = createSimulator();
+ * const { url, wsUrl } = await sim.listen();
+ * // ... point clients at url / wsUrl, place orders ...
+ * sim.clearAuction(); // lock, clear and settle now
+ * await sim.close();
+ * ```
+ */
 export function createSimulator(options: SimulatorOptions = {}): Simulator {
   return new Simulator(options);
 }

@@ -43,6 +43,7 @@ export interface BackoffOptions {
   factor?: number;
 }
 
+/** Options of `venue.stream.connect()`; every one has a default. */
 export interface StreamOptions {
   /** Events buffered per iterator. Default 1000. */
   bufferSize?: number;
@@ -69,7 +70,10 @@ export interface StreamOptions {
    * (default: never). A ticket request refused with a 4xx (other than 408 and 429) ends the stream
    * at once with that error.
    */
-  reconnect?: BackoffOptions & { maxAttempts?: number };
+  reconnect?: BackoffOptions & {
+    /** Consecutive failed attempts before the stream gives up. Default: never. */
+    maxAttempts?: number;
+  };
   /**
    * Slack for a venue whose order timestamps may trail its event times: a resync also re-reads
    * orders created, and accepts orders changed, this long before the last account event seen.
@@ -80,16 +84,25 @@ export interface StreamOptions {
   random?: () => number;
 }
 
+/** Where the stream's connection is. */
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'closed';
 
+/** What a `state` listener hears. */
 export interface StateChange {
+  /** The new state. */
   state: StreamState;
   /** Consecutive failed attempts so far (0 once open). */
   attempt: number;
+  /** Why the connection closed or failed, when it did. */
   reason?: string;
 }
 
+/**
+ * One channel's events as an async iterator (`for await`); each iterator has its own buffer.
+ * Ending the loop (break, return) unsubscribes it.
+ */
 export interface StreamSubscription<T> extends AsyncIterableIterator<T> {
+  /** `market` or `account`. */
   readonly channel: Channel;
   /**
    * Resolves `true` once the server has confirmed the channel's subscription: from then on every
@@ -105,20 +118,31 @@ export interface StreamSubscription<T> extends AsyncIterableIterator<T> {
   readonly dropped: number;
 }
 
+/** Counters of a stream's life so far. */
 export interface StreamStats {
+  /** Where the connection is. */
   state: StreamState;
+  /** Reconnections after the first connect. */
   reconnects: number;
+  /** Events that arrived again (a replay overlapping what was delivered) and were dropped. */
   duplicatesDropped: number;
+  /** `stream.resync` events emitted. */
   resyncs: number;
   /** Frames read from the socket but not yet decoded, while paused. */
   backlog: number;
 }
 
+/** An open stream (`venue.stream.connect()`): iterators per channel, its state, and close(). */
 export interface VenueStream {
+  /** A new iterator of market events (auction snapshot first, then the auction cycle). */
   market(): StreamSubscription<MarketEvent>;
+  /** A new iterator of the caller's account events (orders, withdrawals, balances). */
   account(): StreamSubscription<AccountEvent>;
+  /** Where the connection is now. */
   readonly state: StreamState;
+  /** Calls `listener` on every state change; returns the unsubscribe function. */
   on(event: 'state', listener: (change: StateChange) => void): () => void;
+  /** Counters so far. */
   stats(): StreamStats;
   /** Closes the socket and ends every iterator. */
   close(): Promise<void>;

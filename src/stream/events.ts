@@ -1,13 +1,8 @@
 import type { Channel } from '../contract/ws-protocol.js';
+import type { Money } from '../core/money.js';
 
-/**
- * REST's Money. The socket carries money as integer cents; the client decodes every money field
- * back to this (src/contract/ws-codec.ts), so REST and the stream show the same values.
- */
-export interface Money {
-  amount: string;
-  currency: string;
-}
+// Money is REST's: the socket carries money as integer cents, and the client decodes every money
+// field back to it (src/contract/ws-codec.ts), so REST and the stream show the same values.
 
 /**
  * The outcome of the last auction that cleared (the venue's `lastClear`), on the market snapshot
@@ -28,18 +23,27 @@ export interface LastClear {
 
 /** Public auction state. */
 export interface AuctionState {
+  /** The auction's number. */
   auctionId: number;
+  /** `open`, `lock`, `clearing`, `settling` or `settled`. */
   phase: string;
+  /** When it opened. */
   opensAt: string;
+  /** When it locks. */
   locksAt: string;
+  /** When it clears. */
   clearsAt: string;
+  /** When it cleared; null before. */
   clearedAt: string | null;
+  /** When it settled; null before. */
   settledAt: string | null;
   /** Clearing fee in bps once the auction cleared. */
   clearingFeeBps: string | null;
   /** Volume matched per side. */
   matchedVolume: Money;
+  /** Orders that filled something. */
   fillsCount: number;
+  /** Orders that entered the auction. */
   orderCount: number;
 }
 
@@ -49,6 +53,7 @@ export interface AuctionEventData extends AuctionState {
   lastClear: LastClear | null;
 }
 
+/** The data of `auction.snapshot`, sent on subscribe. */
 export interface MarketSnapshot {
   /** The auction open (or locked) now. */
   auction: AuctionState;
@@ -60,43 +65,108 @@ export interface MarketSnapshot {
 
 /** An Order as REST returns it. */
 export interface StreamOrder {
+  /** Equals the idempotency key of the place request. */
   orderId: string;
+  /** The auction the order entered; null before admission. */
   auctionId: number | null;
-  lineage: { parentOrderId: string | null; childOrderId: string | null };
+  /** The orders this one rolled from and into. */
+  lineage: {
+    /** The order this one rolled from; null for an original order. */
+    parentOrderId: string | null;
+    /** The order this one rolled into; null if not (yet) rolled. */
+    childOrderId: string | null;
+  };
+  /** `BURN` or `MINT`. */
   orderType: 'BURN' | 'MINT';
+  /** The order's amount. */
   amount: Money;
+  /** The fee limit in bps; null for a market order. */
   feeBps: string | null;
+  /** What happens to an unfilled remainder. */
   postFillAction: 'roll' | 'fallback' | 'cancel';
+  /** Where the order is in its lifecycle. */
   status: 'pending' | 'settling' | 'filled' | 'partial_fill' | 'unfilled' | 'cancelled' | 'failed';
+  /** When the order was accepted. */
   createdAt: string;
+  /** When it last changed. */
   updatedAt: string;
-  fill: { filledAmount: Money; unfilledAmount: Money; clearingFeeBps: string; matchedAt: string } | null;
+  /** Null until the order's auction cleared. */
+  fill: {
+    /** The matched part. */
+    filledAmount: Money;
+    /** The part left unmatched. */
+    unfilledAmount: Money;
+    /** The uniform clearing fee in bps. */
+    clearingFeeBps: string;
+    /** When the auction cleared. */
+    matchedAt: string;
+  } | null;
+  /** BURN: the wallet that funded it; MINT: null. */
   sourceWalletId: string | null;
+  /** BURN: the fiat account paid on settlement; MINT: null. */
   fiatAccountId: string | null;
 }
 
+/** A withdrawal as `withdrawal.updated` carries it. */
 export interface StreamWithdrawal {
+  /** The withdrawal's id. */
   id: string;
+  /** `pending`, then whatever the payout processor reports. */
   status: string;
   /** The simulator sends it (REST's Withdrawal shows it too); the spec does not show it. */
   amount?: Money;
+  /** Fields this version does not know are kept. */
   [field: string]: unknown;
 }
 
 /** The account summary REST's GET /v1/match/account returns. */
 export interface StreamAccountSummary {
+  /** The entity's venue account. */
   accountId: string;
-  stablecoin: { available: Money; reserved: Money; total: Money };
-  exposure: { activeOrderCount: number; mintOrderCount: number; burnOrderCount: number };
-  activity: { from: string; to: string; totalMatched: Money; rebatesEarned: Money; feesPaid: Money };
+  /** The stablecoin balance on the venue. */
+  stablecoin: {
+    /** Free to place or withdraw. */
+    available: Money;
+    /** Held by resting orders. */
+    reserved: Money;
+    /** Available plus reserved. */
+    total: Money;
+  };
+  /** Resting orders. */
+  exposure: {
+    /** All resting orders. */
+    activeOrderCount: number;
+    /** Resting MINT orders. */
+    mintOrderCount: number;
+    /** Resting BURN orders. */
+    burnOrderCount: number;
+  };
+  /** Totals over a recent window. */
+  activity: {
+    /** Window start. */
+    from: string;
+    /** Window end. */
+    to: string;
+    /** USD volume matched in the window. */
+    totalMatched: Money;
+    /** Gross rebates earned on MINT fills. */
+    rebatesEarned: Money;
+    /** Gross fees paid on BURN fills. */
+    feesPaid: Money;
+  };
 }
 
-interface Envelope<C extends Channel, E extends string, D> {
+/** What every stream event carries: its channel, sequence number, name and data. */
+export interface Envelope<C extends Channel, E extends string, D> {
+  /** Always `event`. */
   type: 'event';
+  /** `market` or `account`. */
   channel: C;
   /** Position in the channel's sequence (per entity for `account`). */
   seq: number;
+  /** The event's name, e.g. `order.updated`. */
   event: E;
+  /** The event's payload. */
   data: D;
   /** Server time the event was published. */
   ts: string;
@@ -104,10 +174,15 @@ interface Envelope<C extends Channel, E extends string, D> {
 
 /** Sent on subscribe; carries the `seq` it is consistent with and is not itself part of the sequence. */
 export type AuctionSnapshotEvent = Envelope<'market', 'auction.snapshot', MarketSnapshot>;
+/** A new auction opened. */
 export type AuctionOpenedEvent = Envelope<'market', 'auction.opened', AuctionEventData>;
+/** The auction entered its lock window. */
 export type AuctionLockedEvent = Envelope<'market', 'auction.locked', AuctionEventData>;
+/** The auction cleared: its fee and volume are known. */
 export type AuctionClearedEvent = Envelope<'market', 'auction.cleared', AuctionEventData>;
+/** The auction's fills settled. */
 export type AuctionSettledEvent = Envelope<'market', 'auction.settled', AuctionEventData>;
+/** Every market event kind this version knows. */
 export type KnownMarketEvent =
   | AuctionSnapshotEvent
   | AuctionOpenedEvent
@@ -115,13 +190,18 @@ export type KnownMarketEvent =
   | AuctionClearedEvent
   | AuctionSettledEvent;
 
+/** One of the caller's orders was accepted. */
 export type OrderAcceptedEvent = Envelope<'account', 'order.accepted', StreamOrder>;
+/** One of the caller's orders changed (status, fee, fill, lineage). */
 export interface OrderUpdatedEvent extends Envelope<'account', 'order.updated', StreamOrder> {
   /** 'rest' when the client synthesized it from GET /v1/match/orders during a resync. */
   source?: 'rest';
 }
+/** One of the caller's withdrawals changed status. */
 export type WithdrawalUpdatedEvent = Envelope<'account', 'withdrawal.updated', StreamWithdrawal>;
+/** The caller's balances changed. */
 export type BalanceUpdatedEvent = Envelope<'account', 'balance.updated', StreamAccountSummary>;
+/** Every account event kind this version knows. */
 export type KnownAccountEvent =
   | OrderAcceptedEvent
   | OrderUpdatedEvent
@@ -156,19 +236,80 @@ export type StreamResyncEvent<C extends Channel = Channel> = Envelope<
 /** An event kind this client version does not know, passed through untouched. */
 export type UnknownStreamEvent<C extends Channel = Channel> = Envelope<C, string, unknown>;
 
+/** What `stream.market()` yields. */
 export type MarketEvent = KnownMarketEvent | StreamResyncEvent<'market'> | UnknownStreamEvent<'market'>;
+/** What `stream.account()` yields. */
 export type AccountEvent = KnownAccountEvent | StreamResyncEvent<'account'> | UnknownStreamEvent<'account'>;
+/** Any stream event. */
 export type StreamEvent = MarketEvent | AccountEvent;
 
+/** The names {@link isEvent} narrows on. */
 export type KnownEventName = KnownMarketEvent['event'] | KnownAccountEvent['event'] | 'stream.resync';
 
+const KNOWN_EVENT_NAMES: ReadonlySet<string> = new Set<KnownEventName>([
+  'auction.snapshot',
+  'auction.opened',
+  'auction.locked',
+  'auction.cleared',
+  'auction.settled',
+  'order.accepted',
+  'order.updated',
+  'withdrawal.updated',
+  'balance.updated',
+  'stream.resync',
+]);
+
+/** The events of `E` whose kind this version knows: what a `switch (ev.event)` can narrow. */
+export type KnownEvent<E extends StreamEvent = StreamEvent> = Extract<
+  E,
+  {
+    /** A known event name. */
+    event: KnownEventName;
+  }
+>;
+
 /**
- * Narrows an event by name. (A plain `ev.event === 'x'` check cannot narrow `data`, because the
- * pass-through type for unknown kinds has `event: string`.)
+ * True for an event kind this client version knows. After it, `switch (ev.event)` narrows `data`
+ * per case; the events it turns away are kinds a newer venue added, passed through untouched.
+ *
+ * @example
+ * ```ts
+ * for await (const ev of venue.stream.account()) {
+ *   if (!isKnownEvent(ev)) continue; // a kind this version does not know yet
+ *   switch (ev.event) {
+ *     case 'order.updated': console.log(ev.data.status); break;
+ *     case 'balance.updated': console.log(ev.data.stablecoin.available); break;
+ *   }
+ * }
+ * ```
  */
-export function isEvent<E extends StreamEvent, N extends Extract<E, { event: KnownEventName }>['event']>(
+export function isKnownEvent<E extends StreamEvent>(ev: E): ev is KnownEvent<E> {
+  return KNOWN_EVENT_NAMES.has(ev.event);
+}
+
+/**
+ * Narrows an event by name. (A plain `ev.event === 'x'` check cannot narrow `data` on its own,
+ * because the pass-through type for unknown kinds has `event: string`; {@link isKnownEvent} first
+ * makes a `switch` narrow.)
+ */
+export function isEvent<
+  E extends StreamEvent,
+  N extends Extract<
+    E,
+    {
+      /** A known event name. */
+      event: KnownEventName;
+    }
+  >['event'],
+>(
   ev: E,
   name: N,
-): ev is Extract<E, { event: N }> {
+): ev is Extract<
+  E,
+  {
+    /** The name asked for. */
+    event: N;
+  }
+> {
   return ev.event === name;
 }

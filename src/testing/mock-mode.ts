@@ -71,6 +71,7 @@ export async function mockBinding(): Promise<MockBinding> {
 // simulator too (the main entry itself only knows the binding; see src/internal/mock-mode.ts).
 declare module 'match-venue' {
   interface MockModeTypes {
+    /** The shared mock-mode simulator's type. */
     simulator: Simulator;
   }
 }

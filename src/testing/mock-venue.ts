@@ -8,7 +8,7 @@ import {
 } from 'match-venue';
 import {
   createSimulator,
-  type Faults,
+  type FaultSettings,
   type RunningSimulator,
   SEEDED,
   type SeededName,
@@ -16,6 +16,7 @@ import {
   type SimulatorOptions,
 } from '../simulator/index.js';
 
+/** Options of {@link createMockVenue}: the simulator's, plus `listen`. */
 export interface MockVenueOptions extends SimulatorOptions {
   /** 'manual' (default): time moves only when told; 'real': auctions cycle on their own. */
   clock?: 'manual' | 'real';
@@ -33,6 +34,7 @@ export type MockClientOptions = Omit<
   'apiKey' | 'environment' | 'handler' | 'fetch' | 'dispatcher'
 >;
 
+/** An isolated simulator with clients for its seeded entities; see {@link createMockVenue}. */
 export interface MockVenue {
   /** The isolated simulator behind this mock venue. */
   readonly simulator: Simulator;
@@ -53,7 +55,7 @@ export interface MockVenue {
    */
   wire(entity: SeededName, amount: Money): ReturnType<Simulator['wire']>;
   /** Replaces the injected faults (`{}` clears them). */
-  setFaults(faults: Faults & { killSockets?: boolean }): void;
+  setFaults(faults: FaultSettings): void;
   /** Back to the seeded state. */
   reset(): void;
   /**
@@ -90,7 +92,29 @@ function trackStreams(venue: MatchVenue, open: Set<VenueStream>, isClosed: () =>
 
 /**
  * An isolated simulator plus clients for its seeded entities, for tests that want determinism:
- * nothing is shared with other mock venues or with `environment: 'mock'` clients.
+ * nothing is shared with other mock venues or with `environment: 'mock'` clients. A manual clock
+ * by default: auctions clear when the test says so. Throws a RangeError naming a simulator option
+ * it cannot use; streaming from a closed mock venue throws ConfigurationError (kind
+ * `MV_INVALID_CONFIG`).
+ *
+ * @example
+ * ```ts
+ * import { createMockVenue, SEEDED } from 'match-venue/simulator';
+ * import { usd } from 'match-venue';
+ *
+ * const mock = await createMockVenue();
+ * const burner = mock.client('burner');
+ * const { orderId } = await burner.orders.place({
+ *   orderType: 'BURN',
+ *   amount: usd('1000'),
+ *   postFillAction: 'cancel',
+ *   sourceWalletId: SEEDED.burner.walletId,
+ *   fiatAccountId: SEEDED.burner.fiatAccountId,
+ * });
+ * mock.clearAuction();
+ * console.log((await burner.orders.retrieve(orderId)).status);
+ * await mock.close();
+ * ```
  */
 export async function createMockVenue(options: MockVenueOptions = {}): Promise<MockVenue> {
   const { listen, ...simOptions } = options;

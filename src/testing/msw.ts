@@ -2,6 +2,7 @@ import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { Simulator } from '../simulator/index.js';
 import { getMockSimulator } from './mock-mode.js';
 
+/** Options of {@link createHandlers}. */
 export interface CreateHandlersOptions {
   /**
    * Origin (and optional path prefix) the handlers answer for, e.g. the `baseUrl` your client

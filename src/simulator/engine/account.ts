@@ -75,22 +75,37 @@ export function accountNumbers(
 /** The AccountSummary as REST shows it. */
 export function toWireAccount(n: AccountNumbers) {
   return {
+    /** The entity's venue account. */
     accountId: n.accountId,
+    /** The stablecoin balance on the venue. */
     stablecoin: {
+      /** Free to place or withdraw. */
       available: usdMoney(n.totalCents - n.reservedCents),
+      /** Held by resting orders. */
       reserved: usdMoney(n.reservedCents),
+      /** Available plus reserved. */
       total: usdMoney(n.totalCents),
     },
+    /** Resting orders. */
     exposure: {
+      /** All resting orders. */
       activeOrderCount: n.burnOrders + n.mintOrders,
+      /** Resting MINT orders. */
       mintOrderCount: n.mintOrders,
+      /** Resting BURN orders. */
       burnOrderCount: n.burnOrders,
     },
+    /** Totals over the activity window. */
     activity: {
+      /** Window start. */
       from: iso(n.from),
+      /** Window end. */
       to: iso(n.to),
+      /** USD volume matched in the window. */
       totalMatched: usdMoney(n.matchedCents),
+      /** Gross rebates earned on MINT fills. */
       rebatesEarned: usdMoney(n.rebatesCents),
+      /** Gross fees paid on BURN fills. */
       feesPaid: usdMoney(n.feesCents),
     },
   };
@@ -99,6 +114,7 @@ export function toWireAccount(n: AccountNumbers) {
 export function accountSummary(state: EngineState, entityId: string, now: number, windowMs: number) {
   return toWireAccount(accountNumbers(state, entityId, now, windowMs));
 }
+/** An account summary exactly as REST returns it: the main entry's `AccountSummary`. */
 export type WireAccountSummary = ReturnType<typeof accountSummary>;
 
 function firstAtOrAfter(sorted: readonly number[], t: number): number {

@@ -3,7 +3,7 @@ import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
 import { balanceEvent } from './events.js';
 import { seededRandom } from './ids.js';
-import { formatCents, usdMoney } from './money.js';
+import { formatCents, usdMoney, type WireMoney } from './money.js';
 import {
   cancelAllOrders,
   cancelOrder,
@@ -27,6 +27,10 @@ import { iso, toWireAuction, toWireLastClear } from './wire.js';
 import { landWire, toWireWire, type WireInput } from './wires.js';
 import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
 
+/**
+ * How a VenueEngine is built.
+ * @internal
+ */
 export interface EngineOptions {
   /** The injected clock (ms since the epoch). */
   now: () => number;
@@ -44,6 +48,10 @@ export interface EngineOptions {
 /**
  * The venue as a pure state machine: no I/O, no timers, time only from `now()`. Every public call
  * first runs the transitions that fell due, then acts, then reports balance changes.
+ *
+ * Reachable as `sim.engine` for benchmarks and invariant checks; its surface follows the engine's
+ * internals and is not a stable API.
+ * @internal
  */
 export class VenueEngine {
   readonly config: EngineConfig;
@@ -184,8 +192,11 @@ export class VenueEngine {
       const settling = s.settlingAuctionId === null ? undefined : s.auctions.get(s.settlingAuctionId);
       const last = s.lastClearedAuctionId === null ? undefined : s.auctions.get(s.lastClearedAuctionId);
       return {
+        /** The auction open (or locked) now. */
         auction: toWireAuction(currentAuction(s)),
+        /** The auction that cleared and has not settled yet, if any. */
         settling: settling ? toWireAuction(settling) : null,
+        /** The outcome of the last clear; null before the first. */
         lastClear: toWireLastClear(last),
       };
     });
@@ -197,51 +208,108 @@ export class VenueEngine {
       const s = ctx.state;
       const { auctionId, phase, opensAt, locksAt, clearsAt } = toWireAuction(currentAuction(s));
       return {
-        auction: { auctionId, phase, opensAt, locksAt, clearsAt },
+        /** The current auction's schedule. */
+        auction: {
+          /** Its number. */
+          auctionId,
+          /** Where it is in its cycle. */
+          phase,
+          /** When it opened. */
+          opensAt,
+          /** When it locks. */
+          locksAt,
+          /** When it clears. */
+          clearsAt,
+        },
+        /** The auction settling now, or null. */
         settlingAuctionId: s.settlingAuctionId,
+        /** Simulated now, ISO 8601. */
         now: iso(ctx.time),
+        /** Every entity with its balances (test keys: nothing hidden). */
         entities: [...s.entities.values()].map((e) => ({
+          /** The entity's id. */
           entityId: e.id,
+          /** Its venue account id. */
           accountId: e.accountId,
+          /** Its seeded name (`burner`, `minter`, ...). */
           name: e.name,
+          /** Its test API key. */
           apiKey: e.apiKey,
+          /** Whether the venue accepts its orders. */
           eligible: e.eligible,
+          /** Whether it has a venue account. */
           hasAccount: e.hasAccount,
+          /** Its wallets. */
           wallets: e.walletIds.map((id) => {
             const w = s.wallets.get(id);
             return {
+              /** The wallet id. */
               id,
+              /** What the wallet holds. */
               currency: w?.currency ?? 'USD',
+              /** Its balance. */
               balance: moneyIn(w?.balanceCents ?? 0, w?.currency ?? 'USD'),
+              /** The part held by resting BURN orders. */
               reserved: moneyIn(w?.reservedCents ?? 0, w?.currency ?? 'USD'),
             };
           }),
+          /** Its bank accounts. */
           fiatAccounts: e.fiatAccountIds.map((id) => ({
+            /** The fiat account id. */
             id,
+            /** Its USD balance. */
             balance: usdMoney(s.fiatAccounts.get(id)?.balanceCents ?? 0),
           })),
+          /** Which side it trades. */
           fundingSide: e.fundingSide,
+          /** Its venue-only balance (the mint side's prefunding). */
           venueBalance: usdMoney(e.venueBalanceCents),
+          /** The part of it held by resting MINT orders. */
           venueReserved: usdMoney(e.venueReservedCents),
+          /** Held by withdrawals not yet paid out. */
           withdrawalsHeld: usdMoney(e.withdrawalHeldCents),
         })),
-        house: { usd: usdMoney(s.house.usdCents), stablecoin: usdMoney(s.house.stablecoinCents) },
-        issuer: { usd: usdMoney(s.issuer.usdCents), stablecoin: usdMoney(s.issuer.stablecoinCents) },
+        /** The venue's own ledger. */
+        house: {
+          /** USD the venue holds. */
+          usd: usdMoney(s.house.usdCents),
+          /** Stablecoin the venue holds. */
+          stablecoin: usdMoney(s.house.stablecoinCents),
+        },
+        /** The stablecoin issuer's ledger. */
+        issuer: {
+          /** USD the issuer holds. */
+          usd: usdMoney(s.issuer.usdCents),
+          /** Stablecoin the issuer holds (a wire issues venue-only stablecoin out of it). */
+          stablecoin: usdMoney(s.issuer.stablecoinCents),
+        },
+        /** Every wire landed so far. */
         wires: s.wires.map(toWireWire),
+        /** Remainders routed to the standard minting product. */
         fallbacks: s.fallbacks.map((o) => ({
+          /** The order whose remainder it is. */
           orderId: o.orderId,
+          /** Its entity. */
           entityId: o.entityId,
+          /** The auction it was in. */
           auctionId: o.auctionId,
+          /** `BURN` or `MINT`. */
           orderType: o.orderType,
+          /** The unfilled amount routed. */
           amount: usdMoney(o.amountCents - o.filledCents),
+          /** When it was routed. */
           routedAt: iso(o.updatedAt),
         })),
-        faults: { settlement: this.faults },
+        /** The settlement faults in force. */
+        faults: {
+          /** As set with `setFaults`. */
+          settlement: this.faults,
+        },
       };
     });
   }
 }
 
-function moneyIn(cents: number, currency: string) {
+function moneyIn(cents: number, currency: string): WireMoney {
   return { amount: formatCents(cents), currency };
 }

@@ -38,8 +38,11 @@ export function isOversizeAmount(amount: string): boolean {
   return /^\d+(?:\.\d{1,2})?$/.test(amount);
 }
 
+/** Money as the simulator's REST answers carry it: a decimal string with 2 decimals. */
 export interface WireMoney {
+  /** Decimal string, e.g. `'1000.00'`. */
   amount: string;
+  /** ISO 4217 code; `USD` on the venue. */
   currency: string;
 }
 

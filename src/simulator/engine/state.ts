@@ -14,6 +14,11 @@ import type {
   Withdrawal,
 } from './types.js';
 
+/**
+ * The engine's whole state, for `checkInvariants` and debugging; its shape follows the engine's
+ * internals and is not a stable API.
+ * @internal
+ */
 export interface EngineState {
   entities: Map<string, Entity>;
   byApiKey: Map<string, Entity>;

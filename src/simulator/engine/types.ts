@@ -1,4 +1,6 @@
+/** `BURN`: stablecoin to USD. `MINT`: USD to stablecoin. */
 export type OrderType = 'BURN' | 'MINT';
+/** An order's lifecycle state, as REST shows it. */
 export type OrderStatus =
   | 'pending'
   | 'settling'
@@ -7,7 +9,9 @@ export type OrderStatus =
   | 'unfilled'
   | 'cancelled'
   | 'failed';
+/** What happens to an unfilled remainder: rolled into the next auction, routed to the standard product, or dropped. */
 export type PostFillAction = 'roll' | 'fallback' | 'cancel';
+/** Where an auction is in its cycle. */
 export type AuctionPhase = 'open' | 'lock' | 'clearing' | 'settling' | 'settled';
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed';
 
@@ -174,16 +178,25 @@ export interface Ledger {
   stablecoinCents: number;
 }
 
+/** The venue's parameters; SimulatorOptions sets them. */
 export interface EngineConfig {
+  /** Auction length (open to clear). Default 10 s. */
   cycleMs: number;
+  /** Lock window before the clear. Default 2 s. */
   lockMs: number;
+  /** Clear to settlement. Default 1 s. */
   settleMs: number;
+  /** Orders one entity may place per auction (137008 beyond). Default 50. */
   maxOrdersPerAuction: number;
+  /** Largest order or withdrawal, in cents (137009 beyond). Default 10,000,000 USD. */
   transactionLimitCents: number;
+  /** The clearing fee when the book has no limit order or one side is empty, in hundredths of a bp. Default 5 bps. */
   referenceFeeCentiBps: number;
   /** Payout processor: pending -> processing after this, -> completed after completeMs. */
   withdrawalProcessingMs: number;
+  /** See withdrawalProcessingMs. */
   withdrawalCompleteMs: number;
+  /** The account summary's activity window. Default 24 h. */
   activityWindowMs: number;
 }
 
@@ -199,6 +212,7 @@ export const DEFAULT_ENGINE_CONFIG: EngineConfig = {
   activityWindowMs: 24 * 60 * 60 * 1000,
 };
 
+/** Settlement failures to inject (part of `setFaults`). */
 export interface SettlementFaults {
   /** Orders whose settlement fails (status `failed`, reservations released). */
   failOrderIds?: readonly string[];
@@ -213,14 +227,23 @@ export interface SettlementFaults {
  * REST shows it), `withdrawal.updated`, `balance.updated` (the AccountSummary).
  */
 export type SimulatorEvent = SimulatorMarketEvent | SimulatorAccountEvent;
+/** A market event: every subscriber sees it. */
 export interface SimulatorMarketEvent {
+  /** Always `market`. */
   channel: 'market';
+  /** The event's name, e.g. `auction.cleared`. */
   event: string;
+  /** The auction (a WireAuction). */
   data: unknown;
 }
+/** An account event: only its entity sees it. */
 export interface SimulatorAccountEvent {
+  /** Always `account`. */
   channel: 'account';
+  /** The entity the event belongs to. */
   entityId: string;
+  /** The event's name, e.g. `order.updated`. */
   event: string;
+  /** The Order, withdrawal or AccountSummary, as REST shows it. */
   data: unknown;
 }

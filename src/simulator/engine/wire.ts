@@ -12,28 +12,51 @@ export type OrderMoment = Pick<Order, 'status' | 'updatedAt' | 'childOrderId' | 
 export function toWireOrder(o: Order, at: OrderMoment = o) {
   const fill = fillOf(o, at.clearedIn);
   return {
+    /** Equals the idempotency key of the place request. */
     orderId: o.orderId,
+    /** The auction the order entered. */
     auctionId: o.auctionId,
-    lineage: { parentOrderId: o.parentOrderId, childOrderId: at.childOrderId },
+    /** The orders this one rolled from and into. */
+    lineage: {
+      /** The order this one rolled from; null for an original order. */
+      parentOrderId: o.parentOrderId,
+      /** The order this one rolled into; null if not (yet) rolled. */
+      childOrderId: at.childOrderId,
+    },
+    /** `BURN` or `MINT`. */
     orderType: o.orderType,
+    /** The order's amount in USD. */
     amount: usdMoney(o.amountCents),
+    /** The fee limit in bps; null for a market order. */
     feeBps: at.feeBps,
+    /** What happens to an unfilled remainder. */
     postFillAction: o.postFillAction,
+    /** Where the order is in its lifecycle. */
     status: at.status,
+    /** When the order was accepted. */
     createdAt: iso(o.createdAt),
+    /** When it last changed. */
     updatedAt: iso(at.updatedAt),
+    /** Null until the order's auction cleared. */
     fill: fill
       ? {
+          /** The matched part. */
           filledAmount: usdMoney(fill.filledCents),
+          /** The part left unmatched. */
           unfilledAmount: usdMoney(fill.unfilledCents),
+          /** The uniform clearing fee in bps. */
           clearingFeeBps: formatCentiBps(fill.clearingFeeCentiBps),
+          /** When the auction cleared. */
           matchedAt: iso(fill.matchedAt),
         }
       : null,
+    /** BURN: the wallet that funded it; MINT: null. */
     sourceWalletId: o.sourceWalletId,
+    /** BURN: the fiat account paid on settlement; MINT: null. */
     fiatAccountId: o.fiatAccountId,
   };
 }
+/** An order exactly as REST returns it: the main entry's `Order`. */
 export type WireOrder = ReturnType<typeof toWireOrder>;
 
 // A listing or a burst of events formats the same few instants over and over (an auction's orders
@@ -55,19 +78,31 @@ export function iso(ms: number): string {
 /** Public auction state: the data of market events and of `auction.snapshot`. */
 export function toWireAuction(a: Auction) {
   return {
+    /** The auction's number, counting from 1. */
     auctionId: a.auctionId,
+    /** Where the auction is in its cycle. */
     phase: a.phase,
+    /** When it opened. */
     opensAt: iso(a.opensAt),
+    /** When it locks (cancels and less competitive fees refused from then on). */
     locksAt: iso(a.locksAt),
+    /** When it clears. */
     clearsAt: iso(a.clearsAt),
+    /** When it cleared; null before. */
     clearedAt: a.clearedAt === null ? null : iso(a.clearedAt),
+    /** When it settled; null before. */
     settledAt: a.settledAt === null ? null : iso(a.settledAt),
+    /** The uniform clearing fee in bps once it cleared; null before, or when nothing matched. */
     clearingFeeBps: a.clearingFeeCentiBps === null ? null : formatCentiBps(a.clearingFeeCentiBps),
+    /** Volume matched per side. */
     matchedVolume: usdMoney(a.matchedCents),
+    /** Orders that filled something. */
     fillsCount: a.fillsCount,
+    /** Orders that entered the auction. */
     orderCount: a.orders.length,
   };
 }
+/** An auction as market events and `clearAuction()` show it. */
 export type WireAuction = ReturnType<typeof toWireAuction>;
 
 /**

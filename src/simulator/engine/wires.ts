@@ -8,8 +8,15 @@ import { iso } from './wire.js';
 
 /** `POST /_sim/wires` as the control route validated its shape. */
 export interface WireInput {
+  /** The entity whose bank sends the wire. */
   entityId: string;
-  amount: { amount: string; currency: string };
+  /** The USD amount, e.g. `{ amount: '5000.00', currency: 'USD' }`. */
+  amount: {
+    /** Positive, at most 2 decimals. */
+    amount: string;
+    /** `USD`. */
+    currency: string;
+  };
 }
 
 const AMOUNT_RULE = 'must be a positive amount with at most 2 decimals';
@@ -51,8 +58,11 @@ export function landWire(ctx: EngineContext, input: WireInput) {
   ctx.dirty.add(entity.id);
   return {
     ...toWireWire(wire),
+    /** The entity's venue-only balance after the wire. */
     venueBalance: usdMoney(entity.venueBalanceCents),
+    /** The part of it not reserved by resting orders. */
     venueAvailable: usdMoney(venueAvailableCents(entity)),
+    /** What is left in the entity's bank. */
     bankBalance: usdMoney(bank.balanceCents),
   };
 }
@@ -60,9 +70,13 @@ export function landWire(ctx: EngineContext, input: WireInput) {
 /** A landed wire as `/_sim/wires` and `/_sim/state` show it. */
 export function toWireWire(w: Wire) {
   return {
+    /** The entity the wire credited. */
     entityId: w.entityId,
+    /** The bank account it came from. */
     fiatAccountId: w.fiatAccountId,
+    /** How much. */
     amount: usdMoney(w.amountCents),
+    /** When it landed. */
     settledAt: iso(w.settledAt),
   };
 }

@@ -13,7 +13,12 @@ import { venueRoutes } from './venue-routes.js';
  * is a rejection shaped like undici's `fetch failed`; the node server destroys the socket instead.
  */
 export class DroppedResponseError extends TypeError {
+  /** Marks the fault, so that the msw handlers answer a network error. */
   readonly dropped = true;
+  /**
+   * Made by the simulator's handler.
+   * @internal
+   */
   constructor() {
     super('fetch failed', {
       cause: Object.assign(new Error('other side closed'), { code: 'UND_ERR_SOCKET' }),

@@ -1,6 +1,8 @@
+/** The simulator's rate limit: past `requests` per API key in a window, 429 with Retry-After. */
 export interface RateLimitOptions {
   /** Requests allowed per key within each window. */
   requests: number;
+  /** The window's length, ms. */
   windowMs: number;
 }
 

@@ -4,7 +4,7 @@
  */
 import type { z } from 'zod';
 import { isUuid } from '../../contract/ids.js';
-import { operations } from '../../contract/operations.js';
+import { operationSchemas as operations } from '../../contract/operation-schemas.js';
 import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
 import { HttpError, invalidRequest } from '../http/responses.js';

@@ -114,8 +114,18 @@ export class TicketAuthority {
 
 /** What the simulator exposes as `sim.tickets`: issue and verify, on the simulator clock. */
 export interface TicketIssuer {
-  issue(entityId: string): Promise<{ ticket: string; expiresAt: string }>;
-  verify(ticket: string | undefined): Promise<{ entityId: string }>;
+  /** A fresh ticket for `entityId`. */
+  issue(entityId: string): Promise<{
+    /** The JWT; a secret. */
+    ticket: string;
+    /** When it expires, ISO 8601, on the simulator clock. */
+    expiresAt: string;
+  }>;
+  /** The entity a ticket names; rejects with a TicketError for a missing, expired, invalid or reused one. */
+  verify(ticket: string | undefined): Promise<{
+    /** The entity the ticket was issued to. */
+    entityId: string;
+  }>;
 }
 
 /**
