@@ -7,10 +7,22 @@ import { WebSocket } from 'ws';
 
 let child: ChildProcess | undefined;
 const started = new Set<ChildProcess>();
-afterEach(() => {
-  if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+/**
+ * Ends a CLI a test left running (it failed midway). SIGTERM first: tsx passes it on to the node
+ * process running the CLI, where SIGKILL would kill tsx alone and leave that process behind.
+ */
+async function end(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return;
+  const exited = once(proc, 'exit');
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+afterEach(async () => {
+  await Promise.all([...started, ...(child ? [child] : [])].map(end));
   child = undefined;
-  for (const proc of started) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL');
   started.clear();
 });
 
