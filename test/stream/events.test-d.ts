@@ -3,6 +3,7 @@ import {
   type AccountEvent,
   type AuctionEventData,
   isEvent,
+  isKnownEvent,
   type LastClear,
   type MarketEvent,
   type MarketSnapshot,
@@ -33,6 +34,46 @@ describe('stream event types', () => {
     }
     if (isEvent(account, 'stream.resync'))
       expectTypeOf(account.data.reason).toEqualTypeOf<'replay-unavailable' | 'gap' | 'undecodable'>();
+  });
+
+  it('after isKnownEvent, a switch on the event name narrows data per case', () => {
+    if (!isKnownEvent(account)) {
+      expectTypeOf(account.data).toEqualTypeOf<unknown>();
+      return;
+    }
+    switch (account.event) {
+      case 'order.accepted':
+      case 'order.updated':
+        expectTypeOf(account.data).toEqualTypeOf<StreamOrder>();
+        expectTypeOf(account.data.status).toEqualTypeOf<StreamOrder['status']>();
+        break;
+      case 'balance.updated':
+        expectTypeOf(account.data.stablecoin.available.amount).toEqualTypeOf<string>();
+        break;
+      case 'withdrawal.updated':
+        expectTypeOf(account.data.status).toEqualTypeOf<string>();
+        break;
+      case 'stream.resync':
+        expectTypeOf(account.data.reason).toEqualTypeOf<'replay-unavailable' | 'gap' | 'undecodable'>();
+        break;
+      default:
+        // Every known kind has a case: nothing is left.
+        expectTypeOf(account).toBeNever();
+    }
+    if (isKnownEvent(market)) {
+      switch (market.event) {
+        case 'auction.snapshot':
+          expectTypeOf(market.data).toEqualTypeOf<MarketSnapshot>();
+          break;
+        case 'auction.cleared':
+          expectTypeOf(market.data).toEqualTypeOf<AuctionEventData>();
+          break;
+      }
+    }
+  });
+
+  it('without the guard a switch cannot narrow: the pass-through kind keeps data unknown', () => {
+    if (account.event === 'order.updated') expectTypeOf(account.data).toEqualTypeOf<unknown>();
   });
 
   it('unknown kinds fall back to a generic event with unknown data', () => {

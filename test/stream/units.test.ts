@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SequenceLog } from '../../src/simulator/ws/replay-buffer.js';
+import { type AccountEvent, isKnownEvent } from '../../src/stream/events.js';
 import { canonicalInstant, compareInstants } from '../../src/stream/instant.js';
 import { OrderTracker, orderFingerprint } from '../../src/stream/order-tracker.js';
 import { EventQueue } from '../../src/stream/queue.js';
@@ -160,5 +161,29 @@ describe('EventQueue', () => {
     const out = [];
     for (let i = 0; i < 3; i++) out.push((await q.next()).value);
     expect(out).toEqual([7, 8, 9]);
+  });
+});
+
+describe('isKnownEvent', () => {
+  const event = (name: string): AccountEvent => ({
+    type: 'event',
+    channel: 'account',
+    seq: 1,
+    event: name,
+    data: {},
+    ts: '2026-11-22T00:00:00.000Z',
+  });
+
+  it('knows every kind this version types, and turns away a kind a newer venue added', () => {
+    for (const name of [
+      'order.accepted',
+      'order.updated',
+      'withdrawal.updated',
+      'balance.updated',
+      'stream.resync',
+    ])
+      expect(isKnownEvent(event(name))).toBe(true);
+    expect(isKnownEvent(event('order.archived'))).toBe(false);
+    expect(isKnownEvent(event('auction.snapshot'))).toBe(true);
   });
 });
