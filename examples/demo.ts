@@ -9,6 +9,7 @@
  */
 import { formatMoney, isEvent, MatchVenue, type Money, type Order, usd } from 'match-venue';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
+import { printTable } from './support/table.js';
 
 const AUCTIONS = 3;
 
@@ -71,7 +72,7 @@ async function placeBook(round: number): Promise<void> {
     auctions.add(r.auctionId);
   }
   console.log(`\n▶ auction ${[...auctions].join(' and ')} open: orders placed`);
-  console.table([
+  printTable([
     ...burns.map((b) => ({
       side: 'BURN (pays ≤)',
       amount: formatMoney(usd(b.amount)),
@@ -104,7 +105,7 @@ async function showFills(auctionId: number): Promise<void> {
   unreported.delete(auctionId);
   const orders: Order[] = await Promise.all(ids.map(({ id, owner }) => owner.orders.retrieve(id)));
   console.log(`  fills of auction ${auctionId}:`);
-  console.table(
+  printTable(
     orders.map((o) => ({
       order: o.orderId.slice(0, 8),
       side: o.orderType,
@@ -143,7 +144,7 @@ async function showBalances(title: string): Promise<void> {
     });
   }
   console.log(`  ${title} (USD; available and reserved: the summary of each entity's own side):`);
-  console.table(rows);
+  printTable(rows);
 }
 
 const stream = burner.stream.connect();

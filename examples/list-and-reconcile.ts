@@ -5,6 +5,7 @@
  */
 import { formatMoney, MatchVenue, type Money, moneyEquals, sumMoney, usd } from 'match-venue';
 import { openTarget } from './support/target.js';
+import { printTable } from './support/table.js';
 
 const target = await openTarget();
 const burner = new MatchVenue({ apiKey: target.burner.apiKey, baseUrl: target.baseUrl });
@@ -49,7 +50,7 @@ try {
     if (order.fill) filled.push(order.fill.filledAmount);
   }
   console.log(`walked ${count} orders in pages of 5`);
-  console.table(Object.fromEntries(byStatus));
+  printTable([...byStatus].map(([status, orders]) => ({ status, orders })));
 
   const filledTotal = sumMoney(filled, 'USD');
   const summary = await burner.account.retrieve();

@@ -53,6 +53,11 @@ describe.concurrent('examples run by themselves and exit 0', () => {
       expect(run.stderr.replace(/^npm warn.*\n?/gm, '')).toBe('');
       expect(run.stdout).toContain(line);
       expect(run.code).toBe(0);
+      // Tables read as a person would write them: no index column, no quoted cells, no colour
+      // codes when piped.
+      expect(run.stdout).not.toContain('(index)');
+      expect(run.stdout).not.toMatch(/[│|] +'/);
+      expect(run.stdout).not.toContain('\x1b[');
     },
     90_000,
   );
