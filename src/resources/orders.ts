@@ -42,12 +42,26 @@ export type PlaceOrderParams =
     });
 
 /** Filters of a list call; `page` defaults to 1 and `pageSize` (1..100) to 20. */
-export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize'> & {
+export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize' | 'from' | 'to'> & {
+  /** Orders created at or after this instant: a Date or an ISO 8601 date-time. */
+  from?: Date | string;
+  /** Orders created at or before this instant: a Date or an ISO 8601 date-time. */
+  to?: Date | string;
   /** Page number, 1-based. Default 1. */
   page?: number;
   /** Results per page, 1 to 100. Default 20. */
   pageSize?: number;
 };
+
+/** A Date filter as the query's ISO 8601 text; an invalid Date stays a Date, which validation names. */
+function isoFilters(params: ListOrdersParams): Record<string, unknown> {
+  const query: Record<string, unknown> = { ...params };
+  for (const key of ['from', 'to'] as const) {
+    const value = params[key];
+    if (value instanceof Date && !Number.isNaN(value.getTime())) query[key] = value.toISOString();
+  }
+  return query;
+}
 
 /** An order id argument that is not a UUID, as the ValidationError to reject with (the `path` tag still encodes it). */
 function badOrderId(value: unknown, context: string): ValidationError | undefined {
@@ -125,7 +139,7 @@ export class Orders extends APIResource {
   list(params: ListOrdersParams & { orderType: 'MINT' }, options?: RequestOptions): PagePromise<MintOrder>;
   list(params?: ListOrdersParams, options?: RequestOptions): PagePromise<Order>;
   list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
-    const call = { context: 'orders.list params', query: params };
+    const call = { context: 'orders.list params', query: isoFilters(params) };
     return this.client.endpointPage(operations.listOrders, call, ordersOf, options);
   }
 
