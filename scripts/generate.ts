@@ -13,6 +13,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { parse } from 'yaml';
+import { generateValidators } from './generate-validators.js';
 
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 const apiFile = 'openapi/match-venue.yaml';
@@ -905,11 +906,21 @@ export async function generate(root = repoRoot): Promise<Map<string, string>> {
   const { schemas, models } = generateSchemas(doc);
   const endpointTable = generateEndpoints(endpoints);
   const catalog = generateErrors(errors.codes);
+  const validators = generateValidators(
+    {
+      schemas: doc.components.schemas,
+      order: dependencyOrder(doc.components.schemas),
+      tolerant: responseComponents(doc),
+      endpoints,
+    },
+    header(apiFile),
+  );
   return new Map([
     [join(outDir, 'types.ts'), await generateTypes(root)],
     [join(outDir, 'schemas.ts'), schemas],
     [join(outDir, 'models.ts'), models],
     [join(outDir, 'endpoints.ts'), endpointTable],
+    [join(outDir, 'validators.ts'), validators],
     [join(outDir, 'errors.ts'), catalog],
     [join(outDir, 'index.ts'), INDEX],
   ]);

@@ -7,27 +7,16 @@ import {
   V1SubscriptionRequest,
   WalletSubscriptionRequest,
 } from '../generated/schemas.js';
+import { isWebhookEndpoint, WEBHOOK_ENDPOINT_RULE } from './webhook-endpoint.js';
 
-// Webhook subscription request bodies with the endpoint rule: the SDK validates its parameters and
-// the simulator validates what it receives with these same schemas.
+export { isWebhookEndpoint } from './webhook-endpoint.js';
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
-
-/**
- * True for an https URL, or an http URL on a loopback host. The platform requires HTTPS; plain
- * http is let through for loopback only, so a local receiver can subscribe to the simulator.
- */
-export function isWebhookEndpoint(value: string): boolean {
-  if (!URL.canParse(value)) return false;
-  const url = new URL(value);
-  if (url.username !== '' || url.password !== '') return false;
-  return url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname));
-}
+// Webhook subscription request bodies with the endpoint rule: the simulator validates what it
+// receives with these schemas; the SDK validates its parameters with the same rules as plain
+// validators (operations.ts).
 
 /** The `endpoint` rule of every subscription request (see {@link isWebhookEndpoint}). */
-export const WebhookEndpoint = z
-  .string()
-  .refine(isWebhookEndpoint, 'must be an HTTPS URL (plain http only on a loopback host, for local testing)');
+export const WebhookEndpoint = z.string().refine(isWebhookEndpoint, WEBHOOK_ENDPOINT_RULE);
 
 /** The v1 (SNS) create body. */
 export const CreateV1Params = V1SubscriptionRequest.extend({ endpoint: WebhookEndpoint });

@@ -1,8 +1,12 @@
-import type { EndpointDefinition } from '../generated/endpoints.js';
 import { ErrorCode } from '../generated/errors.js';
 import { VERSION } from '../internal/version.js';
 import { APIPromise, type RawResponse } from './api-promise.js';
-import { type EndpointCall, type EndpointData, endpointRequest } from './endpoint.js';
+import {
+  type EndpointCall,
+  type EndpointData,
+  type EndpointDefinition,
+  endpointRequest,
+} from './endpoint.js';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,

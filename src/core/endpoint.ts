@@ -1,15 +1,18 @@
-import { z } from 'zod';
-import type { EndpointDefinition } from '../generated/endpoints.js';
+import type { Check, CheckInput, CheckOutput } from '../contract/checks.js';
+import type { CheckedEndpoint } from '../generated/validators.js';
 import type { UnknownOutcomeOperation } from './error.js';
 import { PathTemplate } from './path.js';
 import type { FinalRequest, QueryValue, RefusalSettler, RequestOptions } from './request.js';
 import { validate } from './validation.js';
 
-type InputOf<S> = S extends z.ZodType ? z.input<S> : never;
+/** An operation of the endpoint table (contract/operations.ts). */
+export type EndpointDefinition = CheckedEndpoint;
+
+type InputOf<C> = C extends Check ? CheckInput<C> : never;
 
 /** What a call of `def` resolves to: the parsed `data` of its success body, or nothing. */
-export type EndpointData<D extends EndpointDefinition> = D['responseData'] extends z.ZodType
-  ? z.output<D['responseData']>
+export type EndpointData<D extends EndpointDefinition> = D['responseData'] extends Check
+  ? CheckOutput<D['responseData']>
   : undefined;
 
 /** The caller's part of one call of an endpoint; everything else comes from its definition. */
@@ -18,9 +21,9 @@ export interface EndpointCall<D extends EndpointDefinition> {
   context?: string;
   /** Values of the path's `{name}` placeholders, each encoded as one segment (as the `path` tag does). */
   params?: Readonly<Record<D['pathParams'][number], string>>;
-  /** Checked with the definition's query schema; its output is what is sent. */
+  /** Checked with the definition's query validator; its output is what is sent. */
   query?: InputOf<D['query']>;
-  /** Checked with the definition's body schema; its output is what is sent. */
+  /** Checked with the definition's body validator; its output is what is sent. */
   body?: InputOf<D['body']>;
   /** The idempotency key the body carries (see FinalRequest). */
   idempotencyKey?: string;
@@ -31,7 +34,7 @@ export interface EndpointCall<D extends EndpointDefinition> {
 }
 
 // A success without a body (204): whatever arrives is not read.
-const NO_DATA = z.any().transform(() => undefined);
+const NO_DATA: Check<undefined, unknown> = Object.assign(() => undefined, { pure: false });
 
 // Path templates are split once per definition, not per call.
 const templates = new WeakMap<EndpointDefinition, PathTemplate>();
@@ -72,6 +75,6 @@ export function endpointRequest<D extends EndpointDefinition>(
     idempotencyKey: call.idempotencyKey,
     outcome: call.outcome,
     settleRefusal: call.settleRefusal,
-    responseSchema: (def.responseData ?? NO_DATA) as z.ZodType<EndpointData<D>>,
+    responseSchema: (def.responseData ?? NO_DATA) as Check<EndpointData<D>, unknown>,
   };
 }

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import type { WithResponse } from './api-promise.js';
 import {
   type APIError,
@@ -6,6 +5,7 @@ import {
   InvalidArgumentError,
   type UnknownOutcomeOperation,
 } from './error.js';
+import type { Schema } from './validation.js';
 
 /**
  * The methods a request can use.
@@ -51,8 +51,8 @@ export interface FinalRequest<T> extends RequestOptions {
   /** Set for calls that create something (place, withdrawal): failures after the request may have
    *  reached the server become OutcomeUnknownError. */
   outcome?: UnknownOutcomeOperation | undefined;
-  /** Schema of the `data` member of the success body. */
-  responseSchema: z.ZodType<T>;
+  /** Validator (or zod schema) of the `data` member of the success body. */
+  responseSchema: Schema<T>;
   /** Set for calls whose retry can be refused because an earlier attempt landed: see RefusalSettler. */
   settleRefusal?: RefusalSettler<T> | undefined;
 }

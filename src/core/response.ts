@@ -1,10 +1,9 @@
-import type { z } from 'zod';
 import type { RawResponse } from './api-promise.js';
 import { type APIErrorDetail, type MatchVenueError, makeAPIError, ResponseValidationError } from './error.js';
 import { redact, redactText } from './logger.js';
 import { isRetryableStatus, type RetrySettings, retryAfterDelay } from './retry.js';
 import type { TransportResponse } from './transport.js';
-import { toValidationIssues } from './validation.js';
+import { parseWith, type Schema } from './validation.js';
 
 // How the pipeline reads what came back: a 2xx is kept raw (parsed on use), anything else becomes
 // the matching APIError with what the retry loop needs to know about it.
@@ -77,18 +76,18 @@ export function failureOf(
  */
 export function successData<T>(
   raw: RawResponse,
-  schema: z.ZodType<T>,
+  schema: Schema<T>,
   validate: boolean,
   request: { method: string; path: string },
 ): T {
   const body = parseJson(raw.bodyText);
   const envelope = body !== null && typeof body === 'object' && 'data' in body ? body.data : undefined;
   if (!validate) return envelope as T;
-  const result = schema.safeParse(envelope);
-  if (result.success) return result.data;
+  const result = parseWith(schema, envelope);
+  if (result.ok) return result.value;
   throw new ResponseValidationError(
     `Unexpected response body for ${request.method} ${request.path}`,
     raw.requestId,
-    toValidationIssues(result.error),
+    result.issues,
   );
 }

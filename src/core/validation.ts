@@ -1,9 +1,16 @@
 import type { z } from 'zod';
+import { type Check, type CheckIssue, runCheck } from '../contract/checks.js';
 import { issueDetails } from '../contract/error-details.js';
 import type { ValidationIssue } from './error.js';
 import { ValidationError } from './error.js';
 
 const SDK_DETAILS = { closestUnionBranch: true } as const;
+
+/**
+ * What the pipeline validates with: a plain validator (generated/validators.ts, what every
+ * operation uses), or a zod schema (accepted from callers of the internal `request`).
+ */
+export type Schema<T> = Check<T, unknown> | z.ZodType<T>;
 
 /**
  * zod issues as ValidationIssues: the contract's error entries (contract/error-details.ts) read as
@@ -18,13 +25,33 @@ export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
   }));
 }
 
-/** Parses `input` with `schema` or throws a ValidationError naming each bad field and rule. */
-export function validate<T>(schema: z.ZodType<T>, input: unknown, context: string): T {
+/** A validator's issues as ValidationIssues, worded as toValidationIssues words zod's. */
+export function checkIssues(issues: readonly CheckIssue[]): ValidationIssue[] {
+  return issues.map((i) => ({ path: i.path.map(String).join('.'), rule: i.message, kind: i.code }));
+}
+
+/** `input` checked with `schema`: its output, or the issues of what is wrong with it. */
+export function parseWith<T>(
+  schema: Schema<T>,
+  input: unknown,
+): { ok: true; value: T } | { ok: false; issues: ValidationIssue[] } {
+  if (typeof schema === 'function') {
+    const result = runCheck(schema, input);
+    return result.ok ? result : { ok: false, issues: checkIssues(result.issues) };
+  }
   const result = schema.safeParse(input);
-  if (result.success) return result.data;
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, issues: toValidationIssues(result.error) };
+}
+
+/** Parses `input` with `schema` or throws a ValidationError naming each bad field and rule. */
+export function validate<T>(schema: Schema<T>, input: unknown, context: string): T {
+  const result = parseWith(schema, input);
+  if (result.ok) return result.value;
   throw new ValidationError(
     context,
-    toValidationIssues(result.error).map((i) => withMoneyHint(i, input)),
+    result.issues.map((i) => withMoneyHint(i, input)),
   );
 }
 

@@ -5,7 +5,7 @@ import { ConfigurationError } from '../core/error.js';
 import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import type { WsTicket } from '../generated/models.js';
-import { OrderStatus } from '../generated/schemas.js';
+import { OrderStatus } from '../generated/validators.js';
 import {
   connectStream,
   type OrderPage,

@@ -5,7 +5,7 @@ import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
 
-export { isWebhookEndpoint } from '../contract/webhook-subscriptions.js';
+export { isWebhookEndpoint } from '../contract/webhook-endpoint.js';
 
 /** Parameters of {@link Subscriptions.create}; `endpoint` must be https (or http on a loopback host). */
 export type V1SubscriptionCreateParams = V1SubscriptionRequest;

@@ -6,9 +6,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { generate, run, staleFiles } from '../../scripts/generate.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const generatedFiles = ['types.ts', 'schemas.ts', 'models.ts', 'endpoints.ts', 'errors.ts', 'index.ts'].map(
-  (file) => join('src/generated', file),
-);
+const generatedFiles = [
+  'types.ts',
+  'schemas.ts',
+  'models.ts',
+  'endpoints.ts',
+  'validators.ts',
+  'errors.ts',
+  'index.ts',
+].map((file) => join('src/generated', file));
 
 describe('generated code', () => {
   it('starts every file with the do-not-edit header', async () => {
@@ -61,6 +67,7 @@ describe('staleness detection', () => {
       'src/generated/types.ts',
       'src/generated/schemas.ts',
       'src/generated/models.ts',
+      'src/generated/validators.ts',
       'src/generated/errors.ts',
     ]);
 
@@ -71,6 +78,7 @@ describe('staleness detection', () => {
         'stale: src/generated/types.ts (run `npm run generate`)',
         'stale: src/generated/schemas.ts (run `npm run generate`)',
         'stale: src/generated/models.ts (run `npm run generate`)',
+        'stale: src/generated/validators.ts (run `npm run generate`)',
         'stale: src/generated/errors.ts (run `npm run generate`)',
       ]);
     } finally {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { orderIdFor } from '../../src/contract/ids.js';
 import { isVenueCurrency, VENUE_CURRENCY, VENUE_CURRENCY_RULE } from '../../src/contract/money.js';
+import { operationSchemas } from '../../src/contract/operation-schemas.js';
 import { operations } from '../../src/contract/operations.js';
 import { PlaceOrderBody } from '../../src/contract/orders.js';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../src/contract/webhook-subscriptions.js';
 import { endpoints } from '../../src/generated/endpoints.js';
 import { CreateWithdrawalRequest, PlaceOrderRequest } from '../../src/generated/schemas.js';
+import { checkedEndpoints } from '../../src/generated/validators.js';
 
 const KEY_V4 = '3b241101-e2bb-4255-8caf-4136c566a962';
 const mint = {
@@ -26,10 +28,10 @@ function issuesOf(schema: z.ZodType, input: unknown) {
   return (result.error?.issues ?? []).map(({ path, message, code }) => ({ path, message, code }));
 }
 
-describe('operations: the endpoint table with the contract refinements', () => {
+describe('operationSchemas: the endpoint table with the contract refinements', () => {
   it('has every operation of the generated table, with the same method, path, status and error codes', () => {
-    expect(Object.keys(operations).sort()).toEqual(Object.keys(endpoints).sort());
-    for (const [id, def] of Object.entries(operations)) {
+    expect(Object.keys(operationSchemas).sort()).toEqual(Object.keys(endpoints).sort());
+    for (const [id, def] of Object.entries(operationSchemas)) {
       const generated = endpoints[id as keyof typeof endpoints];
       const facts = ({
         method,
@@ -54,7 +56,7 @@ describe('operations: the endpoint table with the contract refinements', () => {
   });
 
   it('replaces only the schemas the contract narrows', () => {
-    const refined = Object.entries(operations)
+    const refined = Object.entries(operationSchemas)
       .filter(([id, def]) => {
         const generated = endpoints[id as keyof typeof endpoints];
         return def.body !== generated.body || def.responseData !== generated.responseData;
@@ -69,10 +71,39 @@ describe('operations: the endpoint table with the contract refinements', () => {
       'createWalletSubscription',
       'placeOrder',
     ]);
-    expect(operations.placeOrder.body).toBe(PlaceOrderBody);
-    expect(operations.createWalletSubscription.body).toBe(WalletParams);
-    expect(operations.createWalletSubscription.responseData).toBe(RestrictedSubscription);
-    expect(operations.createTransferSubscription.responseData).toBe(TransferSubscription);
+    expect(operationSchemas.placeOrder.body).toBe(PlaceOrderBody);
+    expect(operationSchemas.createWalletSubscription.body).toBe(WalletParams);
+    expect(operationSchemas.createWalletSubscription.responseData).toBe(RestrictedSubscription);
+    expect(operationSchemas.createTransferSubscription.responseData).toBe(TransferSubscription);
+  });
+});
+
+describe('operations: the same table with validators, which the client sends from', () => {
+  it('has every operation with the same facts, and refines the same operations', () => {
+    expect(Object.keys(operations).sort()).toEqual(Object.keys(endpoints).sort());
+    const refined: string[] = [];
+    for (const [id, def] of Object.entries(operations)) {
+      const generated = endpoints[id as keyof typeof endpoints];
+      const { query, body, responseData, ...facts } = def;
+      const { query: q, body: b, responseData: r, ...generatedFacts } = generated;
+      expect(facts, id).toEqual(generatedFacts);
+      expect([query === null, body === null, responseData === null], id).toEqual([
+        q === null,
+        b === null,
+        r === null,
+      ]);
+      const checked = checkedEndpoints[id as keyof typeof checkedEndpoints];
+      if (body !== checked.body || responseData !== checked.responseData) refined.push(id);
+      expect(query, id).toBe(checked.query);
+    }
+    expect(refined.sort()).toEqual([
+      'createFxSubscription',
+      'createPaymentsNetworkSubscription',
+      'createTransferSubscription',
+      'createV1Subscription',
+      'createWalletSubscription',
+      'placeOrder',
+    ]);
   });
 });
 

@@ -74,10 +74,12 @@ function inputs(): string[] {
 }
 
 describe('a bundle of the main entry', () => {
-  it('carries no simulator, no testing layer, no jose and no undici', () => {
+  it('carries no simulator, no testing layer, no jose, no undici and no zod', () => {
     const files = inputs();
     expect(files.filter((f) => /src\/(simulator|testing)\//.test(f))).toEqual([]);
-    expect(files.filter((f) => /node_modules\/(jose|undici|msw)\//.test(f))).toEqual([]);
+    expect(files.filter((f) => /node_modules\/(jose|undici|msw|zod)\//.test(f))).toEqual([]);
+    // The client validates with plain validators: no zod schema module is part of it.
+    expect(files.filter((f) => /src\/generated\/(schemas|endpoints)\.ts$/.test(f))).toEqual([]);
   });
 
   it('sends through the global fetch where undici cannot be loaded', async () => {

@@ -76,11 +76,14 @@ const cases = [
 
 describe.each(cases)('$name', ({ entry, format, viaTsx }) => {
   it.skipIf(!existsSync(entry))(
-    'loads no transport library at import; undici comes with the first request',
+    'loads no transport library and no zod at import; undici comes with the first request, zod never',
     () => {
       const [atImport, afterRequest] = phases(entry, format, viaTsx);
       expect(atImport).not.toContain('undici');
+      expect(atImport).not.toContain('zod');
       expect(afterRequest).toContain('undici');
+      // Requests and responses are checked by plain validators (generated/validators.ts).
+      expect(afterRequest).not.toContain('zod');
     },
     30_000,
   );

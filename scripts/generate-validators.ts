@@ -1,0 +1,342 @@
+/**
+ * openapi/match-venue.yaml -> src/generated/validators.ts: plain validators (src/contract/checks.ts)
+ * for every component an operation sends or receives, and the endpoint table with them in place of
+ * the zod schemas. Called by scripts/generate.ts (`npm run generate`), from the same document.
+ *
+ * The emitter mirrors generate.ts's zod emitter branch by branch (same messages, same unknown-key
+ * rule, same coercion of query integers), so that each validator answers as its zod schema does;
+ * test/contract/validators.test.ts checks that on valid and mutated inputs. Like the zod emitter it
+ * fails on any construct it does not know.
+ */
+import { z } from 'zod';
+
+// The subset of OpenAPI 3.1 the contract uses (generate.ts has the full description).
+interface DecimalRule {
+  min?: string;
+  exclusiveMin?: string;
+  multipleOf?: string;
+  maxDecimals: number;
+}
+interface SchemaObject {
+  $ref?: string;
+  type?: string | string[];
+  enum?: (string | number)[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  additionalProperties?: boolean | SchemaObject;
+  items?: Schema;
+  oneOf?: Schema[];
+  anyOf?: Schema[];
+  discriminator?: { propertyName: string };
+  format?: string;
+  pattern?: string;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  default?: unknown;
+  'x-pattern-message'?: string;
+  'x-decimal'?: DecimalRule;
+  'x-rule'?: string;
+  'x-date-order'?: { from: string; to: string; rule: string };
+  'x-query'?: boolean;
+  'x-forbidden-message'?: string;
+}
+type Schema = SchemaObject | boolean;
+
+/** What generate.ts knows of the document and hands over. */
+export interface ValidatorInput {
+  schemas: Record<string, SchemaObject>;
+  /** Component names, each after those it refers to. */
+  order: string[];
+  /** Components reachable from a response: their objects keep unknown keys. */
+  tolerant: Set<string>;
+  endpoints: {
+    operationId: string;
+    method: string;
+    path: string;
+    successStatus: number;
+    idempotent: boolean;
+    pathParams: string[];
+    query: string | null;
+    body: string | null;
+    /** A component name, or `z.array(Name)`. */
+    responseData: string | null;
+    errorCodes: [number, number[]][];
+    specGap: boolean;
+  }[];
+}
+
+function fail(message: string): never {
+  throw new Error(`generate-validators: ${message}`);
+}
+
+const str = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+const propertyKey = (key: string): string => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : str(key));
+
+function componentName(ref: string): string {
+  const match = /^#\/components\/schemas\/([A-Za-z0-9]+)$/.exec(ref);
+  return match?.[1] ?? fail(`unsupported $ref ${ref}`);
+}
+
+function regexLiteral(pattern: string): string {
+  new RegExp(pattern);
+  return `/${pattern.replace(/\//g, '\\/')}/`;
+}
+
+// zod's own patterns for the formats the zod emitter maps to z.guid and z.iso.datetime, read from
+// the installed zod, so a validator accepts exactly what its schema does.
+const GUID = z.guid()._zod.def.pattern;
+const DATETIME = z.iso.datetime({ offset: true })._zod.def.pattern;
+const formatLiteral = (re: RegExp | undefined): string =>
+  re ? `/${re.source}/${re.flags}` : fail('zod format without a pattern');
+
+function decimalUnits(value: string, scale: number): bigint {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
+  const fraction = match?.[2] ?? '';
+  if (!match?.[1] || fraction.length > scale) fail(`bad decimal ${value} in x-decimal`);
+  return BigInt(match[1] + fraction.padEnd(scale, '0'));
+}
+
+interface Ctx {
+  tolerant: boolean;
+  coerce: boolean;
+}
+
+function rulesList(rules: string[]): string {
+  return rules.length === 0 ? '' : `, [${rules.join(', ')}]`;
+}
+
+function emitString(schema: SchemaObject): string {
+  const rules: string[] = [];
+  let head: string;
+  if (schema.pattern !== undefined) {
+    const message = schema['x-pattern-message'] ?? `must match the pattern ${schema.pattern}`;
+    head = 'c.string(messages()';
+    rules.push(`c.pattern(${regexLiteral(schema.pattern)}, ${str(message)})`);
+  } else if (schema.format === 'uuid') {
+    head = `c.format(${formatLiteral(GUID)}, messages('must be a UUID')`;
+  } else if (schema.format === 'date-time') {
+    head = `c.format(${formatLiteral(DATETIME)}, messages('must be an ISO 8601 date-time')`;
+  } else head = 'c.string(messages()';
+  if (schema.minLength !== undefined) {
+    const n = schema.minLength;
+    rules.push(`c.minLength(${n}, ${str(`must be at least ${n} character${n === 1 ? '' : 's'} long`)})`);
+  }
+  const decimal = schema['x-decimal'];
+  if (decimal) {
+    const rule = schema['x-rule'] ?? fail('x-decimal needs an x-rule message');
+    const scale = decimal.maxDecimals;
+    const tests: string[] = [];
+    if (decimal.min !== undefined) tests.push(`units >= ${decimalUnits(decimal.min, scale)}n`);
+    if (decimal.exclusiveMin !== undefined)
+      tests.push(`units > ${decimalUnits(decimal.exclusiveMin, scale)}n`);
+    if (decimal.multipleOf !== undefined)
+      tests.push(`units % ${decimalUnits(decimal.multipleOf, scale)}n === 0n`);
+    if (tests.length === 0) fail('x-decimal without a bound');
+    const test = tests.length === 1 ? tests.join('') : `(${tests.join(' && ')})`;
+    rules.push(
+      `c.refine((value: string) => {\n  const units = decimalUnits(value, ${scale});\n  return units === undefined || ${test};\n}, ${str(rule)})`,
+    );
+  }
+  return `${head}${rulesList(rules)})`;
+}
+
+function emitInteger(schema: SchemaObject, ctx: Ctx): string {
+  const rules: string[] = [];
+  if (schema.minimum !== undefined) rules.push(`c.bound('min', ${schema.minimum})`);
+  if (schema.maximum !== undefined) rules.push(`c.bound('max', ${schema.maximum})`);
+  const map = ctx.coerce ? `typeMessage('must be an integer')` : 'messages()';
+  const out = `c.int(${map}${rulesList(rules)})`;
+  return ctx.coerce ? `c.preprocess(integerText, ${out})` : out;
+}
+
+function indent(text: string, by: string): string {
+  return text.replace(/\n/g, `\n${by}`);
+}
+
+function emitObject(schema: SchemaObject, ctx: Ctx): string {
+  const properties = schema.properties ?? fail('an object without properties has no validator');
+  const required = new Set(schema.required ?? []);
+  const lines = Object.entries(properties).map(([key, property]) => {
+    let expr: string;
+    if (property === false) {
+      const message = schema['x-forbidden-message'] ?? 'must be omitted';
+      expr = `c.optional(c.never(c.always(${str(message)})))`;
+    } else {
+      expr = emitSchema(property, ctx);
+      const hasDefault = typeof property === 'object' && property.default !== undefined;
+      if (!required.has(key) && !hasDefault) expr = `c.optional(${expr})`;
+    }
+    return `  ${propertyKey(key)}: ${indent(expr, '  ')},`;
+  });
+  const keys =
+    schema.additionalProperties === false
+      ? 'strict'
+      : schema.additionalProperties === true || ctx.tolerant
+        ? 'loose'
+        : 'strip';
+  const rules: string[] = [];
+  const order = schema['x-date-order'];
+  if (order) {
+    const from = `value.${order.from}`;
+    const to = `value.${order.to}`;
+    rules.push(
+      `c.refine(\n  (value: Record<string, string | undefined>) =>\n    ${from} === undefined || ${to} === undefined || !(Date.parse(${to}) < Date.parse(${from})),\n  ${str(order.rule)},\n  [${str(order.to)}],\n)`,
+    );
+  }
+  return `c.object(\n  {\n  ${indent(lines.join('\n'), '  ')}\n  },\n  '${keys}',\n  messages()${rules.length ? `,\n  [${rules.join(', ')}]` : ''},\n)`;
+}
+
+function emitSchema(schema: Schema, ctx: Ctx): string {
+  if (schema === true) return 'c.unknown';
+  if (schema === false) fail('a false schema is only supported as an object property');
+  if (schema.$ref !== undefined) return componentName(schema.$ref);
+  const union = schema.oneOf ?? schema.anyOf;
+  if (union) {
+    const isNull = (branch: Schema) => typeof branch === 'object' && branch.type === 'null';
+    const others = union.filter((branch) => !isNull(branch));
+    const first = others[0];
+    if (others.length !== union.length) {
+      if (others.length !== 1 || !first) fail('only "X or null" unions may contain null');
+      return `c.nullable(${emitSchema(first, ctx)})`;
+    }
+    if (!schema.discriminator) fail('only discriminated unions have validators');
+    const options = union.map((branch) => emitSchema(branch, ctx)).join(', ');
+    const error = schema['x-rule'] ? `, c.always(${str(schema['x-rule'])})` : '';
+    return `c.discriminatedUnion(${str(schema.discriminator.propertyName)}, [${options}]${error})`;
+  }
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  const nonNull = types.filter((type) => type !== 'null');
+  const nullable = nonNull.length !== types.length;
+  const type = nonNull[0];
+  let out: string;
+  if (schema.enum) {
+    const values = schema.enum.map((value) => (typeof value === 'string' ? str(value) : String(value)));
+    out = `c.oneOf([${values.join(', ')}], messages())`;
+  } else if (type === undefined) {
+    if (!nullable) fail(`schema without a type: ${JSON.stringify(schema)}`);
+    return 'c.nullValue(messages())';
+  } else if (type === 'string') out = emitString(schema);
+  else if (type === 'integer') out = emitInteger(schema, ctx);
+  else if (type === 'number') out = 'c.number(messages())';
+  else if (type === 'boolean') out = 'c.boolean(messages())';
+  else if (type === 'array')
+    out = `c.array(${emitSchema(schema.items ?? fail('array without items'), ctx)}, messages())`;
+  else if (type === 'object') out = emitObject(schema, ctx);
+  else fail(`unsupported type ${type}`);
+  if (schema.default !== undefined) out = `c.withDefault(${out}, ${JSON.stringify(schema.default)})`;
+  return nullable ? `c.nullable(${out})` : out;
+}
+
+function refsOf(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) for (const item of node) refsOf(item, into);
+  else if (typeof node === 'object' && node !== null) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') into.add(componentName(value));
+      else refsOf(value, into);
+    }
+  }
+}
+
+const HELPERS = `const { messages, typeMessage } = c;
+
+/** A query string's integer: decimal digits (optionally signed) become a number, anything else is left for the integer check. */
+function integerText(value: unknown): unknown {
+  return typeof value === 'string' && /^-?\\d+$/.test(value) ? Number(value) : value;
+}
+
+/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
+function decimalUnits(value: string, scale: number): bigint | undefined {
+  const match = /^(\\d+)(?:\\.(\\d+))?$/.exec(value);
+  const whole = match?.[1];
+  const fraction = match?.[2] ?? '';
+  if (whole === undefined || fraction.length > scale) return undefined;
+  return BigInt(whole + fraction.padEnd(scale, '0'));
+}
+`;
+
+function dataCheck(expr: string): string {
+  const array = /^z\.array\((\w+)\)$/.exec(expr);
+  return array ? `c.array(${array[1]})` : expr;
+}
+
+/** The content of src/generated/validators.ts. */
+export function generateValidators(input: ValidatorInput, headerLine: string): string {
+  // Only what an operation sends or receives, and what that refers to.
+  const needed = new Set<string>();
+  const visit = (name: string) => {
+    if (needed.has(name)) return;
+    needed.add(name);
+    const deps = new Set<string>();
+    refsOf(input.schemas[name] ?? fail(`unknown component ${name}`), deps);
+    for (const dep of deps) visit(dep);
+  };
+  for (const endpoint of input.endpoints) {
+    for (const expr of [endpoint.query, endpoint.body, endpoint.responseData]) {
+      for (const match of (expr ?? '').matchAll(/\b([A-Z][A-Za-z0-9]*)\b/g)) if (match[1]) visit(match[1]);
+    }
+  }
+  const blocks = input.order
+    .filter((name) => needed.has(name))
+    .map((name) => {
+      const schema = input.schemas[name] ?? fail(`unknown component ${name}`);
+      const expr = emitSchema(schema, {
+        tolerant: input.tolerant.has(name),
+        coerce: schema['x-query'] === true,
+      });
+      return `export const ${name}: c.Check<models.${name}> = ${expr};\n`;
+    });
+  const entries = input.endpoints.map((endpoint) => {
+    const codes = endpoint.errorCodes.map(([status, list]) => `${status}: [${list.join(', ')}]`).join(', ');
+    return [
+      `  ${endpoint.operationId}: {`,
+      `    method: ${str(endpoint.method)},`,
+      `    path: ${str(endpoint.path)},`,
+      `    successStatus: ${endpoint.successStatus},`,
+      `    idempotent: ${endpoint.idempotent},`,
+      `    pathParams: [${endpoint.pathParams.map(str).join(', ')}],`,
+      `    query: ${endpoint.query ?? 'null'},`,
+      `    body: ${endpoint.body ?? 'null'},`,
+      `    responseData: ${endpoint.responseData === null ? 'null' : dataCheck(endpoint.responseData)},`,
+      `    errorCodes: { ${codes} },`,
+      `    specGap: ${endpoint.specGap},`,
+      '  },',
+    ].join('\n');
+  });
+  return `${headerLine}// Plain validators (src/contract/checks.ts) answering as the zod schemas of schemas.ts do, for
+// the client, which then needs no zod at run time; test/contract/validators.test.ts compares them.
+import * as c from '../contract/checks.js';
+import type * as models from './models.js';
+
+${HELPERS}
+${blocks.join('\n')}
+/** One operation of the contract, with validators of its query, JSON body and success body's \`data\`. */
+export interface CheckedEndpoint {
+  /** The HTTP method. */
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** With \`{name}\` placeholders for \`pathParams\`. */
+  readonly path: string;
+  /** The one 2xx status a success arrives with. */
+  readonly successStatus: number;
+  /** GET and DELETE, or a body carrying an idempotencyKey: safe to send again on a retry. */
+  readonly idempotent: boolean;
+  /** Names of the \`{name}\` placeholders in \`path\`, in order. */
+  readonly pathParams: readonly string[];
+  /** Validator of the query parameters; null when the operation takes none. */
+  readonly query: c.Check | null;
+  /** Validator of the JSON request body; null when the operation sends none. */
+  readonly body: c.Check | null;
+  /** Validator of \`data\` in the success body; null when the success response has no body. */
+  readonly responseData: c.Check | null;
+  /** Error codes each error status carries (see errors.ts). */
+  readonly errorCodes: Readonly<Record<number, readonly number[]>>;
+  /** The documents do not show the success status or shape; the contract chose it. */
+  readonly specGap: boolean;
+}
+
+/** Every operation of openapi/match-venue.yaml, by operationId, as endpoints.ts has it but with validators. */
+export const checkedEndpoints = {
+${entries.join('\n')}
+} as const satisfies Record<string, CheckedEndpoint>;
+`;
+}
