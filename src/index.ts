@@ -1,3 +1,10 @@
+/**
+ * The client: {@link MatchVenue} and its resources, the errors it throws (each with a stable
+ * `kind`), the money helpers, the stream's event types and the API's data types.
+ *
+ * @module match-venue
+ */
+
 export { MatchVenue, type MatchVenueOptions } from './client.js';
 export type { FinalRequest, HttpMethod, QueryValue, RequestOptions } from './core/api-client.js';
 export {

@@ -1,5 +1,13 @@
 // `match-venue/testing`: test support over the client and the simulator. Mock mode loads this entry
 // by the package's own name, so it must not import msw (an optional peer): that is `match-venue/msw`.
+
+/**
+ * Test support over the client and the simulator: the shared mock-mode simulator and
+ * {@link createMockVenue}.
+ *
+ * @module match-venue/testing
+ */
+
 export { getMockSimulator, getMockWsUrl, mockBinding } from './mock-mode.js';
 export {
   createMockVenue,

@@ -1,3 +1,9 @@
+/**
+ * msw handlers backed by a simulator: {@link createHandlers}.
+ *
+ * @module match-venue/msw
+ */
+
 import { HttpResponse, http, type RequestHandler } from 'msw';
 import type { Simulator } from '../simulator/index.js';
 import { getMockSimulator } from './mock-mode.js';

@@ -8,7 +8,7 @@
  * - Source-address allowlists (v2 only): {@link isAllowedSource}.
  * - Signers for tests and the simulator: {@link createSnsTestSigner}, {@link createV2TestSigner}.
  *
- * @packageDocumentation
+ * @module match-venue/webhooks
  */
 
 export { snsCanonicalString } from '../contract/sns-canonical.js';
