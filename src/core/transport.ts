@@ -308,7 +308,11 @@ export function fetchIsIntercepted(): boolean {
  */
 async function directTransport(viaGlobalFetch: Transport): Promise<Transport> {
   const undici = await loadUndici();
-  return undici ? undiciTransport(sharedDispatcher(undici)) : viaGlobalFetch;
+  if (!undici) return viaGlobalFetch;
+  const dispatcher = sharedDispatcher(undici);
+  // Bun answers `import('undici')` with a stand-in of its own whose Agent has no request(): there
+  // the runtime's native fetch is the direct path.
+  return typeof dispatcher.request === 'function' ? undiciTransport(dispatcher) : viaGlobalFetch;
 }
 
 /**
