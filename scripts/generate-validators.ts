@@ -228,6 +228,136 @@ function emitSchema(schema: Schema, ctx: Ctx): string {
   return nullable ? `c.nullable(${out})` : out;
 }
 
+// ---- fast-path predicates ------------------------------------------------------------------------------
+//
+// For a response component (whose valid values come back as they are), a plain boolean function
+// of straight-line checks: what a valid answer costs on the hot path. It accepts exactly what the
+// check accepts (test/contract/validators.test.ts holds both to zod); a value it rejects is run
+// through the check, which words the issues.
+
+interface TestEmitter {
+  /** Module-level declarations: regexes and helper functions. */
+  decls: string[];
+  /** Regex literal -> constant name. */
+  regexes: Map<string, string>;
+  /** Components with a predicate (`is<Name>`). */
+  tested: Set<string>;
+  counter: number;
+}
+
+function regexConst(em: TestEmitter, literal: string): string {
+  let name = em.regexes.get(literal);
+  if (!name) {
+    name = `RE_${em.regexes.size}`;
+    em.regexes.set(literal, name);
+    em.decls.push(`const ${name} = ${literal};`);
+  }
+  return name;
+}
+
+const access = (v: string, key: string): string =>
+  /^[A-Za-z_$][\w$]*$/.test(key) ? `${v}.${key}` : `${v}[${str(key)}]`;
+
+let schemaSource: Record<string, SchemaObject> = {};
+
+/** A boolean expression over `v`, true exactly when `schema` accepts it; null when none fits. */
+function emitTest(schema: Schema, em: TestEmitter, v: string, tolerant: boolean): string | null {
+  if (schema === true) return 'true';
+  if (schema === false) return null;
+  if (schema.$ref !== undefined) {
+    const name = componentName(schema.$ref);
+    return em.tested.has(name) ? `is${name}(${v})` : null;
+  }
+  const union = schema.oneOf ?? schema.anyOf;
+  if (union) {
+    const isNull = (branch: Schema) => typeof branch === 'object' && branch.type === 'null';
+    const others = union.filter((branch) => !isNull(branch));
+    if (others.length !== union.length) {
+      const inner = others[0] === undefined ? null : emitTest(others[0], em, v, tolerant);
+      return inner === null ? null : `(${v} === null || ${inner})`;
+    }
+    if (!schema.discriminator) return null;
+    const key = schema.discriminator.propertyName;
+    const cases: string[] = [];
+    for (const branch of union) {
+      if (typeof branch !== 'object' || !branch.$ref) return null;
+      const name = componentName(branch.$ref);
+      const literal = schemaSource[name]?.properties?.[key];
+      const value = typeof literal === 'object' ? literal.enum?.[0] : undefined;
+      if (value === undefined || !em.tested.has(name)) return null;
+      cases.push(
+        `    case ${typeof value === 'string' ? str(value) : String(value)}:\n      return is${name}(v);`,
+      );
+    }
+    const fn = `isUnion${em.counter++}`;
+    em.decls.push(
+      `function ${fn}(v: any): boolean {\n  if (!isObject(v)) return false;\n  switch (${access('v', key)}) {\n${cases.join('\n')}\n    default:\n      return false;\n  }\n}`,
+    );
+    return `${fn}(${v})`;
+  }
+  if (schema.default !== undefined) return null;
+  const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+  const nonNull = types.filter((type) => type !== 'null');
+  const nullable = nonNull.length !== types.length;
+  const type = nonNull[0];
+  let out: string;
+  if (schema.enum) {
+    const values = schema.enum.map(
+      (value) => `${v} === ${typeof value === 'string' ? str(value) : String(value)}`,
+    );
+    out = `(${values.join(' || ')})`;
+  } else if (type === undefined) return `${v} === null`;
+  else if (type === 'string') {
+    if (schema['x-decimal']) return null;
+    const parts = [`typeof ${v} === 'string'`];
+    if (schema.pattern !== undefined)
+      parts.push(`${regexConst(em, regexLiteral(schema.pattern))}.test(${v})`);
+    else if (schema.format === 'uuid') parts.push(`${regexConst(em, formatLiteral(GUID))}.test(${v})`);
+    else if (schema.format === 'date-time')
+      parts.push(`${regexConst(em, formatLiteral(DATETIME))}.test(${v})`);
+    if (schema.minLength !== undefined) parts.push(`minLength(${v}, ${schema.minLength})`);
+    out = parts.length === 1 ? (parts[0] as string) : `(${parts.join(' && ')})`;
+  } else if (type === 'integer') {
+    if (schema['x-query']) return null;
+    const parts = [`Number.isSafeInteger(${v})`];
+    if (schema.minimum !== undefined) parts.push(`${v} >= ${schema.minimum}`);
+    if (schema.maximum !== undefined) parts.push(`${v} <= ${schema.maximum}`);
+    out = parts.length === 1 ? (parts[0] as string) : `(${parts.join(' && ')})`;
+  } else if (type === 'number') out = `(typeof ${v} === 'number' && Number.isFinite(${v}))`;
+  else if (type === 'boolean') out = `typeof ${v} === 'boolean'`;
+  else if (type === 'array') {
+    const item = emitTest(schema.items ?? fail('array without items'), em, 'x', tolerant);
+    if (item === null) return null;
+    const fn = `isArray${em.counter++}`;
+    em.decls.push(
+      `function ${fn}(v: any): boolean {\n  if (!Array.isArray(v)) return false;\n  for (const x of v) if (!(${item})) return false;\n  return true;\n}`,
+    );
+    out = `${fn}(${v})`;
+  } else if (type === 'object') {
+    // Only an object that keeps unknown keys and refines nothing comes back as it came.
+    const loose = schema.additionalProperties === true || (tolerant && schema.additionalProperties !== false);
+    if (!loose || schema['x-date-order'] || !schema.properties) return null;
+    const required = new Set(schema.required ?? []);
+    const parts = ['isObject(v)'];
+    for (const [key, property] of Object.entries(schema.properties)) {
+      const value = access('v', key);
+      if (property === false) {
+        parts.push(`${value} === undefined`);
+        continue;
+      }
+      const test = emitTest(property, em, value, tolerant);
+      if (test === null) return null;
+      // A required key must be there (a schema that takes undefined would otherwise let it go).
+      if (required.has(key)) parts.push(test === 'true' ? `${str(key)} in v` : test);
+      else parts.push(`(${value} === undefined || ${test})`);
+    }
+    const fn = `isObject${em.counter++}`;
+    em.decls.push(`function ${fn}(v: any): boolean {\n  return (\n    ${parts.join(' &&\n    ')}\n  );\n}`);
+    out = `${fn}(${v})`;
+  } else return null;
+  return nullable ? `(${v} === null || ${out})` : out;
+}
+
 function refsOf(node: unknown, into: Set<string>): void {
   if (Array.isArray(node)) for (const item of node) refsOf(item, into);
   else if (typeof node === 'object' && node !== null) {
@@ -253,6 +383,13 @@ function decimalUnits(value: string, scale: number): bigint | undefined {
   if (whole === undefined || fraction.length > scale) return undefined;
   return BigInt(whole + fraction.padEnd(scale, '0'));
 }
+
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** zod's string length rule: at least \`n\` code points. */
+function minLength(v: string, n: number): boolean {
+  return v.length >= n * 2 || (v.length >= n && [...v].length >= n);
+}
 `;
 
 function dataCheck(expr: string): string {
@@ -276,15 +413,19 @@ export function generateValidators(input: ValidatorInput, headerLine: string): s
       for (const match of (expr ?? '').matchAll(/\b([A-Z][A-Za-z0-9]*)\b/g)) if (match[1]) visit(match[1]);
     }
   }
+  schemaSource = input.schemas;
+  const em: TestEmitter = { decls: [], regexes: new Map(), tested: new Set(), counter: 0 };
   const blocks = input.order
     .filter((name) => needed.has(name))
     .map((name) => {
       const schema = input.schemas[name] ?? fail(`unknown component ${name}`);
-      const expr = emitSchema(schema, {
-        tolerant: input.tolerant.has(name),
-        coerce: schema['x-query'] === true,
-      });
-      return `export const ${name}: c.Check<models.${name}> = ${expr};\n`;
+      const tolerant = input.tolerant.has(name);
+      const expr = emitSchema(schema, { tolerant, coerce: schema['x-query'] === true });
+      const test = tolerant ? emitTest(schema, em, 'v', true) : null;
+      if (test === null) return `export const ${name}: c.Check<models.${name}> = ${expr};\n`;
+      em.tested.add(name);
+      const predicate = `function is${name}(v: any): boolean {\n  return ${test};\n}\n`;
+      return `${predicate}\nexport const ${name}: c.Check<models.${name}> = c.withTest(${expr}, is${name});\n`;
     });
   const entries = input.endpoints.map((endpoint) => {
     const codes = endpoint.errorCodes.map(([status, list]) => `${status}: [${list.join(', ')}]`).join(', ');
@@ -309,6 +450,7 @@ import * as c from '../contract/checks.js';
 import type * as models from './models.js';
 
 ${HELPERS}
+${em.decls.length ? `// Fast-path predicates of the response components (see scripts/generate-validators.ts).\n${em.decls.join('\n\n')}\n` : ''}
 ${blocks.join('\n')}
 /** One operation of the contract, with validators of its query, JSON body and success body's \`data\`. */
 export interface CheckedEndpoint {

@@ -43,6 +43,11 @@ export interface Check<Out = unknown, In = Out> extends Optionality {
   objectOf?: { keys: UnknownKeys; map: ErrorMap | undefined } | undefined;
   /** Output is the input itself whenever valid (no default, transform or stripping inside). */
   pure: boolean;
+  /**
+   * For a pure check: whether `value` is valid, with no issue, path or output built (the hot path
+   * of a valid response). Exactly as strict as running the check.
+   */
+  test?: ((value: unknown) => boolean) | undefined;
   /** Phantom: the input type. */
   readonly __input?: In;
 }
@@ -170,24 +175,47 @@ function abortedSince(ctx: CheckContext, start: number): boolean {
 
 function make<Out, In = Out>(
   fn: (value: unknown, ctx: CheckContext) => Out,
-  props: Partial<Pick<Check, 'optin' | 'optout' | 'values' | 'shape' | 'objectOf'>> & { pure: boolean },
+  props: Partial<Pick<Check, 'optin' | 'optout' | 'values' | 'shape' | 'objectOf' | 'test'>> & {
+    pure: boolean;
+  },
 ): Check<Out, In> {
   return Object.assign(fn, props) as Check<Out, In>;
 }
 
 // ---- scalar checks ------------------------------------------------------------------------------------
 
-/** A rule run after a scalar's type check (zod's `.regex`, `.min`, `.refine` on a string or int). */
-export type Rule = (value: unknown, ctx: CheckContext, map: ErrorMap | undefined, start: number) => void;
+/**
+ * A rule run after a value's type check (zod's `.regex`, `.min`, `.refine`), with `test`: whether
+ * a value of the right type passes it.
+ */
+export type Rule = ((value: unknown, ctx: CheckContext, map: ErrorMap | undefined, start: number) => void) & {
+  test: (value: never) => boolean;
+};
+
+const rule = (
+  run: (value: unknown, ctx: CheckContext, map: ErrorMap | undefined, start: number) => void,
+  test: (value: never) => boolean,
+): Rule => Object.assign(run, { test });
+
+const passes = (rules: readonly Rule[], value: unknown): boolean => {
+  for (const r of rules) if (!r.test(value as never)) return false;
+  return true;
+};
 
 /** zod's `.regex(re, { error })`: an invalid_format issue that does not abort. */
 export function pattern(re: RegExp, message?: string): Rule {
-  return (value, ctx, map, start) => {
-    if (abortedSince(ctx, start)) return;
-    re.lastIndex = 0;
-    if (re.test(value as string)) return;
-    raise(ctx, { code: 'invalid_format', input: value, continue: true, message, map });
-  };
+  return rule(
+    (value, ctx, map, start) => {
+      if (abortedSince(ctx, start)) return;
+      re.lastIndex = 0;
+      if (re.test(value as string)) return;
+      raise(ctx, { code: 'invalid_format', input: value, continue: true, message, map });
+    },
+    (value: string) => {
+      re.lastIndex = 0;
+      return re.test(value);
+    },
+  );
 }
 
 /** A string length in code points, as zod counts it (a lone surrogate is one). */
@@ -209,43 +237,47 @@ function codePoints(text: string): number {
  * a wrong type (its `when`), unless an issue explicitly aborted.
  */
 export function minLength(minimum: number, message?: string): Rule {
-  return (value, ctx, map) => {
-    if (value === null || value === undefined) return;
-    const units = (value as { length?: unknown }).length;
-    if (units === undefined) return;
-    const length = typeof value === 'string' ? codePoints(value) : (units as number);
-    if (length >= minimum) return;
-    const origin = Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'unknown';
-    raise(ctx, { code: 'too_small', input: value, continue: true, message, map, origin, bound: minimum });
-  };
+  return rule(
+    (value, ctx, map) => {
+      if (value === null || value === undefined) return;
+      const units = (value as { length?: unknown }).length;
+      if (units === undefined) return;
+      const length = typeof value === 'string' ? codePoints(value) : (units as number);
+      if (length >= minimum) return;
+      const origin = Array.isArray(value) ? 'array' : typeof value === 'string' ? 'string' : 'unknown';
+      raise(ctx, { code: 'too_small', input: value, continue: true, message, map, origin, bound: minimum });
+    },
+    // A code point is one or two units: only between the two bounds is the count in doubt.
+    (value: string) =>
+      value.length >= minimum * 2 || (value.length >= minimum && codePoints(value) >= minimum),
+  );
 }
 
 /** zod's `.min(n)` / `.max(n)` on a number. */
 export function bound(kind: 'min' | 'max', limit: number, message?: string): Rule {
-  return (value, ctx, map, start) => {
+  const within = (n: number) => (kind === 'min' ? n >= limit : n <= limit);
+  return rule((value, ctx, map, start) => {
     if (abortedSince(ctx, start)) return;
-    const n = value as number;
-    if (kind === 'min' ? n >= limit : n <= limit) return;
-    const origin = typeof value === 'number' ? 'number' : typeof value === 'bigint' ? 'bigint' : 'number';
+    if (within(value as number)) return;
     raise(ctx, {
       code: kind === 'min' ? 'too_small' : 'too_big',
       input: value,
       continue: true,
       message,
       map,
-      origin,
+      origin: 'number',
       bound: limit,
     });
-  };
+  }, within);
 }
 
 /** zod's `.refine(fn, { error, path })`: a custom issue, unless an earlier issue aborted. */
 export function refine(test: (value: never) => boolean, message?: string, at?: (string | number)[]): Rule {
-  return (value, ctx, map, start) => {
+  return rule((value, ctx, map, start) => {
     if (abortedSince(ctx, start)) return;
     if (test(value as never)) return;
     raise(ctx, { code: 'custom', input: value, continue: true, message, map, at });
-  };
+  }, test);
 }
 
 function runRules(
@@ -268,7 +300,7 @@ export function string(map?: ErrorMap, rules: readonly Rule[] = []): Check<strin
       runRules(value, ctx, rules, map, start);
       return value as string;
     },
-    { pure: true },
+    { pure: true, test: (value) => typeof value === 'string' && passes(rules, value) },
   );
 }
 
@@ -303,7 +335,7 @@ export function int(map?: ErrorMap, rules: readonly Rule[] = []): Check<number> 
       runRules(value, ctx, rules, map, start);
       return value as number;
     },
-    { pure: true },
+    { pure: true, test: (value) => Number.isSafeInteger(value) && passes(rules, value) },
   );
 }
 
@@ -315,7 +347,7 @@ export function number(map?: ErrorMap): Check<number> {
         raise(ctx, { code: 'invalid_type', expected: 'number', input: value, continue: false, map });
       return value as number;
     },
-    { pure: true },
+    { pure: true, test: (value) => typeof value === 'number' && Number.isFinite(value) },
   );
 }
 
@@ -327,7 +359,7 @@ export function boolean(map?: ErrorMap): Check<boolean> {
         raise(ctx, { code: 'invalid_type', expected: 'boolean', input: value, continue: false, map });
       return value as boolean;
     },
-    { pure: true },
+    { pure: true, test: (value) => typeof value === 'boolean' },
   );
 }
 
@@ -339,7 +371,7 @@ export function nullValue(map?: ErrorMap): Check<null> {
         raise(ctx, { code: 'invalid_type', expected: 'null', input: value, continue: false, map });
       return null;
     },
-    { pure: true },
+    { pure: true, test: (value) => value === null },
   );
 }
 
@@ -350,12 +382,12 @@ export function never(map?: ErrorMap): Check<never> {
       raise(ctx, { code: 'invalid_type', expected: 'never', input: value, continue: false, map });
       return value as never;
     },
-    { pure: true },
+    { pure: true, test: () => false },
   );
 }
 
 /** zod's `z.unknown()`. */
-export const unknown: Check<unknown> = make((value) => value, { pure: true });
+export const unknown: Check<unknown> = make((value) => value, { pure: true, test: () => true });
 
 /** zod's `z.literal(v, map)` and `z.enum([...], map)`. */
 export function oneOf<const T extends string | number>(options: readonly T[], map?: ErrorMap): Check<T> {
@@ -366,7 +398,7 @@ export function oneOf<const T extends string | number>(options: readonly T[], ma
         raise(ctx, { code: 'invalid_value', input: value, continue: false, map, values: options });
       return value as T;
     },
-    { pure: true, values },
+    { pure: true, values, test: (value) => values.has(value) },
   );
 }
 
@@ -374,8 +406,10 @@ export function oneOf<const T extends string | number>(options: readonly T[], ma
 
 /** zod's `.optional()`. */
 export function optional<Out, In>(inner: Check<Out, In>): Check<Out | undefined, In | undefined> {
+  const test = inner.test;
   return make((value, ctx) => (value === undefined ? undefined : inner(value, ctx)), {
     pure: inner.pure,
+    test: test && ((value) => value === undefined || test(value)),
     optin: inner.optin === 'defaulted' ? 'defaulted' : 'optional',
     optout: 'optional',
     values: inner.values && new Set([...inner.values, undefined]),
@@ -384,8 +418,10 @@ export function optional<Out, In>(inner: Check<Out, In>): Check<Out | undefined,
 
 /** zod's `.nullable()`. */
 export function nullable<Out, In>(inner: Check<Out, In>): Check<Out | null, In | null> {
+  const test = inner.test;
   return make((value, ctx) => (value === null ? null : inner(value, ctx)), {
     pure: inner.pure,
+    test: test && ((value) => value === null || test(value)),
     optin: inner.optin,
     optout: inner.optout,
     values: inner.values && new Set([...inner.values, null]),
@@ -429,7 +465,17 @@ export function array<Out, In>(item: Check<Out, In>, map?: ErrorMap): Check<Out[
       }
       return out ?? (value as Out[]);
     },
-    { pure },
+    {
+      pure,
+      test:
+        item.test &&
+        ((value) => {
+          if (!Array.isArray(value)) return false;
+          const test = item.test as (value: unknown) => boolean;
+          for (let i = 0; i < value.length; i++) if (!test(value[i])) return false;
+          return true;
+        }),
+    },
   );
 }
 
@@ -513,7 +559,24 @@ export function object<Out>(
     runRules(result, ctx, rules, map, start);
     return result;
   };
-  return make(fn, { pure, shape, objectOf: { keys, map } });
+  // The hot path of a valid response: no output, path or issue, and no walk over unknown keys.
+  const tests = pure ? entries.map(([name, check]) => [name, check, check.test] as const) : [];
+  const test =
+    pure && tests.every(([, , t]) => t !== undefined)
+      ? (value: unknown): boolean => {
+          if (!isObject(value)) return false;
+          for (const [name, check, t] of tests) {
+            if (name in value) {
+              if (!(t as (value: unknown) => boolean)(value[name])) return false;
+            } else if (!(check.optout === 'optional' && check.optin !== undefined)) {
+              // zod: a missing key is fine only where the schema is optional (or defaulted).
+              if (check.optin !== 'defaulted' || !(t as (value: unknown) => boolean)(undefined)) return false;
+            }
+          }
+          return true;
+        }
+      : undefined;
+  return make(fn, { pure, shape, objectOf: { keys, map }, test });
 }
 
 // Only object checks carry a shape: extend and omit are used on nothing else (the generated
@@ -576,7 +639,16 @@ export function discriminatedUnion<Out>(
       runRules(out, ctx, rules, map, start);
       return out as Out;
     },
-    { pure },
+    {
+      pure,
+      test:
+        pure && options.every((option) => option.test)
+          ? (value) => {
+              if (!isObject(value)) return false;
+              return byValue.get(value[key])?.test?.(value) ?? false;
+            }
+          : undefined,
+    },
   );
 }
 
@@ -587,12 +659,27 @@ export function discriminatedUnion<Out>(
 export function superRefine<T>(
   fn: (value: T, add: (issue: { code: string; message: string; path?: (string | number)[] }) => void) => void,
 ): Rule {
-  return (value, ctx, _map, start) => {
-    if (abortedSince(ctx, start)) return;
-    fn(value as T, (issue) =>
-      raise(ctx, { code: issue.code, input: value, continue: true, message: issue.message, at: issue.path }),
-    );
-  };
+  return rule(
+    (value, ctx, _map, start) => {
+      if (abortedSince(ctx, start)) return;
+      fn(value as T, (issue) =>
+        raise(ctx, {
+          code: issue.code,
+          input: value,
+          continue: true,
+          message: issue.message,
+          at: issue.path,
+        }),
+      );
+    },
+    (value: T) => {
+      let ok = true;
+      fn(value, () => {
+        ok = false;
+      });
+      return ok;
+    },
+  );
 }
 
 /** `base` with more rules run after it (zod's `.refine` / `.superRefine` on a finished schema). */
@@ -614,6 +701,15 @@ export function withRules<Out, In>(base: Check<Out, In>, rules: readonly Rule[])
   );
 }
 
+/**
+ * `check` with a generated predicate as its fast path (generated/validators.ts): straight-line code
+ * that accepts exactly what `check` accepts, for a pure check (its valid values come back as they are).
+ */
+export function withTest<Out, In>(check: Check<Out, In>, test: (value: unknown) => boolean): Check<Out, In> {
+  check.test = test;
+  return check;
+}
+
 // ---- running ------------------------------------------------------------------------------------------------
 
 /** The outcome of {@link runCheck}: the output, or every issue. */
@@ -621,6 +717,7 @@ export type CheckResult<T> = { ok: true; value: T } | { ok: false; issues: Check
 
 /** Runs `check` on `value` from the root. */
 export function runCheck<Out>(check: Check<Out, unknown>, value: unknown): CheckResult<Out> {
+  if (check.test?.(value)) return { ok: true, value: value as Out };
   const ctx: CheckContext = { path: [], issues: [] };
   const out = check(value, ctx);
   return ctx.issues.length === 0 ? { ok: true, value: out } : { ok: false, issues: ctx.issues };

@@ -20,24 +20,335 @@ function decimalUnits(value: string, scale: number): bigint | undefined {
   return BigInt(whole + fraction.padEnd(scale, '0'));
 }
 
-export const DecimalAmount: c.Check<models.DecimalAmount> = c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places')]);
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const Currency: c.Check<models.Currency> = c.string(messages(), [c.pattern(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code (3 upper-case letters)')]);
+/** zod's string length rule: at least `n` code points. */
+function minLength(v: string, n: number): boolean {
+  return v.length >= n * 2 || (v.length >= n && [...v].length >= n);
+}
 
-export const FeeBps: c.Check<models.FeeBps> = c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string of basis points with at most 2 decimal places')]);
+// Fast-path predicates of the response components (see scripts/generate-validators.ts).
+const RE_0 = /^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/;
+
+const RE_1 = /^[A-Z]{3}$/;
+
+function isObject0(v: any): boolean {
+  return (
+    isObject(v) &&
+    isDecimalAmount(v.amount) &&
+    isCurrency(v.currency)
+  );
+}
+
+const RE_2 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/;
+
+function isObject1(v: any): boolean {
+  return (
+    isObject(v) &&
+    (v.parentOrderId === null || (typeof v.parentOrderId === 'string' && RE_2.test(v.parentOrderId))) &&
+    (v.childOrderId === null || (typeof v.childOrderId === 'string' && RE_2.test(v.childOrderId)))
+  );
+}
+
+const RE_3 = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/;
+
+function isObject2(v: any): boolean {
+  return (
+    isObject(v) &&
+    isMoney(v.filledAmount) &&
+    isMoney(v.unfilledAmount) &&
+    (v.clearingFeeBps === undefined || isFeeBps(v.clearingFeeBps)) &&
+    (v.matchedAt === undefined || (typeof v.matchedAt === 'string' && RE_3.test(v.matchedAt)))
+  );
+}
+
+function isObject3(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.orderId === 'string' && RE_2.test(v.orderId)) &&
+    (v.auctionId === null || Number.isSafeInteger(v.auctionId)) &&
+    isOrderLineage(v.lineage) &&
+    (v.orderType === 'BURN') &&
+    isMoney(v.amount) &&
+    (v.feeBps === undefined || (v.feeBps === null || (typeof v.feeBps === 'string' && RE_0.test(v.feeBps)))) &&
+    isPostFillAction(v.postFillAction) &&
+    isOrderStatus(v.status) &&
+    (typeof v.createdAt === 'string' && RE_3.test(v.createdAt)) &&
+    (typeof v.updatedAt === 'string' && RE_3.test(v.updatedAt)) &&
+    (v.fill === null || isOrderFill(v.fill)) &&
+    typeof v.sourceWalletId === 'string' &&
+    (typeof v.fiatAccountId === 'string' && RE_2.test(v.fiatAccountId))
+  );
+}
+
+function isObject4(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.orderId === 'string' && RE_2.test(v.orderId)) &&
+    (v.auctionId === null || Number.isSafeInteger(v.auctionId)) &&
+    isOrderLineage(v.lineage) &&
+    (v.orderType === 'MINT') &&
+    isMoney(v.amount) &&
+    (v.feeBps === undefined || (v.feeBps === null || (typeof v.feeBps === 'string' && RE_0.test(v.feeBps)))) &&
+    isPostFillAction(v.postFillAction) &&
+    isOrderStatus(v.status) &&
+    (typeof v.createdAt === 'string' && RE_3.test(v.createdAt)) &&
+    (typeof v.updatedAt === 'string' && RE_3.test(v.updatedAt)) &&
+    (v.fill === null || isOrderFill(v.fill)) &&
+    v.sourceWalletId === null &&
+    v.fiatAccountId === null
+  );
+}
+
+function isUnion5(v: any): boolean {
+  if (!isObject(v)) return false;
+  switch (v.orderType) {
+    case 'BURN':
+      return isBurnOrder(v);
+    case 'MINT':
+      return isMintOrder(v);
+    default:
+      return false;
+  }
+}
+
+function isObject6(v: any): boolean {
+  return (
+    isObject(v) &&
+    Number.isSafeInteger(v.auctionId) &&
+    (typeof v.orderId === 'string' && RE_2.test(v.orderId)) &&
+    isOrderStatus(v.status)
+  );
+}
+
+function isObject7(v: any): boolean {
+  return (
+    isObject(v) &&
+    (Number.isSafeInteger(v.page) && v.page >= 1) &&
+    (Number.isSafeInteger(v.pageSize) && v.pageSize >= 1) &&
+    (Number.isSafeInteger(v.total) && v.total >= 0)
+  );
+}
+
+function isArray8(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(isOrder(x))) return false;
+  return true;
+}
+
+function isObject9(v: any): boolean {
+  return (
+    isObject(v) &&
+    isArray8(v.orders) &&
+    isPagination(v.pagination)
+  );
+}
+
+function isObject10(v: any): boolean {
+  return (
+    isObject(v) &&
+    Number.isSafeInteger(v.auctionId) &&
+    (typeof v.orderId === 'string' && RE_2.test(v.orderId)) &&
+    (v.status === 'cancelled')
+  );
+}
+
+function isArray11(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!((typeof x === 'string' && RE_2.test(x)))) return false;
+  return true;
+}
+
+function isObject12(v: any): boolean {
+  return (
+    isObject(v) &&
+    Number.isSafeInteger(v.auctionId) &&
+    isArray11(v.orderIds) &&
+    (v.status === 'cancelled')
+  );
+}
+
+function isObject13(v: any): boolean {
+  return (
+    isObject(v) &&
+    Number.isSafeInteger(v.auctionId) &&
+    (typeof v.orderId === 'string' && RE_2.test(v.orderId)) &&
+    (v.status === 'pending')
+  );
+}
+
+function isObject14(v: any): boolean {
+  return (
+    isObject(v) &&
+    isMoney(v.available) &&
+    isMoney(v.reserved) &&
+    isMoney(v.total)
+  );
+}
+
+function isObject15(v: any): boolean {
+  return (
+    isObject(v) &&
+    (Number.isSafeInteger(v.activeOrderCount) && v.activeOrderCount >= 0) &&
+    (Number.isSafeInteger(v.mintOrderCount) && v.mintOrderCount >= 0) &&
+    (Number.isSafeInteger(v.burnOrderCount) && v.burnOrderCount >= 0)
+  );
+}
+
+function isObject16(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.from === 'string' && RE_3.test(v.from)) &&
+    (typeof v.to === 'string' && RE_3.test(v.to)) &&
+    isMoney(v.totalMatched) &&
+    isMoney(v.rebatesEarned) &&
+    isMoney(v.feesPaid)
+  );
+}
+
+function isObject17(v: any): boolean {
+  return (
+    isObject(v) &&
+    typeof v.accountId === 'string' &&
+    isObject14(v.stablecoin) &&
+    isObject15(v.exposure) &&
+    isObject16(v.activity)
+  );
+}
+
+function isObject18(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.id === 'string' && RE_2.test(v.id)) &&
+    typeof v.status === 'string'
+  );
+}
+
+function isObject19(v: any): boolean {
+  return (
+    isObject(v) &&
+    typeof v.ticket === 'string' &&
+    (v.expiresAt === undefined || (typeof v.expiresAt === 'string' && RE_3.test(v.expiresAt)))
+  );
+}
+
+function isObject20(v: any): boolean {
+  return (
+    isObject(v) &&
+    typeof v.masterWalletId === 'string'
+  );
+}
+
+function isObject21(v: any): boolean {
+  return (
+    isObject(v) &&
+    isObject20(v.payments)
+  );
+}
+
+function isArray22(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(typeof x === 'string')) return false;
+  return true;
+}
+
+function isArray23(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(typeof x === 'string')) return false;
+  return true;
+}
+
+function isArray24(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(Number.isSafeInteger(x))) return false;
+  return true;
+}
+
+function isObject25(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.id === 'string' && RE_2.test(v.id)) &&
+    (v.name === undefined || typeof v.name === 'string') &&
+    typeof v.endpoint === 'string' &&
+    (v.enabled === undefined || typeof v.enabled === 'boolean') &&
+    (v.createDate === undefined || (typeof v.createDate === 'string' && RE_3.test(v.createDate))) &&
+    (v.updateDate === undefined || (typeof v.updateDate === 'string' && RE_3.test(v.updateDate))) &&
+    (v.notificationTypes === undefined || isArray22(v.notificationTypes)) &&
+    (v.restricted === undefined || typeof v.restricted === 'boolean') &&
+    (v.environment === undefined || typeof v.environment === 'string') &&
+    (v.addresses === undefined || isArray23(v.addresses)) &&
+    (v.domains === undefined || isArray24(v.domains))
+  );
+}
+
+function isObject26(v: any): boolean {
+  return (
+    isObject(v) &&
+    typeof v.url === 'string' &&
+    typeof v.arn === 'string' &&
+    (v.status === 'pending' || v.status === 'confirmed' || v.status === 'deleted')
+  );
+}
+
+function isArray27(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(isV1SubscriptionDetail(x))) return false;
+  return true;
+}
+
+function isObject28(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.id === 'string' && RE_2.test(v.id)) &&
+    typeof v.endpoint === 'string' &&
+    isArray27(v.subscriptionDetails)
+  );
+}
+
+function isObject29(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.id === 'string' && RE_2.test(v.id)) &&
+    (v.algorithm === 'ECDSA_SHA_256') &&
+    typeof v.publicKey === 'string' &&
+    (typeof v.createDate === 'string' && RE_3.test(v.createDate))
+  );
+}
+
+function isDecimalAmount(v: any): boolean {
+  return (typeof v === 'string' && RE_0.test(v));
+}
+
+export const DecimalAmount: c.Check<models.DecimalAmount> = c.withTest(c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places')]), isDecimalAmount);
+
+function isCurrency(v: any): boolean {
+  return (typeof v === 'string' && RE_1.test(v));
+}
+
+export const Currency: c.Check<models.Currency> = c.withTest(c.string(messages(), [c.pattern(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code (3 upper-case letters)')]), isCurrency);
+
+function isFeeBps(v: any): boolean {
+  return (typeof v === 'string' && RE_0.test(v));
+}
+
+export const FeeBps: c.Check<models.FeeBps> = c.withTest(c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string of basis points with at most 2 decimal places')]), isFeeBps);
 
 export const IdempotencyKey: c.Check<models.IdempotencyKey> = c.string(messages(), [c.pattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/, 'must be a UUID v4')]);
 
 export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.pattern(/^https:\/\/[^\s\/?#@]+([\/?#]\S*)?$/, 'must be an HTTPS URL')]);
 
-export const Money: c.Check<models.Money> = c.object(
+function isMoney(v: any): boolean {
+  return isObject0(v);
+}
+
+export const Money: c.Check<models.Money> = c.withTest(c.object(
   {
     amount: DecimalAmount,
     currency: Currency,
   },
   'loose',
   messages(),
-);
+), isMoney);
 
 export const OrderAmount: c.Check<models.OrderAmount> = c.object(
   {
@@ -65,20 +376,36 @@ export const WithdrawalAmount: c.Check<models.WithdrawalAmount> = c.object(
 
 export const OrderType: c.Check<models.OrderType> = c.oneOf(['BURN', 'MINT'], messages());
 
-export const OrderStatus: c.Check<models.OrderStatus> = c.oneOf(['pending', 'settling', 'filled', 'partial_fill', 'unfilled', 'cancelled', 'failed'], messages());
+function isOrderStatus(v: any): boolean {
+  return (v === 'pending' || v === 'settling' || v === 'filled' || v === 'partial_fill' || v === 'unfilled' || v === 'cancelled' || v === 'failed');
+}
 
-export const PostFillAction: c.Check<models.PostFillAction> = c.oneOf(['roll', 'fallback', 'cancel'], messages());
+export const OrderStatus: c.Check<models.OrderStatus> = c.withTest(c.oneOf(['pending', 'settling', 'filled', 'partial_fill', 'unfilled', 'cancelled', 'failed'], messages()), isOrderStatus);
 
-export const OrderLineage: c.Check<models.OrderLineage> = c.object(
+function isPostFillAction(v: any): boolean {
+  return (v === 'roll' || v === 'fallback' || v === 'cancel');
+}
+
+export const PostFillAction: c.Check<models.PostFillAction> = c.withTest(c.oneOf(['roll', 'fallback', 'cancel'], messages()), isPostFillAction);
+
+function isOrderLineage(v: any): boolean {
+  return isObject1(v);
+}
+
+export const OrderLineage: c.Check<models.OrderLineage> = c.withTest(c.object(
   {
     parentOrderId: c.nullable(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
     childOrderId: c.nullable(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
   },
   'loose',
   messages(),
-);
+), isOrderLineage);
 
-export const OrderFill: c.Check<models.OrderFill> = c.object(
+function isOrderFill(v: any): boolean {
+  return isObject2(v);
+}
+
+export const OrderFill: c.Check<models.OrderFill> = c.withTest(c.object(
   {
     filledAmount: Money,
     unfilledAmount: Money,
@@ -87,9 +414,13 @@ export const OrderFill: c.Check<models.OrderFill> = c.object(
   },
   'loose',
   messages(),
-);
+), isOrderFill);
 
-export const BurnOrder: c.Check<models.BurnOrder> = c.object(
+function isBurnOrder(v: any): boolean {
+  return isObject3(v);
+}
+
+export const BurnOrder: c.Check<models.BurnOrder> = c.withTest(c.object(
   {
     orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     auctionId: c.nullable(c.int(messages())),
@@ -107,9 +438,13 @@ export const BurnOrder: c.Check<models.BurnOrder> = c.object(
   },
   'loose',
   messages(),
-);
+), isBurnOrder);
 
-export const MintOrder: c.Check<models.MintOrder> = c.object(
+function isMintOrder(v: any): boolean {
+  return isObject4(v);
+}
+
+export const MintOrder: c.Check<models.MintOrder> = c.withTest(c.object(
   {
     orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     auctionId: c.nullable(c.int(messages())),
@@ -127,9 +462,13 @@ export const MintOrder: c.Check<models.MintOrder> = c.object(
   },
   'loose',
   messages(),
-);
+), isMintOrder);
 
-export const Order: c.Check<models.Order> = c.discriminatedUnion('orderType', [BurnOrder, MintOrder]);
+function isOrder(v: any): boolean {
+  return isUnion5(v);
+}
+
+export const Order: c.Check<models.Order> = c.withTest(c.discriminatedUnion('orderType', [BurnOrder, MintOrder]), isOrder);
 
 export const BurnOrderRequest: c.Check<models.BurnOrderRequest> = c.object(
   {
@@ -161,7 +500,11 @@ export const MintOrderRequest: c.Check<models.MintOrderRequest> = c.object(
 
 export const PlaceOrderRequest: c.Check<models.PlaceOrderRequest> = c.discriminatedUnion('orderType', [BurnOrderRequest, MintOrderRequest], c.always('orderType must be BURN or MINT'));
 
-export const PlaceOrderResult: c.Check<models.PlaceOrderResult> = c.object(
+function isPlaceOrderResult(v: any): boolean {
+  return isObject6(v);
+}
+
+export const PlaceOrderResult: c.Check<models.PlaceOrderResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
     orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
@@ -169,7 +512,7 @@ export const PlaceOrderResult: c.Check<models.PlaceOrderResult> = c.object(
   },
   'loose',
   messages(),
-);
+), isPlaceOrderResult);
 
 export const ListOrdersQuery: c.Check<models.ListOrdersQuery> = c.object(
   {
@@ -191,7 +534,11 @@ export const ListOrdersQuery: c.Check<models.ListOrdersQuery> = c.object(
 )],
 );
 
-export const Pagination: c.Check<models.Pagination> = c.object(
+function isPagination(v: any): boolean {
+  return isObject7(v);
+}
+
+export const Pagination: c.Check<models.Pagination> = c.withTest(c.object(
   {
     page: c.int(messages(), [c.bound('min', 1)]),
     pageSize: c.int(messages(), [c.bound('min', 1)]),
@@ -199,16 +546,20 @@ export const Pagination: c.Check<models.Pagination> = c.object(
   },
   'loose',
   messages(),
-);
+), isPagination);
 
-export const OrderList: c.Check<models.OrderList> = c.object(
+function isOrderList(v: any): boolean {
+  return isObject9(v);
+}
+
+export const OrderList: c.Check<models.OrderList> = c.withTest(c.object(
   {
     orders: c.array(Order, messages()),
     pagination: Pagination,
   },
   'loose',
   messages(),
-);
+), isOrderList);
 
 export const CancelOrderRequest: c.Check<models.CancelOrderRequest> = c.object(
   {
@@ -219,7 +570,11 @@ export const CancelOrderRequest: c.Check<models.CancelOrderRequest> = c.object(
   messages(),
 );
 
-export const CancelOrderResult: c.Check<models.CancelOrderResult> = c.object(
+function isCancelOrderResult(v: any): boolean {
+  return isObject10(v);
+}
+
+export const CancelOrderResult: c.Check<models.CancelOrderResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
     orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
@@ -227,9 +582,13 @@ export const CancelOrderResult: c.Check<models.CancelOrderResult> = c.object(
   },
   'loose',
   messages(),
-);
+), isCancelOrderResult);
 
-export const CancelAllResult: c.Check<models.CancelAllResult> = c.object(
+function isCancelAllResult(v: any): boolean {
+  return isObject12(v);
+}
+
+export const CancelAllResult: c.Check<models.CancelAllResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
     orderIds: c.array(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')), messages()),
@@ -237,7 +596,7 @@ export const CancelAllResult: c.Check<models.CancelAllResult> = c.object(
   },
   'loose',
   messages(),
-);
+), isCancelAllResult);
 
 export const ModifyOrderRequest: c.Check<models.ModifyOrderRequest> = c.object(
   {
@@ -249,7 +608,11 @@ export const ModifyOrderRequest: c.Check<models.ModifyOrderRequest> = c.object(
   messages(),
 );
 
-export const ModifyOrderResult: c.Check<models.ModifyOrderResult> = c.object(
+function isModifyOrderResult(v: any): boolean {
+  return isObject13(v);
+}
+
+export const ModifyOrderResult: c.Check<models.ModifyOrderResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
     orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
@@ -257,9 +620,13 @@ export const ModifyOrderResult: c.Check<models.ModifyOrderResult> = c.object(
   },
   'loose',
   messages(),
-);
+), isModifyOrderResult);
 
-export const AccountSummary: c.Check<models.AccountSummary> = c.object(
+function isAccountSummary(v: any): boolean {
+  return isObject17(v);
+}
+
+export const AccountSummary: c.Check<models.AccountSummary> = c.withTest(c.object(
   {
     accountId: c.string(messages()),
     stablecoin: c.object(
@@ -294,7 +661,7 @@ export const AccountSummary: c.Check<models.AccountSummary> = c.object(
   },
   'loose',
   messages(),
-);
+), isAccountSummary);
 
 export const CreateWithdrawalRequest: c.Check<models.CreateWithdrawalRequest> = c.object(
   {
@@ -306,25 +673,37 @@ export const CreateWithdrawalRequest: c.Check<models.CreateWithdrawalRequest> = 
   messages(),
 );
 
-export const Withdrawal: c.Check<models.Withdrawal> = c.object(
+function isWithdrawal(v: any): boolean {
+  return isObject18(v);
+}
+
+export const Withdrawal: c.Check<models.Withdrawal> = c.withTest(c.object(
   {
     id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     status: c.string(messages()),
   },
   'loose',
   messages(),
-);
+), isWithdrawal);
 
-export const WsTicket: c.Check<models.WsTicket> = c.object(
+function isWsTicket(v: any): boolean {
+  return isObject19(v);
+}
+
+export const WsTicket: c.Check<models.WsTicket> = c.withTest(c.object(
   {
     ticket: c.string(messages()),
     expiresAt: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
   },
   'loose',
   messages(),
-);
+), isWsTicket);
 
-export const Configuration: c.Check<models.Configuration> = c.object(
+function isConfiguration(v: any): boolean {
+  return isObject21(v);
+}
+
+export const Configuration: c.Check<models.Configuration> = c.withTest(c.object(
   {
     payments: c.object(
       {
@@ -336,7 +715,7 @@ export const Configuration: c.Check<models.Configuration> = c.object(
   },
   'loose',
   messages(),
-);
+), isConfiguration);
 
 export const WalletSubscriptionRequest: c.Check<models.WalletSubscriptionRequest> = c.object(
   {
@@ -379,7 +758,11 @@ export const TransferSubscriptionRequest: c.Check<models.TransferSubscriptionReq
   messages(),
 );
 
-export const NotificationSubscription: c.Check<models.NotificationSubscription> = c.object(
+function isNotificationSubscription(v: any): boolean {
+  return isObject25(v);
+}
+
+export const NotificationSubscription: c.Check<models.NotificationSubscription> = c.withTest(c.object(
   {
     id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     name: c.optional(c.string(messages())),
@@ -395,7 +778,7 @@ export const NotificationSubscription: c.Check<models.NotificationSubscription> 
   },
   'loose',
   messages(),
-);
+), isNotificationSubscription);
 
 export const V1SubscriptionRequest: c.Check<models.V1SubscriptionRequest> = c.object(
   {
@@ -405,7 +788,11 @@ export const V1SubscriptionRequest: c.Check<models.V1SubscriptionRequest> = c.ob
   messages(),
 );
 
-export const V1SubscriptionDetail: c.Check<models.V1SubscriptionDetail> = c.object(
+function isV1SubscriptionDetail(v: any): boolean {
+  return isObject26(v);
+}
+
+export const V1SubscriptionDetail: c.Check<models.V1SubscriptionDetail> = c.withTest(c.object(
   {
     url: c.string(messages()),
     arn: c.string(messages()),
@@ -413,9 +800,13 @@ export const V1SubscriptionDetail: c.Check<models.V1SubscriptionDetail> = c.obje
   },
   'loose',
   messages(),
-);
+), isV1SubscriptionDetail);
 
-export const V1Subscription: c.Check<models.V1Subscription> = c.object(
+function isV1Subscription(v: any): boolean {
+  return isObject28(v);
+}
+
+export const V1Subscription: c.Check<models.V1Subscription> = c.withTest(c.object(
   {
     id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     endpoint: c.string(messages()),
@@ -423,9 +814,13 @@ export const V1Subscription: c.Check<models.V1Subscription> = c.object(
   },
   'loose',
   messages(),
-);
+), isV1Subscription);
 
-export const NotificationPublicKey: c.Check<models.NotificationPublicKey> = c.object(
+function isNotificationPublicKey(v: any): boolean {
+  return isObject29(v);
+}
+
+export const NotificationPublicKey: c.Check<models.NotificationPublicKey> = c.withTest(c.object(
   {
     id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     algorithm: c.oneOf(['ECDSA_SHA_256'], messages()),
@@ -434,7 +829,7 @@ export const NotificationPublicKey: c.Check<models.NotificationPublicKey> = c.ob
   },
   'loose',
   messages(),
-);
+), isNotificationPublicKey);
 
 /** One operation of the contract, with validators of its query, JSON body and success body's `data`. */
 export interface CheckedEndpoint {
