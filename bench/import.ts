@@ -8,9 +8,12 @@
  * the ratio of medians. Measures dist/ (what users install): `npm run build` first.
  *   npx tsx bench/import.ts              (15 rounds)
  *   npx tsx bench/import.ts --rounds 30
+ *   npx tsx bench/import.ts --against ../baseline   (adds that checkout's main entry, built, to
+ *                                                     the same rounds: before and after, paired)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -29,20 +32,32 @@ export interface ImportBenchRow {
 // self-reference from the repo root), exactly as an installed copy resolves them.
 const ENTRIES = ['match-venue', 'match-venue/webhooks', 'match-venue/simulator', 'match-venue/testing'];
 
-function variants(): { name: string; code: string }[] {
-  const list = [{ name: "bare node -e ''", code: '' }];
-  for (const entry of ENTRIES) list.push({ name: `import '${entry}'`, code: `await import('${entry}')` });
-  list.push({ name: "require('match-venue')", code: "require('match-venue')" });
+interface Variant {
+  name: string;
+  code: string;
+  /** The checkout whose package the specifier resolves to. */
+  cwd: string;
+}
+
+function variants(against?: string): Variant[] {
+  const list: Variant[] = [{ name: "bare node -e ''", code: '', cwd: root }];
+  for (const entry of ENTRIES)
+    list.push({ name: `import '${entry}'`, code: `await import('${entry}')`, cwd: root });
+  list.push({ name: "require('match-venue')", code: "require('match-venue')", cwd: root });
+  if (against) {
+    list.push({ name: "import 'match-venue' (against)", code: "await import('match-venue')", cwd: against });
+    list.push({ name: "require('match-venue') (against)", code: "require('match-venue')", cwd: against });
+  }
   return list;
 }
 
-function runOnce(code: string): number {
+function runOnce({ code, cwd }: Variant): number {
   const started = process.hrtime.bigint();
   const out = spawnSync(
     process.execPath,
     code.startsWith('await') ? ['--input-type=module', '-e', code] : ['-e', code],
     {
-      cwd: root,
+      cwd,
       stdio: ['ignore', 'ignore', 'pipe'],
     },
   );
@@ -58,16 +73,18 @@ const quantile = (sorted: readonly number[], q: number): number => {
   return (sorted[lo] ?? 0) + ((sorted[hi] ?? 0) - (sorted[lo] ?? 0)) * (at - lo);
 };
 
-export function benchImport(rounds = 15): ImportBenchRow[] {
-  if (!existsSync(`${root}/dist/index.js`)) throw new Error('dist/ is missing: run `npm run build` first');
-  const list = variants();
+export function benchImport(rounds = 15, against?: string): ImportBenchRow[] {
+  for (const dir of [root, ...(against ? [against] : [])])
+    if (!existsSync(`${dir}/dist/index.js`))
+      throw new Error(`${dir}/dist/ is missing: run \`npm run build\` there first`);
+  const list = variants(against && resolve(against));
   const times = list.map(() => [] as number[]);
   // One unmeasured start of each warms the file system cache.
-  for (const v of list) runOnce(v.code);
+  for (const v of list) runOnce(v);
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < list.length; k++) {
       const i = (k + r) % list.length;
-      (times[i] as number[]).push(runOnce((list[i] as { code: string }).code));
+      (times[i] as number[]).push(runOnce(list[i] as Variant));
     }
   }
   const bare = times[0] as number[];
@@ -93,7 +110,8 @@ export function benchImport(rounds = 15): ImportBenchRow[] {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const at = process.argv.indexOf('--rounds');
   const rounds = at > 0 ? Number(process.argv[at + 1]) : 15;
-  const rows = benchImport(rounds);
+  const against = process.argv.indexOf('--against');
+  const rows = benchImport(rounds, against > 0 ? process.argv[against + 1] : undefined);
   console.table(rows);
   const main = rows.find((r) => r.variant === "import 'match-venue'");
   if (main) console.log(`cold import 'match-venue': +${main.addedMs} ms over bare node (target <= +100 ms)`);

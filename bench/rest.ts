@@ -14,6 +14,9 @@ import { pathToFileURL } from 'node:url';
 import type * as Sdk from 'match-venue';
 import type * as SimulatorEntry from 'match-venue/simulator';
 import { Agent, request } from 'undici';
+import { runCheck } from '../src/contract/checks.js';
+import { Order as OrderSchema } from '../src/generated/schemas.js';
+import { Order as OrderCheck } from '../src/generated/validators.js';
 import { VERSION } from '../src/internal/version.js';
 
 export interface RestBenchOptions {
@@ -182,6 +185,85 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
   }
 }
 
+export interface ValidationBenchRow {
+  variant: 'JSON.parse' | 'JSON.parse + zod safeParse' | 'JSON.parse + generated validator';
+  /** Median over rounds of the CPU time per call, in microseconds. */
+  usPerCall: number;
+  /** Median over rounds of (this variant's time - JSON.parse's time in the same round). */
+  addedUs: number;
+}
+
+/**
+ * What checking one `orders.retrieve` answer costs in this process, without a socket: the same
+ * order body (a filled BURN order) parsed, then checked by the zod schema or by the generated
+ * validator the client uses. Paired rounds as above; the socket's noise is absent here, so this is
+ * the part of the REST ratio that response validation accounts for.
+ */
+export function benchValidation(calls = 20_000, rounds = 15): ValidationBenchRow[] {
+  const order = {
+    orderId: '10000000-0000-4000-8000-0000000000aa',
+    auctionId: 7,
+    lineage: { parentOrderId: null, childOrderId: '20000000-0000-4000-8000-0000000000bb' },
+    orderType: 'BURN',
+    amount: { amount: '1000.00', currency: 'USD' },
+    feeBps: '5.00',
+    postFillAction: 'roll',
+    status: 'partial_fill',
+    createdAt: '2026-01-01T10:00:00.000Z',
+    updatedAt: '2026-01-01T10:00:05.000Z',
+    fill: {
+      filledAmount: { amount: '400.00', currency: 'USD' },
+      unfilledAmount: { amount: '600.00', currency: 'USD' },
+      clearingFeeBps: '4.50',
+      matchedAt: '2026-01-01T10:00:05.000Z',
+    },
+    sourceWalletId: 'wallet-1',
+    fiatAccountId: '20000000-0000-4000-8000-0000000000bb',
+  };
+  const text = JSON.stringify({ data: order });
+  const variants: Record<ValidationBenchRow['variant'], () => unknown> = {
+    'JSON.parse': () => JSON.parse(text).data,
+    'JSON.parse + zod safeParse': () => {
+      const result = OrderSchema.safeParse(JSON.parse(text).data);
+      if (!result.success) throw new Error('zod rejected the order');
+      return result.data;
+    },
+    'JSON.parse + generated validator': () => {
+      const result = runCheck(OrderCheck, JSON.parse(text).data);
+      if (!result.ok) throw new Error('the validator rejected the order');
+      return result.value;
+    },
+  };
+  const names = Object.keys(variants) as ValidationBenchRow['variant'][];
+  const times = new Map(names.map((n) => [n, [] as number[]]));
+  const added = new Map(names.map((n) => [n, [] as number[]]));
+  for (const name of names) for (let i = 0; i < calls; i++) variants[name]();
+  for (let r = 0; r < rounds; r++) {
+    const order = names.map((_, i) => names[(i + r) % names.length]!);
+    const round = new Map<ValidationBenchRow['variant'], number>();
+    for (const name of order) {
+      const call = variants[name];
+      const start = performance.now();
+      for (let i = 0; i < calls; i++) call();
+      round.set(name, ((performance.now() - start) * 1000) / calls);
+    }
+    for (const name of names) {
+      times.get(name)!.push(round.get(name)!);
+      added.get(name)!.push(round.get(name)! - round.get('JSON.parse')!);
+    }
+  }
+  const median = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  return names.map((variant) => ({
+    variant,
+    usPerCall: Number(median(times.get(variant)!).toFixed(2)),
+    addedUs: Number(median(added.get(variant)!).toFixed(2)),
+  }));
+}
+
 /** One line per SDK row: the median paired ratio, its spread, and the verdict against 1.10x. */
 export function describeRest(rows: readonly RestBenchRow[]): string[] {
   return rows
@@ -196,6 +278,7 @@ export function describeRest(rows: readonly RestBenchRow[]): string[] {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  console.table(benchValidation());
   const rows = await benchRest({ dist: process.argv.includes('--dist') });
   console.table(rows);
   for (const line of describeRest(rows)) console.log(line);
