@@ -3,7 +3,7 @@
 // Benchmarks are never part of the test suite: timings on a shared machine are not assertions.
 import { benchClearing, benchEnginePath, formatEngineTable } from './clearing.js';
 import { benchPlacements } from './placements.js';
-import { benchRest, describeRest } from './rest.js';
+import { benchRest, benchValidation, describeRest } from './rest.js';
 import { describeSize, measureSize } from './size.js';
 import { benchStream } from './stream.js';
 
@@ -34,6 +34,9 @@ if (engineLargest)
 
 console.log('# placements');
 console.table(await benchPlacements(smoke ? 2_000 : undefined));
+
+console.log('# response validation, in process (one orders.retrieve answer)');
+console.table(benchValidation(smoke ? 2_000 : undefined, smoke ? 3 : undefined));
 
 console.log('# REST client overhead');
 // Both what the tests import (the source, through tsx) and what users install (dist/; built by npm run build).
