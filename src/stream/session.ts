@@ -1,10 +1,16 @@
-import { type RawData, WebSocket } from 'ws';
 import { type BackoffPolicy, backoffDelay, isPermanentRefusal } from '../contract/retry-policy.js';
 import { parseServerFrame, serializeClientFrame } from '../contract/ws-codec.js';
 import { type ClientFrame, SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../contract/ws-protocol.js';
 import type { Logger } from '../core/logger.js';
 import type { StateChange, StreamHost, StreamOptions, StreamState } from './api.js';
 import { StreamGaveUpError } from './errors.js';
+import {
+  openSocket,
+  SOCKET_CLOSED,
+  SOCKET_OPEN,
+  type SocketData,
+  type StreamSocket,
+} from './socket-factory.js';
 
 // One socket at a time and the life around it: a fresh ticket per connect, the opening handshake,
 // the server's hello, heartbeats, and reconnecting on a schedule. Knows nothing of channels,
@@ -64,7 +70,7 @@ function isHello(text: string): boolean {
 export class Session {
   // Private (#), not merely `private`: the socket's handshake request carries the ticket in its
   // subprotocol header, and inspection or serialization of the stream must never reach it.
-  #ws: WebSocket | undefined;
+  #ws: StreamSocket | undefined;
   private current: StreamState = 'connecting';
   private stopped = false;
   /** Consecutive failed attempts (0 once open). */
@@ -126,7 +132,7 @@ export class Session {
    */
   send(frame: ClientFrame): void {
     const ws = this.#ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    if (!ws || ws.readyState !== SOCKET_OPEN) return;
     if (!this.greeted && frame.op !== 'ping') return;
     ws.send(serializeClientFrame(frame));
   }
@@ -167,7 +173,7 @@ export class Session {
   /** Resolves once the socket (if any) has closed. */
   socketGone(): Promise<void> {
     const ws = this.#ws;
-    if (!ws || ws.readyState === WebSocket.CLOSED) return Promise.resolve();
+    if (!ws || ws.readyState === SOCKET_CLOSED) return Promise.resolve();
     return new Promise((resolve) => this.closeWaiters.push(resolve));
   }
 
@@ -202,13 +208,23 @@ export class Session {
       return;
     }
     if (this.stopped) return;
-    const ws = new WebSocket(url, [this.protocol, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
-      perMessageDeflate: false,
-      handshakeTimeout: this.opts.connectTimeoutMs ?? 10_000,
-    });
+    let ws: StreamSocket;
+    try {
+      ws = await openSocket(url, [this.protocol, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
+        handshakeTimeoutMs: this.opts.connectTimeoutMs ?? 10_000,
+      });
+    } catch (err) {
+      // No WebSocket client on this runtime: retrying cannot help.
+      this.hooks.failed(err instanceof Error ? err : new Error(String(err)));
+      return;
+    }
+    if (this.stopped) {
+      ws.terminate();
+      return;
+    }
     this.#ws = ws;
     ws.on('open', () => this.onOpen(ws));
-    ws.on('message', (data: RawData) => this.onMessage(ws, data));
+    ws.on('message', (data: SocketData) => this.onMessage(ws, data));
     // The ws error text never contains the subprotocols, so the ticket cannot leak through it.
     ws.on('error', (err) => log.warn('stream: socket error', { error: err.message }));
     ws.on('close', (code) => this.onClose(ws, code));
@@ -219,7 +235,7 @@ export class Session {
     return this.host.subprotocol ?? SUBPROTOCOL;
   }
 
-  private onOpen(ws: WebSocket): void {
+  private onOpen(ws: StreamSocket): void {
     if (ws !== this.#ws || this.stopped) return;
     if (ws.protocol !== this.protocol) {
       this.settings.log.warn('stream: the server selected another subprotocol, closing', {
@@ -257,7 +273,7 @@ export class Session {
     this.helloTimer = undefined;
   }
 
-  private onMessage(ws: WebSocket, data: RawData): void {
+  private onMessage(ws: StreamSocket, data: SocketData): void {
     if (ws !== this.#ws) return;
     // Any frame answers a ping: the socket is alive.
     if (this.silenceTimer) {
@@ -272,7 +288,7 @@ export class Session {
     this.hooks.message(text);
   }
 
-  private onClose(ws: WebSocket, code: number): void {
+  private onClose(ws: StreamSocket, code: number): void {
     if (ws === this.#ws) {
       this.stopHello();
       this.stopHeartbeat();
@@ -305,7 +321,7 @@ export class Session {
     }, delay);
   }
 
-  private startHeartbeat(ws: WebSocket): void {
+  private startHeartbeat(ws: StreamSocket): void {
     const interval = this.opts.heartbeatIntervalMs ?? 15_000;
     const timeout = this.opts.heartbeatTimeoutMs ?? 10_000;
     this.stopHeartbeat();
