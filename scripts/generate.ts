@@ -7,6 +7,8 @@
  * types.ts comes from openapi-typescript. schemas.ts, endpoints.ts and errors.ts come from the small
  * emitters below, which cover exactly the JSON Schema subset the contract uses and fail loudly on
  * anything else, so a new construct in the YAML cannot be silently dropped from validation.
+ * validators.ts (the client's plain validators, answering as the zod schemas do) comes from
+ * generate-validators.ts, from the same document.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
