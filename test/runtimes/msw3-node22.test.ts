@@ -1,0 +1,91 @@
+// msw 3 needs Node >= 22.12 and CI runs Node 20, so this runs test/runtimes/msw3-client.mjs under
+// Node 22 with msw 3, both from test/node22/ (a separate install: .ci/run runs
+// `npm install --prefix test/node22`; a Node binary package in the root install would shadow
+// `node` on every npm script's PATH). The client is a bot's folder outside the repository with the
+// built SDK (dist/) as node_modules/match-venue, so that match-venue/msw imports msw 3, not the
+// root's msw 2. Offline: everything is on disk already.
+import { execFile } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { assertBuilt, here, root } from './harness.js';
+
+const node22 = join(root, 'test/node22');
+const manifest = JSON.parse(readFileSync(join(node22, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+  optionalDependencies: Record<string, string>;
+};
+const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
+const binary = join(
+  node22,
+  'node_modules',
+  platformPackage,
+  'bin',
+  process.platform === 'win32' ? 'node.exe' : 'node',
+);
+// The registry publishes Node binaries for some platforms only; elsewhere there is nothing to run.
+const available = platformPackage in manifest.optionalDependencies;
+
+let bot: string;
+
+beforeAll(() => {
+  if (!available) return;
+  assertBuilt();
+  if (!existsSync(binary) || !existsSync(join(node22, 'node_modules/msw/package.json'))) {
+    throw new Error(
+      'Node 22 and msw 3 are not installed: run `npm install --prefix test/node22` (.ci/run does)',
+    );
+  }
+  bot = mkdtempSync(join(tmpdir(), 'mv-msw3-'));
+  writeFileSync(join(bot, 'package.json'), JSON.stringify({ name: 'bot', private: true, type: 'module' }));
+  const modules = join(bot, 'node_modules');
+  mkdirSync(join(modules, 'match-venue'), { recursive: true });
+  // A copy, not a link: through a link to this repository, dist/msw would find the root's msw 2.
+  cpSync(join(root, 'dist'), join(modules, 'match-venue/dist'), { recursive: true });
+  cpSync(join(root, 'package.json'), join(modules, 'match-venue/package.json'));
+  const sdk = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    dependencies: Record<string, string>;
+  };
+  for (const dependency of Object.keys(sdk.dependencies)) {
+    symlinkSync(join(root, 'node_modules', dependency), join(modules, dependency), 'dir');
+  }
+  symlinkSync(join(node22, 'node_modules/msw'), join(modules, 'msw'), 'dir');
+  cpSync(join(here, 'msw3-client.mjs'), join(bot, 'client.mjs'));
+});
+
+afterAll(() => {
+  if (bot) rmSync(bot, { recursive: true, force: true });
+});
+
+it.skipIf(!available)(
+  `a client with no transport option goes through msw 3 on Node 22 (${platformPackage})`,
+  async () => {
+    const stdout = await new Promise<string>((done, fail) => {
+      execFile(binary, ['client.mjs'], { cwd: bot, timeout: 25_000 }, (error, out, err) =>
+        error ? fail(new Error(`${error.message}\n${err}`)) : done(out),
+      );
+    });
+    const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
+    expect(result).toEqual({
+      node: manifest.optionalDependencies[platformPackage],
+      msw: manifest.dependencies.msw,
+      accountId: '10000000-0000-4000-8000-0000000000ac',
+      placed: 'pending',
+      // msw answered every request, and refused the unhandled one itself: no real server saw a socket.
+      unhandled: 'MV_CONNECTION',
+      whileListening: { handled: 0, unhandled: 0 },
+      afterClose: { handled: 1 },
+    });
+  },
+  30_000,
+);
