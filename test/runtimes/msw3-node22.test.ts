@@ -61,6 +61,7 @@ beforeAll(() => {
   }
   symlinkSync(join(node22, 'node_modules/msw'), join(modules, 'msw'), 'dir');
   cpSync(join(here, 'msw3-client.mjs'), join(bot, 'client.mjs'));
+  symlinkSync(join(root, 'node_modules/@types'), join(modules, '@types'), 'dir');
 });
 
 afterAll(() => {
@@ -86,6 +87,46 @@ it.skipIf(!available)(
       whileListening: { handled: 0, unhandled: 0 },
       afterClose: { handled: 1 },
     });
+  },
+  30_000,
+);
+
+it.skipIf(!available)(
+  "match-venue/msw's types compile against msw 3's",
+  async () => {
+    writeFileSync(
+      join(bot, 'suite.ts'),
+      [
+        "import { createHandlers } from 'match-venue/msw';",
+        "import { createSimulator } from 'match-venue/simulator';",
+        "import { setupServer } from 'msw/node';",
+        "const server = setupServer(...createHandlers(createSimulator(), { baseUrl: 'https://venue.test' }));",
+        "server.listen({ onUnhandledFrame: 'error' });",
+        '',
+      ].join('\n'),
+    );
+    const compilerOptions = {
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      target: 'ES2022',
+      lib: ['ES2023', 'DOM'],
+      types: ['node'],
+      strict: true,
+      noEmit: true,
+      // What a suite sees: its calls checked against both packages' declarations (not the
+      // declarations themselves, which take the box several times as long).
+      skipLibCheck: true,
+    };
+    writeFileSync(join(bot, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['suite.ts'] }));
+    const output = await new Promise<string>((done) => {
+      execFile(
+        process.execPath,
+        [join(root, 'node_modules/typescript/bin/tsc'), '-p', bot],
+        { cwd: bot, timeout: 25_000 },
+        (error, out) => done(error ? `exit ${error.code}: ${out}` : 'ok'),
+      );
+    });
+    expect(output).toBe('ok');
   },
   30_000,
 );
