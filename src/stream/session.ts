@@ -1,6 +1,7 @@
 import { type BackoffPolicy, backoffDelay, isPermanentRefusal } from '../contract/retry-policy.js';
 import { parseServerFrame, serializeClientFrame } from '../contract/ws-codec.js';
 import { type ClientFrame, SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../contract/ws-protocol.js';
+import { ConfigurationError } from '../core/error.js';
 import type { Logger } from '../core/logger.js';
 import type { StateChange, StreamHost, StreamOptions, StreamState } from './api.js';
 import { StreamGaveUpError } from './errors.js';
@@ -214,8 +215,10 @@ export class Session {
         handshakeTimeoutMs: this.opts.connectTimeoutMs ?? 10_000,
       });
     } catch (err) {
-      // No WebSocket client on this runtime: retrying cannot help.
-      this.hooks.failed(err instanceof Error ? err : new Error(String(err)));
+      // No WebSocket client on this runtime, or one refusing the URL or subprotocols: retrying
+      // cannot help.
+      if (!(err instanceof ConfigurationError)) throw err;
+      this.hooks.failed(err);
       return;
     }
     if (this.stopped) {

@@ -17,7 +17,8 @@ export interface StreamSocket {
   terminate(): void;
   on(event: 'open', listener: () => void): void;
   on(event: 'message', listener: (data: SocketData) => void): void;
-  on(event: 'error', listener: (error: Error) => void): void;
+  /** Only the message: a runtime WebSocket's error event says no more than that it failed. */
+  on(event: 'error', listener: (error: { message: string }) => void): void;
   on(event: 'close', listener: (code: number) => void): void;
 }
 
@@ -121,7 +122,7 @@ function runtimeSocket(ws: WebSocket, options: SocketOptions): StreamSocket {
         );
       } else if (event === 'error') {
         // The event says no more than that the socket failed; the close that follows carries the code.
-        ws.addEventListener('error', () => call(new Error('WebSocket error')));
+        ws.addEventListener('error', () => call({ message: 'WebSocket error' }));
       } else ws.addEventListener('close', (e: CloseEvent) => call(e.code));
     },
   };
