@@ -447,34 +447,14 @@ export function generateValidators(input: ValidatorInput, headerLine: string): s
   return `${headerLine}// Plain validators (src/contract/checks.ts) answering as the zod schemas of schemas.ts do, for
 // the client, which then needs no zod at run time; test/contract/validators.test.ts compares them.
 import * as c from '../contract/checks.js';
+import type { EndpointShape } from './endpoints.js';
 import type * as models from './models.js';
 
 ${HELPERS}
 ${em.decls.length ? `// Fast-path predicates of the response components (see scripts/generate-validators.ts).\n${em.decls.join('\n\n')}\n` : ''}
 ${blocks.join('\n')}
-/** One operation of the contract, with validators of its query, JSON body and success body's \`data\`. */
-export interface CheckedEndpoint {
-  /** The HTTP method. */
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
-  /** With \`{name}\` placeholders for \`pathParams\`. */
-  readonly path: string;
-  /** The one 2xx status a success arrives with. */
-  readonly successStatus: number;
-  /** GET and DELETE, or a body carrying an idempotencyKey: safe to send again on a retry. */
-  readonly idempotent: boolean;
-  /** Names of the \`{name}\` placeholders in \`path\`, in order. */
-  readonly pathParams: readonly string[];
-  /** Validator of the query parameters; null when the operation takes none. */
-  readonly query: c.Check | null;
-  /** Validator of the JSON request body; null when the operation sends none. */
-  readonly body: c.Check | null;
-  /** Validator of \`data\` in the success body; null when the success response has no body. */
-  readonly responseData: c.Check | null;
-  /** Error codes each error status carries (see errors.ts). */
-  readonly errorCodes: Readonly<Record<number, readonly number[]>>;
-  /** The documents do not show the success status or shape; the contract chose it. */
-  readonly specGap: boolean;
-}
+/** One operation of the contract, validated by the plain validators above. */
+export type CheckedEndpoint = EndpointShape<c.Check>;
 
 /** Every operation of openapi/match-venue.yaml, by operationId, as endpoints.ts has it but with validators. */
 export const checkedEndpoints = {

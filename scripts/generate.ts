@@ -739,8 +739,11 @@ function generateEndpoints(endpoints: EndpointInfo[]): string {
   return `${header(apiFile)}import ${usesZ ? '{ z }' : 'type { z }'} from 'zod';
 import { ${imports.join(', ')} } from './schemas.js';
 
-/** One operation of the contract. Schemas validate the query, the JSON body and the success body's \`data\`. */
-export interface EndpointDefinition {
+/**
+ * One operation of the contract; \`Check\` is what validates its query, JSON body and success
+ * body's \`data\` (a zod schema here, a plain validator in validators.ts).
+ */
+export interface EndpointShape<Check> {
   /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** With \`{name}\` placeholders for \`pathParams\`. */
@@ -751,17 +754,20 @@ export interface EndpointDefinition {
   readonly idempotent: boolean;
   /** Names of the \`{name}\` placeholders in \`path\`, in order. */
   readonly pathParams: readonly string[];
-  /** Schema of the query parameters; null when the operation takes none. */
-  readonly query: z.ZodType | null;
-  /** Schema of the JSON request body; null when the operation sends none. */
-  readonly body: z.ZodType | null;
-  /** Schema of \`data\` in the success body; null when the success response has no body. */
-  readonly responseData: z.ZodType | null;
+  /** Validates the query parameters; null when the operation takes none. */
+  readonly query: Check | null;
+  /** Validates the JSON request body; null when the operation sends none. */
+  readonly body: Check | null;
+  /** Validates \`data\` in the success body; null when the success response has no body. */
+  readonly responseData: Check | null;
   /** Error codes each error status carries (see errors.ts); an empty list means the documents name none. */
   readonly errorCodes: Readonly<Record<number, readonly number[]>>;
   /** The documents do not show the success status or shape; the contract chose it. */
   readonly specGap: boolean;
 }
+
+/** One operation of the contract, validated by zod schemas. */
+export type EndpointDefinition = EndpointShape<z.ZodType>;
 
 /** Every operation of openapi/match-venue.yaml, by operationId. */
 export const endpoints = {
