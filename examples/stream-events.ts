@@ -19,7 +19,6 @@ watchdog.unref();
 
 const mock = await createMockVenue({
   clock: 'real',
-  listen: true,
   cycleMs: 1_500,
   lockMs: 300,
   settleMs: 200,
