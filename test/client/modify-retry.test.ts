@@ -1,7 +1,7 @@
 // orders.modify is safe to retry in the lock window, where the venue refuses an unchanged fee
 // (137005): a retry whose earlier attempt landed meets exactly that refusal. The faults are real: a
 // loopback proxy lets an attempt reach the simulator and loses its answer, so the client times out.
-import { BadRequestError, ErrorCode, MatchVenue, usd } from 'match-venue';
+import { APIConnectionError, BadRequestError, ErrorCode, MatchVenue, usd } from 'match-venue';
 import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Handling, type HoldingProxy, startHoldingProxy } from './helpers/holding-proxy.js';
@@ -91,6 +91,38 @@ describe('orders.modify retried in the lock window', () => {
     expect((await direct().orders.retrieve(order.orderId)).feeBps).toBe('5');
   });
 
+  it('the first attempt landed, the retry meets 137005 and the read of the order times out: not a refusal, the outcome is unknown', async () => {
+    const order = await lockedBurnAt5();
+    let modifySeen = false;
+    proxy = await startHoldingProxy(running.url, (req) => {
+      if (req.method === 'GET') return true; // every read of the order goes unanswered
+      if (req.path !== MODIFY || modifySeen) return false;
+      modifySeen = true;
+      return 'lose-answer';
+    });
+    const venue = new MatchVenue({
+      apiKey: SEEDED.burner.apiKey,
+      baseUrl: proxy.url,
+      timeout: 300,
+      maxRetries: 1,
+      retry: noWait,
+    });
+
+    const err = await venue.orders.modify({ ...order, feeBps: '4' }).catch((e: unknown) => e);
+
+    // The modify did land: a BadRequestError 137005 would tell the bot its fee change was refused.
+    expect((await direct().orders.retrieve(order.orderId)).feeBps).toBe('4');
+    expect(err).not.toBeInstanceOf(BadRequestError);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect((err as APIConnectionError).kind).toBe('MV_CONNECTION');
+    expect((err as Error).message).toContain('137005');
+    expect((err as Error).message).toContain('outcome is unknown');
+    expect(modifies().map((f) => [f.status, f.lost])).toEqual([
+      [200, true],
+      [400, false],
+    ]);
+  });
+
   it('a 137005 on the first attempt is returned as is, without reading the order', async () => {
     const order = await lockedBurnAt5();
     const venue = await behindProxy(false);
@@ -164,7 +196,7 @@ describe('orders.modify after a 5xx', () => {
     expect((err as BadRequestError).code).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
   });
 
-  it('503 then 137005, and the read fails: the 137005 stands', async () => {
+  it('503 then 137005, and the read fails: the outcome is unknown (APIConnectionError, the read as cause), not the 137005', async () => {
     server.script(
       json(503, { code: -1, message: 'unavailable' }),
       refused,
@@ -173,6 +205,9 @@ describe('orders.modify after a 5xx', () => {
     const err = await venue()
       .orders.modify({ auctionId: 7, orderId, feeBps: '4' })
       .catch((e: unknown) => e);
-    expect((err as BadRequestError).code).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
+    expect(err).toBeInstanceOf(APIConnectionError);
+    expect(err).not.toBeInstanceOf(BadRequestError);
+    expect((err as Error).message).toContain('outcome is unknown');
+    expect(((err as Error).cause as { status?: number }).status).toBe(404);
   });
 });
