@@ -309,7 +309,15 @@ export function fetchIsIntercepted(): boolean {
 async function directTransport(viaGlobalFetch: Transport): Promise<Transport> {
   const undici = await loadUndici();
   if (!undici) return viaGlobalFetch;
-  const dispatcher = sharedDispatcher(undici);
+  let dispatcher: Dispatcher;
+  try {
+    dispatcher = sharedDispatcher(undici);
+  } catch {
+    // An undici that loads but cannot make its pool (a broken install, a runtime's stand-in): its
+    // error would fail this request, which never left, as if it might have landed, and every later
+    // one with it (the load is kept).
+    return viaGlobalFetch;
+  }
   // Bun answers `import('undici')` with a stand-in of its own whose Agent has no request(): there
   // the runtime's native fetch is the direct path.
   return typeof dispatcher.request === 'function' ? undiciTransport(dispatcher) : viaGlobalFetch;
