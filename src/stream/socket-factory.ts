@@ -97,12 +97,24 @@ function runtimeSocket(ws: WebSocket, options: SocketOptions): StreamSocket {
   const handshake = setTimeout(() => {
     if (ws.readyState === ws.CONNECTING) ws.close();
   }, options.handshakeTimeoutMs);
-  const settled = () => clearTimeout(handshake);
-  ws.addEventListener('open', settled);
-  ws.addEventListener('close', settled);
+  ws.addEventListener('open', () => clearTimeout(handshake));
+  // 'close' reaches the session once: from the socket, or from terminate(), which cannot wait for
+  // it. A WHATWG close() only starts the closing handshake, and a peer gone silent (the case the
+  // heartbeat terminates for) never answers it: the socket would stay CLOSING until TCP gives up,
+  // the stream neither reconnecting nor closing meanwhile.
+  const closeListeners: ((code: number) => void)[] = [];
+  let closed = false;
+  const closeOnce = (code: number) => {
+    if (closed) return;
+    closed = true;
+    clearTimeout(handshake);
+    for (const listener of closeListeners) listener(code);
+  };
+  ws.addEventListener('close', (e: CloseEvent) => closeOnce(e.code));
   return {
     get readyState() {
-      return ws.readyState;
+      // Closed for the session once 'close' reached it, whatever the handshake left behind does.
+      return closed ? SOCKET_CLOSED : ws.readyState;
     },
     get protocol() {
       return ws.protocol;
@@ -110,7 +122,11 @@ function runtimeSocket(ws: WebSocket, options: SocketOptions): StreamSocket {
     send: (text) => ws.send(text),
     pause() {},
     resume() {},
-    terminate: () => ws.close(),
+    terminate() {
+      ws.close();
+      // 1006: closed without a close frame from the peer, as ws reports its own terminate().
+      setTimeout(closeOnce, 0, 1006);
+    },
     on(event: 'open' | 'message' | 'error' | 'close', listener: (value: never) => void) {
       // One implementation behind the interface's four overloads: each event hands its listener
       // the value that overload names.
@@ -123,7 +139,7 @@ function runtimeSocket(ws: WebSocket, options: SocketOptions): StreamSocket {
       } else if (event === 'error') {
         // The event says no more than that the socket failed; the close that follows carries the code.
         ws.addEventListener('error', () => call({ message: 'WebSocket error' }));
-      } else ws.addEventListener('close', (e: CloseEvent) => call(e.code));
+      } else closeListeners.push(call);
     },
   };
 }
