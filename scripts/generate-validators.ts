@@ -9,39 +9,18 @@
  * fails on any construct it does not know.
  */
 import { z } from 'zod';
-
-// The subset of OpenAPI 3.1 the contract uses (generate.ts has the full description).
-interface DecimalRule {
-  min?: string;
-  exclusiveMin?: string;
-  multipleOf?: string;
-  maxDecimals: number;
-}
-interface SchemaObject {
-  $ref?: string;
-  type?: string | string[];
-  enum?: (string | number)[];
-  properties?: Record<string, Schema>;
-  required?: string[];
-  additionalProperties?: boolean | SchemaObject;
-  items?: Schema;
-  oneOf?: Schema[];
-  anyOf?: Schema[];
-  discriminator?: { propertyName: string };
-  format?: string;
-  pattern?: string;
-  minLength?: number;
-  minimum?: number;
-  maximum?: number;
-  default?: unknown;
-  'x-pattern-message'?: string;
-  'x-decimal'?: DecimalRule;
-  'x-rule'?: string;
-  'x-date-order'?: { from: string; to: string; rule: string };
-  'x-query'?: boolean;
-  'x-forbidden-message'?: string;
-}
-type Schema = SchemaObject | boolean;
+import {
+  collectRefs,
+  componentName,
+  decimalUnits,
+  fail,
+  indent,
+  propertyKey,
+  regexLiteral,
+  type Schema,
+  type SchemaObject,
+  str,
+} from './openapi-source.js';
 
 /** What generate.ts knows of the document and hands over. */
 export interface ValidatorInput {
@@ -66,36 +45,12 @@ export interface ValidatorInput {
   }[];
 }
 
-function fail(message: string): never {
-  throw new Error(`generate-validators: ${message}`);
-}
-
-const str = (value: string): string => `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
-const propertyKey = (key: string): string => (/^[A-Za-z_$][\w$]*$/.test(key) ? key : str(key));
-
-function componentName(ref: string): string {
-  const match = /^#\/components\/schemas\/([A-Za-z0-9]+)$/.exec(ref);
-  return match?.[1] ?? fail(`unsupported $ref ${ref}`);
-}
-
-function regexLiteral(pattern: string): string {
-  new RegExp(pattern);
-  return `/${pattern.replace(/\//g, '\\/')}/`;
-}
-
 // zod's own patterns for the formats the zod emitter maps to z.guid and z.iso.datetime, read from
 // the installed zod, so a validator accepts exactly what its schema does.
 const GUID = z.guid()._zod.def.pattern;
 const DATETIME = z.iso.datetime({ offset: true })._zod.def.pattern;
 const formatLiteral = (re: RegExp | undefined): string =>
   re ? `/${re.source}/${re.flags}` : fail('zod format without a pattern');
-
-function decimalUnits(value: string, scale: number): bigint {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  const fraction = match?.[2] ?? '';
-  if (!match?.[1] || fraction.length > scale) fail(`bad decimal ${value} in x-decimal`);
-  return BigInt(match[1] + fraction.padEnd(scale, '0'));
-}
 
 interface Ctx {
   tolerant: boolean;
@@ -148,10 +103,6 @@ function emitInteger(schema: SchemaObject, ctx: Ctx): string {
   const map = ctx.coerce ? `typeMessage('must be an integer')` : 'messages()';
   const out = `c.int(${map}${rulesList(rules)})`;
   return ctx.coerce ? `c.preprocess(integerText, ${out})` : out;
-}
-
-function indent(text: string, by: string): string {
-  return text.replace(/\n/g, `\n${by}`);
 }
 
 function emitObject(schema: SchemaObject, ctx: Ctx): string {
@@ -359,13 +310,7 @@ function emitTest(schema: Schema, em: TestEmitter, v: string, tolerant: boolean)
 }
 
 function refsOf(node: unknown, into: Set<string>): void {
-  if (Array.isArray(node)) for (const item of node) refsOf(item, into);
-  else if (typeof node === 'object' && node !== null) {
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$ref' && typeof value === 'string') into.add(componentName(value));
-      else refsOf(value, into);
-    }
-  }
+  for (const ref of collectRefs(node, [])) into.add(componentName(ref));
 }
 
 const HELPERS = `const { messages, typeMessage } = c;
