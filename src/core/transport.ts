@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { runtimeImport } from './runtime-import.js';
 
 /** One HTTP exchange as the request pipeline sees it. */
 export interface TransportRequest {
@@ -37,18 +38,16 @@ export class TransportTimeoutError extends Error {
 type Undici = typeof import('undici');
 
 // undici is loaded on the first request that needs it, not at import: it is the heaviest thing the
-// client uses (about 520 kB minified, 165 kB gzip, and a large share of a cold import). Its
-// specifier is put together at run time, so no bundler follows it. The trade-off: an installed
-// package finds undici in node_modules and keeps the fast path (undici's request API, about half
-// the per-call cost of fetch); a bundled bot carries none of it and sends through the runtime's
-// global fetch, slower per call but with nothing to ship, as do runtimes without undici.
-const UNDICI = ['und', 'ici'].join('');
-
+// client uses (about 520 kB minified, 165 kB gzip, and a large share of a cold import), and no
+// bundler follows a runtimeImport. The trade-off: an installed package finds undici in
+// node_modules and keeps the fast path (undici's request API, about half the per-call cost of
+// fetch); a bundled bot carries none of it and sends through the runtime's global fetch, slower per
+// call but with nothing to ship, as do runtimes without undici.
 let undiciLoad: Promise<Undici | undefined> | undefined;
 
 /** undici, loaded once per process; undefined where it cannot be loaded (a bundle, a web runtime). */
 export function loadUndici(): Promise<Undici | undefined> {
-  undiciLoad ??= import(/* webpackIgnore: true */ /* @vite-ignore */ UNDICI).then(
+  undiciLoad ??= runtimeImport<Undici & { default?: Undici }>('undici').then(
     // undici is CommonJS: from an ES module its exports are the namespace's default.
     (mod: Undici & { default?: Undici }) => mod.default ?? mod,
     () => undefined,
@@ -331,26 +330,24 @@ async function directTransport(viaGlobalFetch: Transport): Promise<Transport> {
  */
 export function defaultTransport(): Transport {
   const viaGlobalFetch = fetchTransport((input, init) => globalThis.fetch(input, init));
-  let direct: Transport | undefined;
+  const direct = lazyTransport(() => directTransport(viaGlobalFetch));
+  return (req) => (fetchIsIntercepted() ? viaGlobalFetch(req) : direct(req));
+}
+
+/**
+ * A transport resolved on first use (undici, mock mode's simulator). Once resolved, a request costs
+ * one call: no promise hop for the load.
+ */
+export function lazyTransport(load: () => Promise<Transport>): Transport {
+  let loaded: Transport | undefined;
   let loading: Promise<Transport> | undefined;
   return (req) => {
-    if (fetchIsIntercepted()) return viaGlobalFetch(req);
-    // Once loaded, a request costs one call: no promise hop for the load.
-    if (direct) return direct(req);
-    loading ??= directTransport(viaGlobalFetch).then((transport) => {
-      direct = transport;
+    if (loaded) return loaded(req);
+    loading ??= load().then((transport) => {
+      loaded = transport;
       return transport;
     });
     return loading.then((transport) => transport(req));
-  };
-}
-
-/** A transport resolved on first use (mock mode loads the simulator lazily). */
-export function lazyTransport(load: () => Promise<Transport>): Transport {
-  let loaded: Promise<Transport> | undefined;
-  return async (req) => {
-    loaded ??= load();
-    return (await loaded)(req);
   };
 }
 

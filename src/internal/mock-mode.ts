@@ -1,4 +1,5 @@
 import { ConfigurationError } from '../core/error.js';
+import { runtimeImport } from '../core/runtime-import.js';
 import type { WebHandler } from '../core/transport.js';
 
 /**
@@ -50,18 +51,15 @@ export type MockSimulator = MockModeTypes extends {
   ? S
   : MockBinding;
 
-// The package's own public subpath, put together at run time: no bundler (esbuild, rollup,
-// webpack, vite) can follow a variable specifier, so a bundle of the main entry never contains the
-// simulator; Node resolves it through the package's `exports` (vitest through its alias, tsx
-// through the tsconfig `paths`) only when mock mode is used.
-const TESTING_ENTRY = ['match-venue', 'testing'].join('/');
+// The package's own public subpath, through runtimeImport: a bundle of the main entry never
+// contains the simulator; Node resolves it through the package's `exports` (vitest through its
+// alias, tsx through the tsconfig `paths`) only when mock mode is used.
+const TESTING_ENTRY = 'match-venue/testing';
 
 let provider: Promise<MockModeProvider> | undefined;
 
 function loadProvider(): Promise<MockModeProvider> {
-  provider ??= (
-    import(/* webpackIgnore: true */ /* @vite-ignore */ TESTING_ENTRY) as Promise<MockModeProvider>
-  ).catch((cause: unknown) => {
+  provider ??= runtimeImport<MockModeProvider>(TESTING_ENTRY).catch((cause: unknown) => {
     provider = undefined;
     throw new ConfigurationError(
       `Mock mode loads its simulator from '${TESTING_ENTRY}', which could not be loaded: keep the ` +

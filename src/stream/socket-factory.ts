@@ -1,5 +1,6 @@
 import type * as Ws from 'ws';
 import { ConfigurationError } from '../core/error.js';
+import { runtimeImport } from '../core/runtime-import.js';
 
 /**
  * What the stream's session uses of a socket: the `ws` package's API, to which a runtime's own
@@ -39,15 +40,13 @@ export interface SocketOptions {
 type WsModule = typeof Ws & { default?: typeof Ws };
 
 // `ws` (Node's WebSocket client, with backpressure and a handshake timeout) is loaded when the first
-// stream connects, never at import, and through a specifier put together at run time, so that no
-// bundler follows it: an installed package finds `ws` in node_modules, while a bundle and a runtime
-// without it use the runtime's own WebSocket (Bun, Deno, Node >= 22, browsers, edge workers).
-const WS = ['w', 's'].join('');
-
+// stream connects, never at import, and through runtimeImport, so that no bundler follows it: an
+// installed package finds `ws` in node_modules, while a bundle and a runtime without it use the
+// runtime's own WebSocket (Bun, Deno, Node >= 22, browsers, edge workers).
 let wsLoad: Promise<typeof Ws.WebSocket | undefined> | undefined;
 
 function loadWs(): Promise<typeof Ws.WebSocket | undefined> {
-  wsLoad ??= import(/* webpackIgnore: true */ /* @vite-ignore */ WS).then(
+  wsLoad ??= runtimeImport<WsModule>('ws').then(
     // ws is CommonJS: from an ES module its exports may sit on the namespace's default.
     (mod: WsModule) => mod.WebSocket ?? mod.default?.WebSocket,
     () => undefined,
