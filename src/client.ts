@@ -1,7 +1,9 @@
 import type { Dispatcher } from 'undici';
 import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.js';
+import { ConfigurationError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
+import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from './core/unknown-keys.js';
 import {
   defaultTransport,
   type FetchLike,
@@ -75,9 +77,30 @@ export interface MatchVenueOptions {
    * server's shapes. Request parameters are always validated.
    */
   validateResponses?: boolean;
+  /**
+   * How long after an attempt that may have reached the venue its key's absence becomes final, in
+   * ms. Until then a refusal of a call with that key is not definite (OutcomeUnknownError) and
+   * `resolveUnknown` answers "absent for now". Default 60000: see README, Keeping state.
+   */
+  settleWindowMs?: number;
+  /** Most keys with an unknown outcome remembered at once. Default 10000. */
+  maxUnknownKeys?: number;
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+/** `settleWindowMs` and `maxUnknownKeys`, named in a ConfigurationError when out of range. */
+function checkLedgerOptions(options: MatchVenueOptions): void {
+  const { settleWindowMs: window, maxUnknownKeys: max } = options;
+  if (window !== undefined && !(typeof window === 'number' && Number.isFinite(window) && window >= 0))
+    throw new ConfigurationError(
+      `MatchVenue options: settleWindowMs must be a non-negative number of milliseconds, got ${String(window)}`,
+    );
+  if (max !== undefined && !(Number.isSafeInteger(max) && max >= 1))
+    throw new ConfigurationError(
+      `MatchVenue options: maxUnknownKeys must be a positive integer, got ${String(max)}`,
+    );
+}
 
 /**
  * Client of the match venue REST API and the platform APIs it shares, with the venue's WebSocket
@@ -118,6 +141,7 @@ export class MatchVenue extends ClientCore {
 
   constructor(options: MatchVenueOptions = {}) {
     checkLimits(options, 'MatchVenue options');
+    checkLedgerOptions(options);
     const config = resolveConfig({ ...options, inProcess: options.handler !== undefined });
     let transport: Transport;
     if (options.handler) transport = handlerTransport(options.handler);
@@ -144,6 +168,8 @@ export class MatchVenue extends ClientCore {
       logger: createLogger(options.logger, logLevel, () => [apiKey]),
       defaultHeaders: options.defaultHeaders,
       validateResponses: options.validateResponses ?? true,
+      settleWindowMs: options.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS,
+      maxUnknownKeys: options.maxUnknownKeys ?? DEFAULT_MAX_UNKNOWN_KEYS,
     });
     this.environment = config.environment;
     this.wsUrl = config.wsUrl;

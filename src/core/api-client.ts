@@ -28,6 +28,7 @@ import { type Failure, failureOf, successData, successOf } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { settleRefusal } from './settle-refusal.js';
 import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
+import { UnknownKeys } from './unknown-keys.js';
 
 export type { EndpointCall, EndpointData } from './endpoint.js';
 export {
@@ -54,6 +55,10 @@ export interface ClientCoreOptions {
   defaultHeaders?: Record<string, string>;
   /** Parse success bodies with their schemas (default true); false trusts the server's shapes. */
   validateResponses?: boolean;
+  /** How long after its last ambiguous attempt a key's absence is final (core/unknown-keys.ts). */
+  settleWindowMs: number;
+  /** Most unsettled keys remembered. */
+  maxUnknownKeys: number;
 }
 
 // Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
@@ -77,12 +82,27 @@ export class ClientCore {
   readonly #transport: Transport;
   readonly #options: ClientCoreOptions;
   readonly #headers: Record<string, string>;
+  /**
+   * Idempotency keys whose outcome is unknown, until an answer about the key or the settle window
+   * settles them; a refusal meeting such a key is not definite.
+   * @internal
+   */
+  readonly unknownKeys: UnknownKeys;
 
   constructor(options: ClientCoreOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#apiKey = options.apiKey;
     this.#transport = options.transport;
     this.#options = options;
+    this.unknownKeys = new UnknownKeys({
+      settleWindowMs: options.settleWindowMs,
+      maxKeys: options.maxUnknownKeys,
+      now: options.retry.now,
+      onEvict: (entry) =>
+        options.logger.warn(
+          `forgot the unknown outcome of ${entry.operation} key ${entry.key}: more than ${options.maxUnknownKeys} keys are unsettled`,
+        ),
+    });
     this.#headers = {
       accept: 'application/json',
       'user-agent': `match-venue-node/${VERSION}`,

@@ -1,0 +1,128 @@
+// The client's memory of idempotency keys whose outcome is unknown. An attempt that may have
+// reached the venue (a timeout, a dropped connection, a 5xx) can still land after the call ended,
+// even after a later call with the same key was refused: a request held by a proxy or a load
+// balancer is processed when it arrives. So a refusal is definite only once every attempt that may
+// still arrive cannot any more. Each key is remembered from its last ambiguous attempt until an
+// answer about the key settles it (the created object, its replay, 409 137004) or the settle
+// window has passed since that attempt ended.
+
+/**
+ * How long, by default, an attempt the client gave up on may still reach the venue: 60 s. An HTTP
+ * request the client abandoned stays in flight only while some hop holds it; the proxies and load
+ * balancers in front of HTTP services drop a request they could not deliver after their
+ * idle/read timeout, commonly 60 s (nginx's `proxy_read_timeout`, AWS ALB's idle timeout), and
+ * the client's own per-attempt timeout has already run out when the window starts.
+ */
+export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
+
+/** How many unsettled keys a client keeps by default; the oldest is forgotten past it (and logged). */
+export const DEFAULT_MAX_UNKNOWN_KEYS = 10_000;
+
+/** A key whose outcome is unknown, as the client remembers it. */
+export interface UnknownKey {
+  /** The idempotency key. */
+  readonly key: string;
+  /** The operation of the endpoint table that carried it (`placeOrder`, `createWithdrawal`). */
+  readonly operation: string;
+  /** The request body sent with it (no credentials). */
+  readonly request: unknown;
+  /** When the last attempt that may have reached the venue ended (ms since the epoch). */
+  readonly lastAttemptAt: number;
+  /** When an absence of the key becomes final: `lastAttemptAt` plus the settle window. */
+  readonly settlesAt: number;
+}
+
+/** Called when a key becomes unknown (`entry`), or is settled by an answer or forgotten (`undefined`). */
+export type UnknownKeyListener = (key: string, entry: UnknownKey | undefined) => void;
+
+export interface UnknownKeysOptions {
+  /** See {@link DEFAULT_SETTLE_WINDOW_MS}. */
+  settleWindowMs: number;
+  /** See {@link DEFAULT_MAX_UNKNOWN_KEYS}. */
+  maxKeys: number;
+  /** Wall clock, ms. */
+  now: () => number;
+  /** Told when an unsettled key is forgotten because the ledger is full. */
+  onEvict?: (entry: UnknownKey) => void;
+}
+
+/**
+ * The ledger of unknown keys, one per client, bounded. A Map keeps insertion order, and a key is
+ * re-inserted on every ambiguous attempt, so the entries are ordered by `lastAttemptAt`: expired
+ * ones are dropped from the front.
+ */
+export class UnknownKeys {
+  readonly settleWindowMs: number;
+  readonly #entries = new Map<string, UnknownKey>();
+  readonly #listeners = new Set<UnknownKeyListener>();
+  readonly #options: UnknownKeysOptions;
+
+  constructor(options: UnknownKeysOptions) {
+    this.#options = options;
+    this.settleWindowMs = options.settleWindowMs;
+  }
+
+  /** An attempt carrying `key` ended and may have reached the venue. */
+  markAmbiguous(key: string, operation: string, request: unknown): UnknownKey {
+    const now = this.#options.now();
+    this.#purge(now);
+    const entry: UnknownKey = {
+      key,
+      operation,
+      request,
+      lastAttemptAt: now,
+      settlesAt: now + this.settleWindowMs,
+    };
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    while (this.#entries.size > this.#options.maxKeys) {
+      const [oldest] = this.#entries.values();
+      if (!oldest) break;
+      this.#entries.delete(oldest.key);
+      this.#options.onEvict?.(oldest);
+      this.#emit(oldest.key, undefined);
+    }
+    this.#emit(key, entry);
+    return entry;
+  }
+
+  /** An answer about `key` arrived (the object, its replay, 409 137004): its outcome is known. */
+  settle(key: string): void {
+    if (this.#entries.delete(key)) this.#emit(key, undefined);
+  }
+
+  /** The entry of `key` while its outcome is unknown; undefined once settled or past its window. */
+  get(key: string): UnknownKey | undefined {
+    const entry = this.#entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.settlesAt <= this.#options.now()) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Every key whose outcome is unknown now, oldest attempt first. */
+  list(): UnknownKey[] {
+    this.#purge(this.#options.now());
+    return [...this.#entries.values()];
+  }
+
+  /** Listens to keys becoming unknown or settled; returns the unsubscribe function. */
+  onChange(listener: UnknownKeyListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Drops the entries whose window has passed (their absence is final; nobody needs telling). */
+  #purge(now: number): void {
+    for (const entry of this.#entries.values()) {
+      if (entry.settlesAt > now) break;
+      this.#entries.delete(entry.key);
+    }
+  }
+
+  #emit(key: string, entry: UnknownKey | undefined): void {
+    for (const listener of this.#listeners) listener(key, entry);
+  }
+}
