@@ -32,9 +32,12 @@ try {
   try {
     withdrawal = await minter.withdrawals.create(request);
   } catch (err) {
-    // Every attempt failed after the request may have arrived: replaying the same key is safe.
+    // Every attempt failed after the request may have arrived: the same key never makes two, and
+    // `wait` gives a final answer (the withdrawal, or none for good once no attempt can land).
     if (!(err instanceof OutcomeUnknownError)) throw err;
-    withdrawal = await minter.withdrawals.resolveUnknown(err);
+    const resolved = await minter.withdrawals.resolveUnknown(err, { wait: true });
+    if (resolved.status !== 'found') throw new Error('the withdrawal was refused', { cause: err.cause });
+    withdrawal = resolved.withdrawal;
   }
   console.log(`withdrawal ${withdrawal.id}: ${withdrawal.status}`);
 

@@ -35,6 +35,7 @@ export interface ValidatorInput {
     path: string;
     successStatus: number;
     idempotent: boolean;
+    keyed: boolean;
     pathParams: string[];
     query: string | null;
     body: string | null;
@@ -376,10 +377,12 @@ export function generateValidators(input: ValidatorInput, headerLine: string): s
     const codes = endpoint.errorCodes.map(([status, list]) => `${status}: [${list.join(', ')}]`).join(', ');
     return [
       `  ${endpoint.operationId}: {`,
+      `    operationId: ${str(endpoint.operationId)},`,
       `    method: ${str(endpoint.method)},`,
       `    path: ${str(endpoint.path)},`,
       `    successStatus: ${endpoint.successStatus},`,
       `    idempotent: ${endpoint.idempotent},`,
+      `    keyed: ${endpoint.keyed},`,
       `    pathParams: [${endpoint.pathParams.map(str).join(', ')}],`,
       `    query: ${endpoint.query ?? 'null'},`,
       `    body: ${endpoint.body ?? 'null'},`,

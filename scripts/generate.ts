@@ -58,6 +58,8 @@ interface OperationObject {
   parameters?: ParameterObject[];
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, ResponseObject | Reference>;
+  /** Overrides the derived `idempotent` (GET, DELETE, a keyed body) where the operation's effect says otherwise. */
+  'x-idempotent'?: boolean;
 }
 interface OpenApiDocument {
   paths: Record<string, Partial<Record<string, OperationObject>>>;
@@ -552,6 +554,7 @@ interface EndpointInfo {
   path: string;
   successStatus: number;
   idempotent: boolean;
+  keyed: boolean;
   pathParams: string[];
   query: string | null;
   body: string | null;
@@ -620,12 +623,17 @@ function collectEndpoints(doc: OpenApiDocument): EndpointInfo[] {
       const bodySchema = jsonSchema(operation.requestBody?.content);
       const body = bodySchema ? componentName(bodySchema.$ref ?? fail(`${operationId}: inline body`)) : null;
       const upper = method.toUpperCase();
+      const keyed = body !== null && hasIdempotencyKey(doc, body);
+      const derived = upper === 'GET' || upper === 'DELETE' || keyed;
+      const declared = operation['x-idempotent'];
+      if (declared === derived) fail(`${operationId}: x-idempotent repeats what the method and body say`);
       endpoints.push({
         operationId,
         method: upper,
         path,
         successStatus: Number(success[0]),
-        idempotent: upper === 'GET' || upper === 'DELETE' || (body !== null && hasIdempotencyKey(doc, body)),
+        idempotent: declared ?? derived,
+        keyed,
         pathParams: params.filter((param) => param.in === 'path').map((param) => param.name),
         query: queryComponent(
           doc,
@@ -660,10 +668,12 @@ function generateEndpoints(endpoints: EndpointInfo[]): string {
     const codes = endpoint.errorCodes.map(([status, list]) => `${status}: [${list.join(', ')}]`).join(', ');
     return [
       `  ${endpoint.operationId}: {`,
+      `    operationId: ${str(endpoint.operationId)},`,
       `    method: ${str(endpoint.method)},`,
       `    path: ${str(endpoint.path)},`,
       `    successStatus: ${endpoint.successStatus},`,
       `    idempotent: ${endpoint.idempotent},`,
+      `    keyed: ${endpoint.keyed},`,
       `    pathParams: [${endpoint.pathParams.map(str).join(', ')}],`,
       `    query: ${endpoint.query ?? 'null'},`,
       `    body: ${endpoint.body ?? 'null'},`,
@@ -676,19 +686,31 @@ function generateEndpoints(endpoints: EndpointInfo[]): string {
   return `${header(apiFile)}import ${usesZ ? '{ z }' : 'type { z }'} from 'zod';
 import { ${imports.join(', ')} } from './schemas.js';
 
+/** The operationId of an operation of the endpoint table (\`endpoints\`, from openapi/match-venue.yaml). */
+export type OperationId =
+${endpoints.map((endpoint) => `  | ${str(endpoint.operationId)}`).join('\n')};
+
 /**
  * One operation of the contract; \`Check\` is what validates its query, JSON body and success
  * body's \`data\` (a zod schema here, a plain validator in validators.ts).
  */
 export interface EndpointShape<Check> {
+  /** Its key in the table, as the document's operationId. */
+  readonly operationId: OperationId;
   /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** With \`{name}\` placeholders for \`pathParams\`. */
   readonly path: string;
   /** The one 2xx status a success arrives with. */
   readonly successStatus: number;
-  /** GET and DELETE, or a body carrying an idempotencyKey: safe to send again on a retry. */
+  /**
+   * Safe to send again after an attempt that may have reached the server: GET and DELETE, a body
+   * carrying an idempotencyKey, or what the document marks \`x-idempotent\`. The client never
+   * re-sends any other operation after such an attempt (OutcomeUnknownError instead).
+   */
   readonly idempotent: boolean;
+  /** The body carries an \`idempotencyKey\`: the client makes one per call and reuses it on every attempt. */
+  readonly keyed: boolean;
   /** Names of the \`{name}\` placeholders in \`path\`, in order. */
   readonly pathParams: readonly string[];
   /** Validates the query parameters; null when the operation takes none. */
@@ -711,8 +733,6 @@ export const endpoints = {
 ${entries.join('\n')}
 } as const satisfies Record<string, EndpointDefinition>;
 
-/** The operationId of an operation in {@link endpoints}. */
-export type OperationId = keyof typeof endpoints;
 `;
 }
 

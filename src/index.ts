@@ -60,8 +60,10 @@ export {
 } from './core/money.js';
 export { Page, PagePromise, type PaginationInfo } from './core/pagination.js';
 export { path } from './core/path.js';
+export type { Absence, FinalAbsence, PendingAbsence, ResolveOptions } from './core/resolve-unknown.js';
 export type { RetrySettings } from './core/retry.js';
 export type { FetchLike, WebHandler } from './core/transport.js';
+export type { OperationId } from './generated/endpoints.js';
 export { ErrorCode, type ErrorCodeInfo, errorCatalog, lookupErrorCode } from './generated/errors.js';
 export type {
   AccountSummary,
@@ -126,14 +128,15 @@ export type {
   TransferSubscriptionParams,
   WalletSubscriptionParams,
 } from './resources/notifications.js';
-export type { ListOrdersParams, Orders, PlaceOrderParams } from './resources/orders.js';
+export type { ListOrdersParams, OrderResolution, Orders, PlaceOrderParams } from './resources/orders.js';
 export type { Stream } from './resources/stream.js';
 export {
   SubscriptionPendingError,
+  type SubscriptionResolution,
   type Subscriptions,
   type V1SubscriptionCreateParams,
 } from './resources/subscriptions.js';
-export type { CreateWithdrawalParams, Withdrawals } from './resources/withdrawals.js';
+export type { CreateWithdrawalParams, WithdrawalResolution, Withdrawals } from './resources/withdrawals.js';
 export {
   type AccountEvent,
   type AuctionClearedEvent,

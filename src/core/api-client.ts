@@ -231,8 +231,13 @@ export class ClientCore {
       };
     }
     const log = opts.logger;
+    const key = req.idempotencyKey;
+    const idempotent = req.idempotent !== false;
 
-    let ambiguous = false;
+    // A key whose earlier call had an attempt that may still land starts out ambiguous: a refusal
+    // this call meets says nothing about that attempt.
+    let ambiguous = key !== undefined && this.unknownKeys.get(key) !== undefined;
+    let settlesAt = 0;
     let attempt = 0;
     for (;;) {
       attempt++;
@@ -259,6 +264,8 @@ export class ClientCore {
           timeout < remaining,
         );
         if ('raw' in outcome) {
+          // A success is the answer about the key: the object it made, or its replay.
+          if (key !== undefined) this.unknownKeys.settle(key);
           if (started) {
             log.debug(`${req.method} ${req.path} -> ${outcome.raw.status}`, {
               attempt,
@@ -270,10 +277,17 @@ export class ClientCore {
         }
         failure = outcome;
       }
-      ambiguous ||= failure.ambiguous;
+      if (failure.ambiguous) {
+        ambiguous = true;
+        settlesAt = retry.now() + this.unknownKeys.settleWindowMs;
+        if (key !== undefined) this.unknownKeys.markAmbiguous(key, req.operation ?? req.path, req.body);
+      } else if (key !== undefined && answersForKey(failure.error)) this.unknownKeys.settle(key);
 
+      // An operation that is not safe to re-send is sent once more only when the failed attempt
+      // certainly never reached the server.
+      const resendable = idempotent || !failure.ambiguous;
       const retriesLeft = attempt <= maxRetries;
-      if (failure.retryable && retriesLeft) {
+      if (failure.retryable && retriesLeft && resendable) {
         const delay = failure.retryAfterMs ?? backoffDelay(attempt - 1, retry);
         if (retry.now() + delay < deadline) {
           log.warn(
@@ -287,6 +301,7 @@ export class ClientCore {
               { error: this.#abortError(req), retryable: false, ambiguous: false },
               ambiguous,
               attempt,
+              settlesAt,
             );
           }
           continue;
@@ -299,7 +314,7 @@ export class ClientCore {
       log[level](
         `${req.method} ${req.path} failed after ${attempt} attempt(s): ${failure.error.message.split('\n')[0]}`,
       );
-      throw this.#finalError(req, failure, ambiguous, attempt);
+      throw this.#finalError(req, failure, ambiguous, attempt, settlesAt);
     }
   }
 
@@ -315,18 +330,25 @@ export class ClientCore {
     failure: Failure,
     ambiguous: boolean,
     attempts: number,
+    settlesAt: number,
   ): MatchVenueError {
-    if (!req.outcome || !req.idempotencyKey || !ambiguous) return failure.error;
-    if (failure.error instanceof APIUserAbortError) return failure.error;
+    if (!ambiguous || failure.error instanceof APIUserAbortError) return failure.error;
+    const key = req.idempotencyKey;
+    // A read, or a change safe to repeat (modify, cancel: their refusals are settled from the
+    // order), reports what its last attempt met.
+    if (key === undefined && req.idempotent !== false) return failure.error;
     // Once an earlier attempt may have reached the venue, a later attempt's refusal only says what
     // that attempt met (a cap that filled meanwhile, say): the earlier one can still be in flight
     // and land after it. Only an answer about the key itself settles the outcome.
     if (answersForKey(failure.error)) return failure.error;
+    if (req.operation === undefined) return failure.error;
+    const entry = key === undefined ? undefined : this.unknownKeys.get(key);
     return new OutcomeUnknownError({
-      operation: req.outcome,
-      idempotencyKey: req.idempotencyKey,
+      operation: req.operation,
+      idempotencyKey: key,
       attempts,
       request: req.body,
+      settlesAt: entry?.settlesAt ?? settlesAt,
       cause: failure.error,
     });
   }
@@ -352,7 +374,8 @@ export class ClientCore {
       const text = await response.text();
       return successOf(response, text) ?? failureOf(response, text, this.#secrets(), this.#options.retry);
     } catch (cause) {
-      if (req.signal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: false };
+      // Aborted in flight: the request may have reached the server all the same.
+      if (req.signal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: true };
       if (cause instanceof TransportTimeoutError) {
         const what = limitIsPerAttempt ? `timed out after ${limitMs}ms` : `exceeded its total time budget`;
         return {

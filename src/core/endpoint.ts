@@ -1,6 +1,5 @@
 import type { Check, CheckInput, CheckOutput } from '../contract/checks.js';
 import type { CheckedEndpoint } from '../generated/validators.js';
-import type { UnknownOutcomeOperation } from './error.js';
 import { PathTemplate } from './path.js';
 import type { FinalRequest, QueryValue, RefusalSettler, RequestOptions } from './request.js';
 import { validate } from './validation.js';
@@ -9,6 +8,14 @@ import { validate } from './validation.js';
 export type EndpointDefinition = CheckedEndpoint;
 
 type InputOf<C> = C extends Check ? CheckInput<C> : never;
+
+/** A keyed body whose `idempotencyKey` the caller may leave to the pipeline (each variant of a union). */
+type KeyOptional<T> = T extends { idempotencyKey: unknown }
+  ? Omit<T, 'idempotencyKey'> & {
+      /** The call's idempotency key; made by the pipeline when omitted. */
+      idempotencyKey?: string;
+    }
+  : T;
 
 /** What a call of `def` resolves to: the parsed `data` of its success body, or nothing. */
 export type EndpointData<D extends EndpointDefinition> = D['responseData'] extends Check
@@ -23,15 +30,22 @@ export interface EndpointCall<D extends EndpointDefinition> {
   params?: Readonly<Record<D['pathParams'][number], string>>;
   /** Checked with the definition's query validator; its output is what is sent. */
   query?: InputOf<D['query']>;
-  /** Checked with the definition's body validator; its output is what is sent. */
-  body?: InputOf<D['body']>;
-  /** The idempotency key the body carries (see FinalRequest). */
-  idempotencyKey?: string;
-  /** Marks a create whose ambiguous failure is OutcomeUnknownError (see FinalRequest). */
-  outcome?: UnknownOutcomeOperation;
+  /**
+   * Checked with the definition's body validator; its output is what is sent. A keyed body's
+   * `idempotencyKey` may be left out: the pipeline makes one.
+   */
+  body?: D['keyed'] extends true ? KeyOptional<InputOf<D['body']>> : InputOf<D['body']>;
   /** Settles a retry's refusal from the server's state (see FinalRequest). */
   settleRefusal?: RefusalSettler<EndpointData<D>>;
 }
+
+/** A fresh UUID v4 for an idempotency key. */
+export function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // A success without a body (204): whatever arrives is not read.
 const NO_DATA: Check<undefined, unknown> = Object.assign(() => undefined, { pure: false });
@@ -63,6 +77,12 @@ export function endpointRequest<D extends EndpointDefinition>(
   call: EndpointCall<D>,
   options: RequestOptions | undefined,
 ): FinalRequest<EndpointData<D>> {
+  let input: unknown = call.body;
+  if (def.keyed && isRecord(input) && input.idempotencyKey === undefined) {
+    // The table says the body carries a key: one per call, made here, reused on every attempt.
+    input = { ...input, idempotencyKey: newIdempotencyKey() };
+  }
+  const body = def.body === null ? undefined : validate(def.body, input, contextOf(def, call));
   return {
     ...options,
     method: def.method,
@@ -71,9 +91,10 @@ export function endpointRequest<D extends EndpointDefinition>(
       def.query === null
         ? undefined
         : (validate(def.query, call.query ?? {}, contextOf(def, call)) as Record<string, QueryValue>),
-    body: def.body === null ? undefined : validate(def.body, call.body, contextOf(def, call)),
-    idempotencyKey: call.idempotencyKey,
-    outcome: call.outcome,
+    body,
+    operation: def.operationId,
+    idempotent: def.idempotent,
+    idempotencyKey: def.keyed ? (body as { idempotencyKey: string }).idempotencyKey : undefined,
     settleRefusal: call.settleRefusal,
     responseSchema: (def.responseData ?? NO_DATA) as Check<EndpointData<D>, unknown>,
   };

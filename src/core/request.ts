@@ -1,10 +1,6 @@
 import type { WithResponse } from './api-promise.js';
-import {
-  type APIError,
-  ConfigurationError,
-  InvalidArgumentError,
-  type UnknownOutcomeOperation,
-} from './error.js';
+import type { OperationId } from '../generated/endpoints.js';
+import { type APIError, ConfigurationError, InvalidArgumentError } from './error.js';
 import type { Schema } from './validation.js';
 
 /**
@@ -46,11 +42,19 @@ export interface FinalRequest<T> extends RequestOptions {
   query?: Record<string, QueryValue> | undefined;
   /** The JSON body. */
   body?: unknown;
-  /** Idempotency key carried in `body`; marks the call so an ambiguous failure is reported as such. */
+  /** The endpoint table's operation, named in an OutcomeUnknownError. */
+  operation?: OperationId | undefined;
+  /**
+   * Whether the request may be sent again after an attempt that may have reached the server (the
+   * table's `idempotent`). When false, such an attempt ends the call as OutcomeUnknownError.
+   * Default true (the internal reads sent without the table).
+   */
+  idempotent?: boolean | undefined;
+  /**
+   * Idempotency key carried in `body`: every attempt sends it, an ambiguous failure ends as
+   * OutcomeUnknownError, and the client's ledger of unknown keys decides whether a refusal is definite.
+   */
   idempotencyKey?: string | undefined;
-  /** Set for calls that create something (place, withdrawal): failures after the request may have
-   *  reached the server become OutcomeUnknownError. */
-  outcome?: UnknownOutcomeOperation | undefined;
   /** Validator (or zod schema) of the `data` member of the success body. */
   responseSchema: Schema<T>;
   /** Set for calls whose retry can be refused because an earlier attempt landed: see RefusalSettler. */

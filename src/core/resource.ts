@@ -11,8 +11,3 @@ export abstract class APIResource {
     this.client = client;
   }
 }
-
-/** A fresh UUID v4 for idempotency keys. */
-export function newIdempotencyKey(): string {
-  return globalThis.crypto.randomUUID();
-}

@@ -48,8 +48,9 @@ export interface UnknownKeysOptions {
 
 /**
  * The ledger of unknown keys, one per client, bounded. A Map keeps insertion order, and a key is
- * re-inserted on every ambiguous attempt, so the entries are ordered by `lastAttemptAt`: expired
- * ones are dropped from the front.
+ * re-inserted on every ambiguous attempt, so the entries are (nearly: `remember` inserts another
+ * client's deadline) ordered by `settlesAt`: expired ones are dropped from the front, and every
+ * read checks its own entry's deadline.
  */
 export class UnknownKeys {
   readonly settleWindowMs: number;
@@ -62,17 +63,31 @@ export class UnknownKeys {
     this.settleWindowMs = options.settleWindowMs;
   }
 
+  /** The client's clock, ms since the epoch. */
+  now(): number {
+    return this.#options.now();
+  }
+
   /** An attempt carrying `key` ended and may have reached the venue. */
   markAmbiguous(key: string, operation: string, request: unknown): UnknownKey {
     const now = this.#options.now();
-    this.#purge(now);
-    const entry: UnknownKey = {
-      key,
-      operation,
-      request,
-      lastAttemptAt: now,
-      settlesAt: now + this.settleWindowMs,
-    };
+    return this.#put({ key, operation, request, lastAttemptAt: now, settlesAt: now + this.settleWindowMs });
+  }
+
+  /**
+   * A key another client (or an earlier process) left unknown until `settlesAt`: this client treats
+   * it as unknown until then too, so a refusal it meets before is not taken as definite.
+   */
+  remember(key: string, operation: string, request: unknown, settlesAt: number): UnknownKey | undefined {
+    const known = this.get(key);
+    if (known && known.settlesAt >= settlesAt) return known;
+    if (settlesAt <= this.#options.now()) return undefined;
+    return this.#put({ key, operation, request, lastAttemptAt: settlesAt - this.settleWindowMs, settlesAt });
+  }
+
+  #put(entry: UnknownKey): UnknownKey {
+    const { key } = entry;
+    this.#purge(this.#options.now());
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     while (this.#entries.size > this.#options.maxKeys) {
@@ -102,10 +117,11 @@ export class UnknownKeys {
     return entry;
   }
 
-  /** Every key whose outcome is unknown now, oldest attempt first. */
+  /** Every key whose outcome is unknown now, in the order they last became so. */
   list(): UnknownKey[] {
-    this.#purge(this.#options.now());
-    return [...this.#entries.values()];
+    const now = this.#options.now();
+    this.#purge(now);
+    return [...this.#entries.values()].filter((entry) => entry.settlesAt > now);
   }
 
   /** Listens to keys becoming unknown or settled; returns the unsubscribe function. */

@@ -2,19 +2,48 @@
 import { z } from 'zod';
 import { AccountSummary, CancelAllResult, CancelOrderRequest, CancelOrderResult, Configuration, CreateWithdrawalRequest, FxSubscriptionRequest, ListOrdersQuery, ModifyOrderRequest, ModifyOrderResult, NotificationPublicKey, NotificationSubscription, Order, OrderList, PaymentsNetworkSubscriptionRequest, PlaceOrderRequest, PlaceOrderResult, TransferSubscriptionRequest, V1Subscription, V1SubscriptionRequest, WalletSubscriptionRequest, Withdrawal, WsTicket } from './schemas.js';
 
+/** The operationId of an operation of the endpoint table (`endpoints`, from openapi/match-venue.yaml). */
+export type OperationId =
+  | 'getAccount'
+  | 'listOrders'
+  | 'placeOrder'
+  | 'getOrder'
+  | 'cancelOrder'
+  | 'cancelAllOrders'
+  | 'modifyOrder'
+  | 'createWithdrawal'
+  | 'createWsTicket'
+  | 'getConfiguration'
+  | 'createWalletSubscription'
+  | 'createPaymentsNetworkSubscription'
+  | 'createFxSubscription'
+  | 'createTransferSubscription'
+  | 'listV1Subscriptions'
+  | 'createV1Subscription'
+  | 'deleteV1Subscription'
+  | 'getNotificationPublicKey';
+
 /**
  * One operation of the contract; `Check` is what validates its query, JSON body and success
  * body's `data` (a zod schema here, a plain validator in validators.ts).
  */
 export interface EndpointShape<Check> {
+  /** Its key in the table, as the document's operationId. */
+  readonly operationId: OperationId;
   /** The HTTP method. */
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
   /** With `{name}` placeholders for `pathParams`. */
   readonly path: string;
   /** The one 2xx status a success arrives with. */
   readonly successStatus: number;
-  /** GET and DELETE, or a body carrying an idempotencyKey: safe to send again on a retry. */
+  /**
+   * Safe to send again after an attempt that may have reached the server: GET and DELETE, a body
+   * carrying an idempotencyKey, or what the document marks `x-idempotent`. The client never
+   * re-sends any other operation after such an attempt (OutcomeUnknownError instead).
+   */
   readonly idempotent: boolean;
+  /** The body carries an `idempotencyKey`: the client makes one per call and reuses it on every attempt. */
+  readonly keyed: boolean;
   /** Names of the `{name}` placeholders in `path`, in order. */
   readonly pathParams: readonly string[];
   /** Validates the query parameters; null when the operation takes none. */
@@ -35,10 +64,12 @@ export type EndpointDefinition = EndpointShape<z.ZodType>;
 /** Every operation of openapi/match-venue.yaml, by operationId. */
 export const endpoints = {
   getAccount: {
+    operationId: 'getAccount',
     method: 'GET',
     path: '/v1/match/account',
     successStatus: 200,
     idempotent: true,
+    keyed: false,
     pathParams: [],
     query: null,
     body: null,
@@ -47,10 +78,12 @@ export const endpoints = {
     specGap: false,
   },
   listOrders: {
+    operationId: 'listOrders',
     method: 'GET',
     path: '/v1/match/orders',
     successStatus: 200,
     idempotent: true,
+    keyed: false,
     pathParams: [],
     query: ListOrdersQuery,
     body: null,
@@ -59,10 +92,12 @@ export const endpoints = {
     specGap: false,
   },
   placeOrder: {
+    operationId: 'placeOrder',
     method: 'POST',
     path: '/v1/match/orders',
     successStatus: 202,
     idempotent: true,
+    keyed: true,
     pathParams: [],
     query: null,
     body: PlaceOrderRequest,
@@ -71,10 +106,12 @@ export const endpoints = {
     specGap: false,
   },
   getOrder: {
+    operationId: 'getOrder',
     method: 'GET',
     path: '/v1/match/orders/{id}',
     successStatus: 200,
     idempotent: true,
+    keyed: false,
     pathParams: ['id'],
     query: null,
     body: null,
@@ -83,10 +120,12 @@ export const endpoints = {
     specGap: false,
   },
   cancelOrder: {
+    operationId: 'cancelOrder',
     method: 'POST',
     path: '/v1/match/orders/cancel',
     successStatus: 200,
-    idempotent: false,
+    idempotent: true,
+    keyed: false,
     pathParams: [],
     query: null,
     body: CancelOrderRequest,
@@ -95,10 +134,12 @@ export const endpoints = {
     specGap: false,
   },
   cancelAllOrders: {
+    operationId: 'cancelAllOrders',
     method: 'POST',
     path: '/v1/match/orders/cancel-all',
     successStatus: 200,
     idempotent: false,
+    keyed: false,
     pathParams: [],
     query: null,
     body: null,
@@ -107,10 +148,12 @@ export const endpoints = {
     specGap: false,
   },
   modifyOrder: {
+    operationId: 'modifyOrder',
     method: 'POST',
     path: '/v1/match/orders/modify',
     successStatus: 200,
-    idempotent: false,
+    idempotent: true,
+    keyed: false,
     pathParams: [],
     query: null,
     body: ModifyOrderRequest,
@@ -119,10 +162,12 @@ export const endpoints = {
     specGap: false,
   },
   createWithdrawal: {
+    operationId: 'createWithdrawal',
     method: 'POST',
     path: '/v1/match/withdrawals',
     successStatus: 201,
     idempotent: true,
+    keyed: true,
     pathParams: [],
     query: null,
     body: CreateWithdrawalRequest,
@@ -131,10 +176,12 @@ export const endpoints = {
     specGap: false,
   },
   createWsTicket: {
+    operationId: 'createWsTicket',
     method: 'POST',
     path: '/v1/match/ws/ticket',
     successStatus: 200,
-    idempotent: false,
+    idempotent: true,
+    keyed: false,
     pathParams: [],
     query: null,
     body: null,
@@ -143,10 +190,12 @@ export const endpoints = {
     specGap: false,
   },
   getConfiguration: {
+    operationId: 'getConfiguration',
     method: 'GET',
     path: '/v1/configuration',
     successStatus: 200,
     idempotent: true,
+    keyed: false,
     pathParams: [],
     query: null,
     body: null,
@@ -155,10 +204,12 @@ export const endpoints = {
     specGap: false,
   },
   createWalletSubscription: {
+    operationId: 'createWalletSubscription',
     method: 'POST',
     path: '/v2/notifications/subscriptions',
     successStatus: 201,
     idempotent: false,
+    keyed: false,
     pathParams: [],
     query: null,
     body: WalletSubscriptionRequest,
@@ -167,10 +218,12 @@ export const endpoints = {
     specGap: true,
   },
   createPaymentsNetworkSubscription: {
+    operationId: 'createPaymentsNetworkSubscription',
     method: 'POST',
     path: '/v2/payments-network/notifications/subscriptions',
     successStatus: 201,
     idempotent: false,
+    keyed: false,
     pathParams: [],
     query: null,
     body: PaymentsNetworkSubscriptionRequest,
@@ -179,10 +232,12 @@ export const endpoints = {
     specGap: true,
   },
   createFxSubscription: {
+    operationId: 'createFxSubscription',
     method: 'POST',
     path: '/v2/fx/notifications/subscriptions',
     successStatus: 201,
     idempotent: false,
+    keyed: false,
     pathParams: [],
     query: null,
     body: FxSubscriptionRequest,
@@ -191,10 +246,12 @@ export const endpoints = {
     specGap: true,
   },
   createTransferSubscription: {
+    operationId: 'createTransferSubscription',
     method: 'POST',
     path: '/v2/notifications/subscriptions/permissionless',
     successStatus: 201,
     idempotent: false,
+    keyed: false,
     pathParams: [],
     query: null,
     body: TransferSubscriptionRequest,
@@ -203,10 +260,12 @@ export const endpoints = {
     specGap: true,
   },
   listV1Subscriptions: {
+    operationId: 'listV1Subscriptions',
     method: 'GET',
     path: '/v1/notifications/subscriptions',
     successStatus: 200,
     idempotent: true,
+    keyed: false,
     pathParams: [],
     query: null,
     body: null,
@@ -215,10 +274,12 @@ export const endpoints = {
     specGap: true,
   },
   createV1Subscription: {
+    operationId: 'createV1Subscription',
     method: 'POST',
     path: '/v1/notifications/subscriptions',
     successStatus: 201,
     idempotent: false,
+    keyed: false,
     pathParams: [],
     query: null,
     body: V1SubscriptionRequest,
@@ -227,10 +288,12 @@ export const endpoints = {
     specGap: true,
   },
   deleteV1Subscription: {
+    operationId: 'deleteV1Subscription',
     method: 'DELETE',
     path: '/v1/notifications/subscriptions/{id}',
     successStatus: 204,
     idempotent: true,
+    keyed: false,
     pathParams: ['id'],
     query: null,
     body: null,
@@ -239,10 +302,12 @@ export const endpoints = {
     specGap: true,
   },
   getNotificationPublicKey: {
+    operationId: 'getNotificationPublicKey',
     method: 'GET',
     path: '/v2/notifications/publicKey/{keyId}',
     successStatus: 200,
     idempotent: true,
+    keyed: false,
     pathParams: ['keyId'],
     query: null,
     body: null,
@@ -252,5 +317,3 @@ export const endpoints = {
   },
 } as const satisfies Record<string, EndpointDefinition>;
 
-/** The operationId of an operation in {@link endpoints}. */
-export type OperationId = keyof typeof endpoints;

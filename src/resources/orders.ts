@@ -3,15 +3,16 @@ import { operations } from '../contract/operations.js';
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import {
   type APIError,
-  type APIUserAbortError,
+  APIUserAbortError,
   InvalidArgumentError,
   NotFoundError,
-  OutcomeUnknownError,
+  type OutcomeUnknownError,
   ValidationError,
 } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource, newIdempotencyKey } from '../core/resource.js';
+import { APIResource } from '../core/resource.js';
+import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import { isUuid } from '../core/validation.js';
 import { ErrorCode } from '../generated/errors.js';
 import type {
@@ -114,10 +115,11 @@ export class Orders extends APIResource {
    * ```
    */
   place(params: PlaceOrderParams, options?: RequestOptions): APIPromise<PlaceOrderResult> {
-    const idempotencyKey = params?.idempotencyKey ?? newIdempotencyKey();
-    const body = { ...params, idempotencyKey };
-    const call = { context: 'orders.place params', body, idempotencyKey, outcome: 'placeOrder' } as const;
-    return this.client.endpoint(operations.placeOrder, call, options);
+    return this.client.endpoint(
+      operations.placeOrder,
+      { context: 'orders.place params', body: params },
+      options,
+    );
   }
 
   /**
@@ -143,13 +145,28 @@ export class Orders extends APIResource {
     return this.client.endpointPage(operations.listOrders, call, ordersOf, options);
   }
 
-  /** Cancels one resting order (rejected in the lock window, 136001, or while settling, 136002). */
+  /**
+   * Cancels one resting order (rejected in the lock window, 136001, or while settling, 136002).
+   * Safe to retry: when a retry is refused after an earlier attempt may have reached the venue, the
+   * order is read, and an order already cancelled means that attempt landed: the call resolves.
+   */
   cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
+    const settleRefusal = () => this.#cancelLanded(params, options);
     return this.client.endpoint(
       operations.cancelOrder,
-      { context: 'orders.cancel params', body: params },
+      { context: 'orders.cancel params', body: params, settleRefusal },
       options,
     );
+  }
+
+  /** The answer of a cancel whose earlier attempt landed, read from the order; else the refusal stands. */
+  async #cancelLanded(
+    params: CancelOrderRequest,
+    options: RequestOptions | undefined,
+  ): Promise<WithResponse<CancelOrderResult> | undefined> {
+    const { data: order, response } = await this.retrieve(params.orderId, options).withResponse();
+    if (order.auctionId !== params.auctionId || order.status !== 'cancelled') return undefined;
+    return { data: { auctionId: order.auctionId, orderId: order.orderId, status: 'cancelled' }, response };
   }
 
   /** Cancels every resting order of the caller in the current auction. */
@@ -192,28 +209,48 @@ export class Orders extends APIResource {
   }
 
   /**
-   * Settles an uncertain `place`: an OutcomeUnknownError, an APIUserAbortError of a place call
-   * (aborted while the request was in flight), or the idempotency key itself. Looks the order up
-   * by its id (the key). Resolves to the Order when it exists, or null when the venue has no such
-   * order now. An earlier attempt can still be in flight, so after null place again with
-   * `idempotencyKey: <the key>` rather than with a new key: a key never makes two orders.
+   * Settles an uncertain `place` (an OutcomeUnknownError, an APIUserAbortError of a place aborted
+   * in flight, or the idempotency key itself): looks the order
+   * up by its id (the key). Resolves to `{ status: 'found', order }`, `{ status: 'absent', final:
+   * true }` once no attempt can land any more (the settle window has passed since the last one), or
+   * `{ status: 'absent', final: false, settlesAt }` while one still can. With `{ wait: true }` it
+   * waits out the window and answers found or final. After a final absence, placing again is a new,
+   * definite call; placing again earlier with the same `idempotencyKey` is safe too (a key never
+   * makes two orders, and a refusal then stays an OutcomeUnknownError until the window has passed).
    */
   async resolveUnknown(
     error: OutcomeUnknownError | APIUserAbortError | string,
-    options?: RequestOptions,
-  ): Promise<Order | null> {
-    if (error instanceof OutcomeUnknownError && error.operation !== 'placeOrder') {
-      throw new InvalidArgumentError(
-        `orders.resolveUnknown expects a placeOrder outcome, got ${error.operation}`,
-      );
-    }
+    options?: ResolveOptions,
+  ): Promise<OrderResolution> {
+    const outcome =
+      typeof error === 'string' || error instanceof APIUserAbortError
+        ? undefined
+        : outcomeOf(error, 'placeOrder', 'orders.resolveUnknown');
     const key = typeof error === 'string' ? error : error.idempotencyKey;
-    if (!key) throw new InvalidArgumentError('orders.resolveUnknown: the error carries no idempotency key');
-    try {
-      return await this.retrieve(orderIdFor(key), options);
-    } catch (err) {
-      if (err instanceof NotFoundError) return null;
-      throw err;
-    }
+    if (key === undefined)
+      throw new InvalidArgumentError('orders.resolveUnknown: the error carries no idempotency key');
+    const bad = badOrderId(key, 'orders.resolveUnknown idempotencyKey');
+    if (bad) throw bad;
+    const look = async () => {
+      try {
+        return await this.retrieve(orderIdFor(key), options);
+      } catch (err) {
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+    };
+    const target = { key, operation: 'placeOrder', settlesAt: outcome?.settlesAt, request: outcome?.request };
+    const answer = await resolveUnknownKey(this.client, target, look, options);
+    return answer.status === 'found' ? { status: 'found', order: answer.value } : answer;
   }
 }
+
+/** What {@link Orders.resolveUnknown} found: the order, or an absence (final or for now). */
+export type OrderResolution =
+  | {
+      /** The order exists. */
+      status: 'found';
+      /** The order the uncertain call placed. */
+      order: Order;
+    }
+  | Absence;

@@ -1,6 +1,7 @@
 import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
-import { MatchVenueError } from '../core/error.js';
+import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
+import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
@@ -44,6 +45,16 @@ export class SubscriptionPendingError extends MatchVenueError {
   }
 }
 
+/** What {@link Subscriptions.resolveUnknown} found: the subscription, or an absence (final or for now). */
+export type SubscriptionResolution =
+  | {
+      /** The create landed. */
+      status: 'found';
+      /** The subscription it made. */
+      subscription: V1Subscription;
+    }
+  | Absence;
+
 /** `venue.subscriptions`: Notification API v1 subscriptions (SNS-style, one detail entry per region). */
 export class Subscriptions extends APIResource {
   /**
@@ -54,6 +65,28 @@ export class Subscriptions extends APIResource {
   create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
     const call = { context: 'subscriptions.create params', body: params };
     return this.client.endpoint(operations.createV1Subscription, call, options);
+  }
+
+  /**
+   * Settles an OutcomeUnknownError of `create` (a create is never sent twice: a second would make a
+   * second subscription): lists the subscriptions and looks for one with the request's endpoint.
+   * Resolves to `{ status: 'found', subscription }`, or an absence, final once the settle window
+   * has passed since the create's last attempt (`{ wait: true }` waits for that). The endpoint
+   * must be one this entity subscribes once; several matches resolve to the newest.
+   */
+  async resolveUnknown(
+    error: OutcomeUnknownError,
+    options?: ResolveOptions,
+  ): Promise<SubscriptionResolution> {
+    const outcome = outcomeOf(error, 'createV1Subscription', 'subscriptions.resolveUnknown');
+    const { endpoint } = outcome.request as V1SubscriptionRequest;
+    const look = async () => {
+      const matches = (await this.list(options)).filter((s) => s.endpoint === endpoint);
+      return matches.sort((a, b) => String(b.createDate).localeCompare(String(a.createDate)))[0];
+    };
+    const target = { key: undefined, operation: outcome.operation, settlesAt: outcome.settlesAt };
+    const answer = await resolveUnknownKey(this.client, target, look, options);
+    return answer.status === 'found' ? { status: 'found', subscription: answer.value } : answer;
   }
 
   /** The active v1 subscriptions of the key's entity. */
@@ -76,7 +109,15 @@ export class Subscriptions extends APIResource {
         pending.map((d) => ({ url: d.url, arn: d.arn })),
       );
     }
-    // 204 without a body in this contract; a body, if a server sends one, is ignored.
-    await this.client.endpoint(operations.deleteV1Subscription, { params: { id } }, options);
+    // 204 without a body in this contract; a body, if a server sends one, is ignored. A retry whose
+    // earlier attempt deleted it meets a 404: that attempt's success is the answer.
+    const settleRefusal = async (refusal: APIError) =>
+      refusal.status === 404
+        ? {
+            data: undefined,
+            response: { status: 204, headers: refusal.headers, requestId: refusal.requestId },
+          }
+        : undefined;
+    await this.client.endpoint(operations.deleteV1Subscription, { params: { id }, settleRefusal }, options);
   }
 }

@@ -1,8 +1,9 @@
 import { operations } from '../contract/operations.js';
-import { APIPromise } from '../core/api-promise.js';
-import { InvalidArgumentError, type OutcomeUnknownError } from '../core/error.js';
+import type { APIPromise } from '../core/api-promise.js';
+import { APIError, OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource, newIdempotencyKey } from '../core/resource.js';
+import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
+import { APIResource } from '../core/resource.js';
 import type { CreateWithdrawalRequest, Withdrawal } from '../generated/models.js';
 
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
@@ -10,6 +11,23 @@ export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyK
   /** UUID v4 naming this withdrawal; sending it again returns the same withdrawal. Default: a new one. */
   idempotencyKey?: string;
 };
+
+/** What {@link Withdrawals.resolveUnknown} found: the withdrawal, or an absence (final or for now). */
+export type WithdrawalResolution =
+  | {
+      /** The key has its withdrawal. */
+      status: 'found';
+      /** The withdrawal of the uncertain call's key. */
+      withdrawal: Withdrawal;
+    }
+  | Absence;
+
+/** A 4xx that refuses the request itself (not 408 or 429, which ask for another try; not the key's 409). */
+function isRefusal(err: unknown): boolean {
+  return (
+    err instanceof APIError && err.status >= 400 && err.status < 500 && ![408, 409, 429].includes(err.status)
+  );
+}
 
 /** `venue.withdrawals`: USD out of the venue to a fiat account. */
 export class Withdrawals extends APIResource {
@@ -21,34 +39,42 @@ export class Withdrawals extends APIResource {
    * OutcomeUnknownError (kind `MV_OUTCOME_UNKNOWN`): settle it with {@link Withdrawals.resolveUnknown}.
    */
   create(params: CreateWithdrawalParams, options?: RequestOptions): APIPromise<Withdrawal> {
-    const idempotencyKey = params?.idempotencyKey ?? newIdempotencyKey();
-    const body = { ...params, idempotencyKey };
-    const call = {
-      context: 'withdrawals.create params',
-      body,
-      idempotencyKey,
-      outcome: 'createWithdrawal',
-    } as const;
+    const call = { context: 'withdrawals.create params', body: params };
     return this.client.endpoint(operations.createWithdrawal, call, options);
   }
 
   /**
-   * Settles an OutcomeUnknownError of `create`: sends the same request with the same key again,
-   * which the venue answers with the original withdrawal if it exists, or creates it once if not.
-   * An error of another call rejects with InvalidArgumentError (kind `MV_INVALID_ARGUMENT`).
+   * Settles an OutcomeUnknownError of `create`, with the same three answers as
+   * `orders.resolveUnknown`: `{ status: 'found', withdrawal }`, `{ status: 'absent', final: true }`
+   * once no attempt can land any more, or `{ status: 'absent', final: false, settlesAt }` while one
+   * still can; `{ wait: true }` waits for a final answer. The API has no read of a withdrawal, so
+   * the look is the same request with the same key: the venue answers it with the withdrawal the
+   * key made, or makes it now (a key never makes two). A refusal of that request is an absence,
+   * final only once the settle window has passed. An error of another call rejects with
+   * InvalidArgumentError (kind `MV_INVALID_ARGUMENT`).
    */
-  resolveUnknown(error: OutcomeUnknownError, options?: RequestOptions): APIPromise<Withdrawal> {
-    if (error.operation !== 'createWithdrawal') {
-      return APIPromise.rejected(
-        new InvalidArgumentError(`resolveUnknown expects a createWithdrawal outcome, got ${error.operation}`),
-      );
-    }
-    const call = {
-      context: 'withdrawals.resolveUnknown request',
-      body: error.request as CreateWithdrawalRequest,
-      idempotencyKey: error.idempotencyKey,
-      outcome: 'createWithdrawal',
-    } as const;
-    return this.client.endpoint(operations.createWithdrawal, call, options);
+  async resolveUnknown(error: OutcomeUnknownError, options?: ResolveOptions): Promise<WithdrawalResolution> {
+    const outcome = outcomeOf(error, 'createWithdrawal', 'withdrawals.resolveUnknown');
+    const request = outcome.request as CreateWithdrawalRequest;
+    const look = async () => {
+      try {
+        const call = { context: 'withdrawals.resolveUnknown request', body: request };
+        return await this.client.endpoint(operations.createWithdrawal, call, options);
+      } catch (err) {
+        // A refusal is an absence (definite or not, the window decides); the key's own 409 and
+        // every failure to get an answer are not.
+        if (isRefusal(err)) return undefined;
+        if (err instanceof OutcomeUnknownError && isRefusal(err.cause)) return undefined;
+        throw err;
+      }
+    };
+    const target = {
+      key: outcome.idempotencyKey,
+      operation: outcome.operation,
+      settlesAt: outcome.settlesAt,
+      request,
+    };
+    const answer = await resolveUnknownKey(this.client, target, look, options);
+    return answer.status === 'found' ? { status: 'found', withdrawal: answer.value } : answer;
   }
 }

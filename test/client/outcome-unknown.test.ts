@@ -70,18 +70,24 @@ describe('orders.place after an attempt with an unknown outcome', () => {
     sim.clearAuction();
     expect(await proxy?.release()).toEqual([202]);
     const landed = await direct('burner').orders.resolveUnknown(unknown);
-    expect(landed?.orderId).toBe(key);
-    expect(landed?.auctionId).toBe(2);
-    expect(landed?.status).toBe('pending');
+    expect(landed.status).toBe('found');
+    const order = landed.status === 'found' ? landed.order : undefined;
+    expect(order?.orderId).toBe(key);
+    expect(order?.auctionId).toBe(2);
+    expect(order?.status).toBe('pending');
   });
 
-  it('resolveUnknown answers null while the order has not landed, and the same key then places it once', async () => {
+  it('resolveUnknown answers "absent for now" while the order has not landed, and the same key then places it once', async () => {
     const key = '5e1d0c3a-8f61-4c2b-9a47-0000000000a2';
     await direct('burner').orders.place(burn());
     const venue = await behindProxy('burner', key, '/v1/match/orders');
     const err = (await venue.orders.place(burn(key)).catch((e: unknown) => e)) as OutcomeUnknownError;
     expect(err).toBeInstanceOf(OutcomeUnknownError);
-    expect(await direct('burner').orders.resolveUnknown(err)).toBeNull();
+    expect(await direct('burner').orders.resolveUnknown(err)).toEqual({
+      status: 'absent',
+      final: false,
+      settlesAt: err.settlesAt,
+    });
 
     sim.clearAuction();
     const placed = await direct('burner').orders.place(burn(key));
@@ -137,7 +143,6 @@ describe('withdrawals.create after an attempt with an unknown outcome', () => {
     expect(await proxy?.release()).toEqual([201]);
 
     const settled = await minter.withdrawals.resolveUnknown(unknown);
-    expect(settled.id).toBe(key);
-    expect(settled.status).toBe('pending');
+    expect(settled).toMatchObject({ status: 'found', withdrawal: { id: key, status: 'pending' } });
   });
 });

@@ -413,18 +413,22 @@ describe('retries and unknown outcomes against the simulator', () => {
     expect(unknown.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
     expect(unknown.orderId).toBe(unknown.idempotencyKey);
     expect(unknown.attempts).toBe(3);
-    const order = await burner.orders.resolveUnknown(unknown);
-    expect(order?.orderId).toBe(unknown.idempotencyKey);
+    const resolved = await burner.orders.resolveUnknown(unknown);
+    expect(resolved.status === 'found' && resolved.order.orderId).toBe(unknown.idempotencyKey);
     expect((await burner.orders.list()).pagination.total).toBe(1);
   });
 
-  it('every attempt 503: OutcomeUnknownError, and resolveUnknown reports no order', async () => {
+  it('every attempt 503: OutcomeUnknownError, and resolveUnknown reports no order for now', async () => {
     const burner = venue('burner');
     sim.setFaults({ errorRate: 1 });
     const err = await burner.orders.place(burnParams()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     sim.setFaults({});
-    await expect(burner.orders.resolveUnknown(err as OutcomeUnknownError)).resolves.toBeNull();
+    await expect(burner.orders.resolveUnknown(err as OutcomeUnknownError)).resolves.toEqual({
+      status: 'absent',
+      final: false,
+      settlesAt: (err as OutcomeUnknownError).settlesAt,
+    });
     // Placing again with the same key is safe and creates it once.
     const again = await burner.orders.place({
       ...burnParams(),
@@ -446,7 +450,11 @@ describe('retries and unknown outcomes against the simulator', () => {
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     const first = await minter.withdrawals.resolveUnknown(err as OutcomeUnknownError);
     const second = await minter.withdrawals.resolveUnknown(err as OutcomeUnknownError);
-    expect(second.id).toBe(first.id);
+    expect(first).toMatchObject({
+      status: 'found',
+      withdrawal: { id: (err as OutcomeUnknownError).idempotencyKey, status: 'pending' },
+    });
+    expect(second).toEqual(first);
     const after = await minter.account.retrieve();
     expect(subMoney(before.stablecoin.available, after.stablecoin.available)).toEqual(usd('100'));
   });
@@ -464,8 +472,11 @@ describe('retries and unknown outcomes against the simulator', () => {
     // The simulator still applies the request once its latency has passed.
     await new Promise((r) => setTimeout(r, 300));
     sim.setFaults({});
-    expect((await burner.orders.resolveUnknown(err as APIUserAbortError))?.orderId).toBe(key);
-    await expect(burner.orders.resolveUnknown(crypto.randomUUID())).resolves.toBeNull();
+    const found = await burner.orders.resolveUnknown(err as APIUserAbortError);
+    expect(found.status === 'found' && found.order.orderId).toBe(key);
+    // A key this client has no record of counts as unknown from now: never final too early.
+    const stranger = await burner.orders.resolveUnknown(crypto.randomUUID());
+    expect(stranger).toMatchObject({ status: 'absent', final: false });
   });
 
   it('abort: the caller signal ends the call', async () => {

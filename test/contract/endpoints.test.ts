@@ -30,7 +30,7 @@ describe('endpoint table', () => {
     });
   });
 
-  it('marks as idempotent exactly the reads, the delete and the bodies with an idempotencyKey', () => {
+  it('marks as idempotent the reads, the delete, the keyed bodies and what x-idempotent declares (cancel, modify, ticket)', () => {
     const idempotent = Object.entries(endpoints)
       .filter(([, e]) => e.idempotent)
       .map(([id]) => id)
@@ -46,8 +46,34 @@ describe('endpoint table', () => {
         'listV1Subscriptions',
         'deleteV1Subscription',
         'getNotificationPublicKey',
+        'cancelOrder',
+        'modifyOrder',
+        'createWsTicket',
       ].sort(),
     );
+    // Never sent again after an attempt that may have landed: cancel-all and the subscription creates.
+    expect(
+      Object.values(endpoints)
+        .filter((e) => !e.idempotent)
+        .map((e) => e.operationId)
+        .sort(),
+    ).toEqual(
+      [
+        'cancelAllOrders',
+        'createWalletSubscription',
+        'createPaymentsNetworkSubscription',
+        'createFxSubscription',
+        'createTransferSubscription',
+        'createV1Subscription',
+      ].sort(),
+    );
+  });
+
+  it('marks as keyed exactly the bodies with an idempotencyKey: the pipeline makes one per call', () => {
+    const keyed = Object.values(endpoints)
+      .filter((e) => e.keyed)
+      .map((e) => e.operationId);
+    expect(keyed.sort()).toEqual(['createWithdrawal', 'placeOrder']);
   });
 
   it('marks the success statuses the documents leave open as spec gaps', () => {

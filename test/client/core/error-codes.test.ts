@@ -57,6 +57,7 @@ const SAMPLES: Record<string, () => MatchVenueError> = {
       idempotencyKey: 'k',
       attempts: 1,
       request: {},
+      settlesAt: 0,
       cause: new Error('x'),
     }),
   InvalidApiKeyError: () => new sdk.InvalidApiKeyError('missing', 'no key'),
@@ -252,6 +253,7 @@ describe('calls made wrongly throw InvalidArgumentError (MV_INVALID_ARGUMENT)', 
       idempotencyKey: 'k',
       attempts: 1,
       request: {},
+      settlesAt: 0,
       cause: new Error('x'),
     });
 

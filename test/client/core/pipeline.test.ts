@@ -140,7 +140,7 @@ describe('request pipeline', () => {
         path: '/v1/thing',
         body: { idempotencyKey: key },
         idempotencyKey: key,
-        outcome: 'placeOrder',
+        operation: 'placeOrder',
         responseSchema: Ok,
       })
       .catch((e: unknown) => e);

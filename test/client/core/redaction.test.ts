@@ -212,7 +212,7 @@ describe('error objects never show the key', () => {
         path: '/v1/thing',
         body: { idempotencyKey: key },
         idempotencyKey: key,
-        outcome: 'placeOrder',
+        operation: 'placeOrder',
         responseSchema: z.unknown(),
       })
       .catch((e: unknown) => e);
@@ -236,7 +236,7 @@ describe('error objects never show the key', () => {
         path: '/v1/thing',
         body,
         idempotencyKey: key,
-        outcome: 'placeOrder',
+        operation: 'placeOrder',
         responseSchema: z.unknown(),
       })
       .catch((e: unknown) => e);

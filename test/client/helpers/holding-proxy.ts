@@ -12,16 +12,17 @@ interface Held {
 /**
  * What the proxy does with one request: `false` forwards it and passes the answer back; `true`
  * holds it (never forwarded until `release()`); `'lose-answer'` forwards it at once but keeps the
- * answer back, as a connection that broke after the server did the work would.
+ * answer back, as a connection that broke after the server did the work would; `'reset-after'`
+ * forwards it and, once the server has answered, resets the client's connection (ECONNRESET).
  */
-export type Handling = boolean | 'lose-answer';
+export type Handling = boolean | 'lose-answer' | 'reset-after';
 
 /** A request the proxy forwarded and the server's status for it. */
 export interface Forwarded {
   method: string;
   path: string;
   status: number;
-  /** True when the client never got this answer ('lose-answer'). */
+  /** True when the client never got this answer ('lose-answer', 'reset-after'). */
   lost: boolean;
 }
 
@@ -81,6 +82,13 @@ export async function startHoldingProxy(
         body: Buffer.concat(chunks).toString('utf8'),
       };
       const handling = hold(r);
+      if (handling === 'reset-after') {
+        forward(r, true).then(
+          () => res.socket?.resetAndDestroy(),
+          () => res.destroy(),
+        );
+        return;
+      }
       if (handling === 'lose-answer') {
         // The server does the work; the client waits on a socket that never answers.
         forward(r, true).catch(() => {});
