@@ -5,7 +5,9 @@
  * front of it, SDK clients behind it. Bounded: N placements (default 5,200) and S seconds of socket
  * kills (default 20), then it stops by itself, closing every server, socket and timer.
  *
- * - placements: orders.place (burner BURN, minter MINT) and withdrawals.create (minter) while the
+ * - placements: orders.place (burner BURN, minter MINT) and withdrawals.create (minter), each
+ *   following the README's recovery recipe (OutcomeUnknownError -> resolveUnknown -> nothing found
+ *   -> the same key sent again), while the
  *   proxy drops answers after processing (20%), resets connections before forwarding (5%), answers
  *   503 (5%), holds requests past the client's timeout before forwarding them (5%) and holds
  *   answers past it (5%). Auctions of 400 ms cap each entity at 10 orders and placements start at
@@ -72,9 +74,13 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     'orders.place false refusals': placements.place.falseRefusals,
     'orders.place false accepts': placements.place.falseAccepts,
     'orders.place duplicates': placements.place.duplicates,
+    'orders.place unresolved': placements.place.unknownSettledWrongly,
+    'orders.place final absences that landed': placements.place.finalAbsenceButExists,
     'withdrawals.create false refusals': placements.withdraw.falseRefusals,
     'withdrawals.create false accepts': placements.withdraw.falseAccepts,
     'withdrawals.create duplicates': placements.withdraw.duplicates,
+    'withdrawals.create unresolved': placements.withdraw.unknownSettledWrongly,
+    'withdrawals.create final absences that landed': placements.withdraw.finalAbsenceButExists,
     'stream duplicates': stream.duplicates,
     'stream missing': stream.missing,
     'stream out of order': stream.outOfOrder,
@@ -110,6 +116,9 @@ export function formatChaos(report: ChaosReport): string {
     ['FALSE REFUSALS (refused, yet exists)', (r) => r.falseRefusals],
     ['FALSE ACCEPTS (accepted, none)', (r) => r.falseAccepts],
     ['DUPLICATES (extra records)', (r) => r.duplicates],
+    ['README recipe followed (looked up)', (r) => r.recipeFollowed],
+    ['  of which sent again with the same key', (r) => r.recipeResent],
+    ['  lookups "absent for good", yet exists', (r) => r.finalAbsenceButExists],
     ['unknowns resolveUnknown settled right', (r) => r.unknownSettledCorrectly],
     ['unknowns resolveUnknown settled wrong', (r) => r.unknownSettledWrongly],
     ['  (said none, then a late attempt landed)', (r) => r.unknownSaidNoneThenLanded],

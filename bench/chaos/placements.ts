@@ -1,15 +1,22 @@
 /**
  * Placement chaos: `orders.place` (burner BURN, minter MINT) and `withdrawals.create` (minter)
  * through the fault proxy against a real-clock simulator with short auctions and a small
- * per-auction order cap, so 137008 refusals are common. Each call's verdict (accepted, refused with
- * a code, OutcomeUnknownError, other) is checked against the simulator's own state once every held
- * request has landed:
+ * per-auction order cap, so 137008 refusals are common. Each call follows the README's recovery
+ * recipe: an OutcomeUnknownError is looked up with `resolveUnknown` (over a clean connection: the
+ * point is its answer, not the network), and when nothing is found the same request is sent again
+ * with the same key through the faulty network, whose answer is the call's verdict. Verdicts
+ * (accepted, refused with a code, OutcomeUnknownError, other) are checked against the simulator's
+ * own state once every held request has landed:
  *
  * - false refusal: a definite error, yet the order (withdrawal) exists;
  * - false accept: accepted, yet nothing exists;
  * - duplicates: records beyond one per call (ids are the keys, so any extra record is a duplicate);
- * - unknowns: OutcomeUnknownError, each settled at once with `resolveUnknown` over a clean
- *   connection; "settled correctly" when that answer agrees with the final state.
+ * - unknowns: still OutcomeUnknownError after the recipe, each settled with `resolveUnknown(err,
+ *   { wait: true })` over a clean connection; "settled correctly" when that answer agrees with the
+ *   final state. A lookup that said "absent for good" before a late attempt made the record counts
+ *   as settled wrongly too.
+ *
+ * Runs against older trees as well (`--src`): their `resolveUnknown` answers null or the record.
  */
 import { Agent } from 'undici';
 import { DEFAULT_FAULTS, type FaultProxyStats, type FaultRates, startFaultProxy } from './fault-proxy.js';
@@ -51,6 +58,11 @@ export interface PlacementChaosOptions {
   delayMs?: readonly [number, number];
   /** `src/` directory the SDK and simulator come from. Default this checkout's. */
   srcRoot?: string;
+  /**
+   * The clients' settle window. Default 3,000 ms: above the longest the fault proxy holds a request
+   * after the client gave up on it (its `delayMs` ends 1,000 ms past the client's timeout).
+   */
+  settleWindowMs?: number;
 }
 
 export interface CreateChaosReport {
@@ -78,6 +90,12 @@ export interface CreateChaosReport {
   unknownSettledWrongly: number;
   /** Of those: resolveUnknown found nothing, then an attempt still in flight made the record. */
   unknownSaidNoneThenLanded: number;
+  /** Calls that met OutcomeUnknownError and went through the recipe (look up, then send again). */
+  recipeFollowed: number;
+  /** Of those, the lookup found nothing and the same key was sent again. */
+  recipeResent: number;
+  /** Lookups that answered "absent for good" while the record exists at the end. */
+  finalAbsenceButExists: number;
   /** A few keys of false refusals, to look up in a debugger. */
   examples: string[];
 }
@@ -103,6 +121,19 @@ type Verdict =
 interface Call {
   key: string;
   verdict: Verdict;
+  /** The recipe ran: the lookup's answer, and whether the same key was sent again. */
+  recipe?: { lookup: Lookup; resent: boolean };
+}
+
+/** What a `resolveUnknown` said, in either API: found, absent for good, absent for now. */
+type Lookup = 'found' | 'absent-final' | 'absent-now' | 'error';
+
+/** The answer of `resolveUnknown` in this tree's API, or an older one (null or the record). */
+function lookupOf(answer: unknown): Lookup {
+  if (answer === null || answer === undefined) return 'absent-now';
+  const a = answer as { status?: unknown; final?: unknown };
+  if (a.status === 'absent') return a.final === true ? 'absent-final' : 'absent-now';
+  return 'found';
 }
 
 function emptyReport(operation: CreateChaosReport['operation'], calls: number): CreateChaosReport {
@@ -125,6 +156,9 @@ function emptyReport(operation: CreateChaosReport['operation'], calls: number): 
     unknownSettledCorrectly: 0,
     unknownSettledWrongly: 0,
     unknownSaidNoneThenLanded: 0,
+    recipeFollowed: 0,
+    recipeResent: 0,
+    finalAbsenceButExists: 0,
     examples: [],
   };
 }
@@ -140,9 +174,14 @@ function judge(
   recordsOfKeys: number,
 ): CreateChaosReport {
   const r = emptyReport(operation, calls.length);
-  for (const { key, verdict } of calls) {
+  for (const { key, verdict, recipe } of calls) {
     const there = exists(key);
     if (there) r.existing++;
+    if (recipe) {
+      r.recipeFollowed++;
+      if (recipe.resent) r.recipeResent++;
+      if (recipe.lookup === 'absent-final' && there) r.finalAbsenceButExists++;
+    }
     switch (verdict.kind) {
       case 'accepted':
         r.accepted++;
@@ -192,20 +231,50 @@ function refusalCode(err: unknown): string | undefined {
   return undefined;
 }
 
-/** The verdict of a failed call; an OutcomeUnknownError is settled at once with `settle`. */
-async function classify(err: unknown, settle: () => Promise<boolean>): Promise<Verdict> {
-  if (isNamed(err, 'OutcomeUnknownError')) {
-    let settled: boolean | 'error';
-    try {
-      settled = await settle();
-    } catch {
-      settled = 'error';
-    }
-    return { kind: 'unknown', settled, cause: describeError((err as Error).cause) };
-  }
+/** The verdict of a call that failed with `err`, other than OutcomeUnknownError. */
+function failed(err: unknown): Verdict {
   const code = refusalCode(err);
   if (code !== undefined) return { kind: 'refused', code };
   return { kind: 'other', what: describeError(err) };
+}
+
+/**
+ * One call as the README tells a bot to make it: send; on OutcomeUnknownError look it up with
+ * `resolveUnknown`, and when nothing is found send the same request (same key) again. That second
+ * answer is the verdict; an OutcomeUnknownError then is settled with `resolveUnknown(err, { wait:
+ * true })`, whose answer is checked against the final state.
+ */
+async function followRecipe(
+  send: () => Promise<boolean>,
+  lookup: (err: unknown, wait: boolean) => Promise<unknown>,
+): Promise<Pick<Call, 'verdict' | 'recipe'>> {
+  const attempt = async (): Promise<Verdict | { unknown: unknown }> => {
+    try {
+      return (await send()) ? { kind: 'accepted' } : { kind: 'other', what: 'accepted-wrong-id' };
+    } catch (err) {
+      return isNamed(err, 'OutcomeUnknownError') ? { unknown: err } : failed(err);
+    }
+  };
+  const first = await attempt();
+  if (!('unknown' in first)) return { verdict: first };
+  let found: Lookup;
+  try {
+    found = lookupOf(await lookup(first.unknown, false));
+  } catch {
+    found = 'error';
+  }
+  if (found === 'found') return { verdict: { kind: 'accepted' }, recipe: { lookup: found, resent: false } };
+  const second = found === 'error' ? first : await attempt();
+  const recipe = { lookup: found, resent: found !== 'error' };
+  if (!('unknown' in second)) return { verdict: second, recipe };
+  let settled: boolean | 'error';
+  try {
+    settled = lookupOf(await lookup(second.unknown, true)) === 'found';
+  } catch {
+    settled = 'error';
+  }
+  const cause = describeError((second.unknown as Error).cause);
+  return { verdict: { kind: 'unknown', settled, cause }, recipe };
 }
 
 export async function runPlacementChaos(options: PlacementChaosOptions = {}): Promise<PlacementChaosReport> {
@@ -218,6 +287,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
   const cap = options.maxOrdersPerAuction ?? 10;
   const rate = options.ratePerSec ?? (2 * cap * 2 * 1000) / cycleMs;
   const maxInFlight = options.maxInFlight ?? 32;
+  const settleWindowMs = options.settleWindowMs ?? 3_000;
   const src = await loadSources(options.srcRoot);
   const { MatchVenue } = src.sdk;
   const { createSimulator, SEEDED, checkInvariants } = src.simulator;
@@ -263,10 +333,16 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
         totalTimeout: 30_000,
         maxRetries: options.maxRetries ?? 2,
         retry: { initialDelayMs: 100, maxDelayMs: 1_000, random: jitter },
+        settleWindowMs,
       });
     // resolveUnknown runs over a clean connection: the point is to test its answer, not the network.
     const cleanClient = (name: 'burner' | 'minter') =>
-      new MatchVenue({ apiKey: SEEDED[name].apiKey, baseUrl: running.url, dispatcher: cleanAgent });
+      new MatchVenue({
+        apiKey: SEEDED[name].apiKey,
+        baseUrl: running.url,
+        dispatcher: cleanAgent,
+        settleWindowMs,
+      });
     const chaos = { burner: chaosClient('burner'), minter: chaosClient('minter') };
     const clean = { burner: cleanClient('burner'), minter: cleanClient('minter') };
 
@@ -279,6 +355,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
       const key = seededUuid(seededRandom(Math.floor(hash01(seed, 'place', i) * 2 ** 32)));
       const amount = `${100 * (1 + Math.floor(hash01(seed, 'amount', i) * 5))}.00`;
       const venue = burn ? chaos.burner : chaos.minter;
+      const lookup = (burn ? clean.burner : clean.minter).orders;
       const params = burn
         ? burnOrder(SEEDED.burner, key, amount)
         : {
@@ -290,47 +367,32 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
             // venue-only prefund, which the withdrawals draw on too).
             postFillAction: 'fallback' as const,
           };
-      let verdict: Verdict;
-      try {
-        const result = await venue.orders.place(params);
-        verdict =
-          result.orderId === key ? { kind: 'accepted' } : { kind: 'other', what: 'accepted-wrong-id' };
-      } catch (err) {
-        verdict = await classify(err, async () => {
-          const found = await (burn ? clean.burner : clean.minter).orders.resolveUnknown(
-            err as Parameters<typeof clean.burner.orders.resolveUnknown>[0],
-          );
-          return found !== null;
-        });
-      }
-      placeCalls.push({ key, verdict });
+      const send = async () => (await venue.orders.place(params)).orderId === key;
+      placeCalls.push({
+        key,
+        ...(await followRecipe(send, (err, wait) => lookup.resolveUnknown(err as never, { wait }))),
+      });
     };
 
     const withdrawOne = async (i: number): Promise<void> => {
       const key = seededUuid(seededRandom(Math.floor(hash01(seed, 'withdraw', i) * 2 ** 32)));
-      let verdict: Verdict;
-      try {
-        const w = await chaos.minter.withdrawals.create({
-          idempotencyKey: key,
-          amount: { amount: '1000.00', currency: 'USD' },
-          fiatAccountId: SEEDED.minter.fiatAccountId,
-        });
-        verdict = w.id === key ? { kind: 'accepted' } : { kind: 'other', what: 'accepted-wrong-id' };
-      } catch (err) {
-        verdict = await classify(err, async () => {
-          try {
-            // Sends the same request with the same key again: the original, or a new one made once.
-            await clean.minter.withdrawals.resolveUnknown(
-              err as Parameters<typeof clean.minter.withdrawals.resolveUnknown>[0],
-            );
-            return true;
-          } catch (again) {
-            if (refusalCode(again) !== undefined) return false;
-            throw again;
-          }
-        });
-      }
-      withdrawCalls.push({ key, verdict });
+      const params = {
+        idempotencyKey: key,
+        amount: { amount: '1000.00', currency: 'USD' as const },
+        fiatAccountId: SEEDED.minter.fiatAccountId,
+      };
+      const send = async () => (await chaos.minter.withdrawals.create(params)).id === key;
+      // This tree's resolveUnknown answers found or absent; an older one re-sends and returns the
+      // withdrawal or throws the refusal (an absence, in this driver's terms).
+      const lookup = async (err: unknown, wait: boolean) => {
+        try {
+          return await clean.minter.withdrawals.resolveUnknown(err as never, { wait });
+        } catch (again) {
+          if (refusalCode(again) !== undefined) return null;
+          throw again;
+        }
+      };
+      withdrawCalls.push({ key, ...(await followRecipe(send, lookup)) });
     };
 
     /** Starts `work(i)` at `perSec` a second (at most `maxInFlight` at once) and waits for all. */

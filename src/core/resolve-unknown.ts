@@ -60,6 +60,10 @@ export async function resolveUnknownKey<T>(
     return client.unknownKeys.markAmbiguous(key, target.operation, target.request).settlesAt;
   };
   let deadline = settlesAt();
+  // This client treats the key as unknown until then too, from before its look: a look that is a
+  // keyed re-send (withdrawals) and the README's recipe (call again with the same key) must not
+  // meet a refusal they take for definite, whichever client made the first attempt.
+  if (key !== undefined) client.unknownKeys.remember(key, target.operation, target.request, deadline);
   for (;;) {
     const found = await look();
     if (found !== undefined) {
@@ -69,10 +73,6 @@ export async function resolveUnknownKey<T>(
     // An attempt made while looking (a retried look that timed out) moves the deadline on.
     deadline = Math.max(deadline, settlesAt());
     if (deadline <= now()) return { status: 'absent', final: true };
-    // This client now treats the key as unknown until then too: the README's recipe (call again
-    // with the same key) must not meet a refusal it takes for definite, whichever client made the
-    // first attempt.
-    if (key !== undefined) client.unknownKeys.remember(key, target.operation, target.request, deadline);
     if (!options?.wait) return { status: 'absent', final: false, settlesAt: new Date(deadline) };
     await waitUntil(deadline - now(), options.signal);
   }

@@ -11,7 +11,7 @@ import { runStreamChaos } from '../../bench/chaos/stream.js';
 const srcRoot = process.env.MATCH_VENUE_SRC || undefined;
 
 describe('chaos (short)', () => {
-  it('orders.place and withdrawals.create under faults: no false refusal, false accept or duplicate', async () => {
+  it('orders.place and withdrawals.create under faults, following the README recipe: no false refusal, false accept, duplicate or unresolved call', async () => {
     // Held (late) attempts at 20% instead of 5% and a 500 ms client timeout instead of 1 s, so the
     // race shows up within a few hundred calls and a few seconds.
     const r = await runPlacementChaos({
@@ -32,14 +32,26 @@ describe('chaos (short)', () => {
     expect(r.proxy.landedAfterRefusal).toBeGreaterThan(0);
     expect(r.proxy.upstreamErrors).toBe(0);
     expect(r.invariantViolations).toEqual([]);
+    // Calls followed the README's recipe: looked up, and sent again with the same key.
+    expect(r.place.recipeResent).toBeGreaterThan(0);
     const wrong = (x: typeof r.place) => ({
       falseRefusals: x.falseRefusals,
       falseAccepts: x.falseAccepts,
       duplicates: x.duplicates,
       otherButExisting: x.otherButExisting,
+      unresolved: x.unknownSettledWrongly,
+      finalAbsenceButExists: x.finalAbsenceButExists,
       examples: x.examples,
     });
-    const none = { falseRefusals: 0, falseAccepts: 0, duplicates: 0, otherButExisting: 0, examples: [] };
+    const none = {
+      falseRefusals: 0,
+      falseAccepts: 0,
+      duplicates: 0,
+      otherButExisting: 0,
+      unresolved: 0,
+      finalAbsenceButExists: 0,
+      examples: [],
+    };
     expect({ place: wrong(r.place), withdraw: wrong(r.withdraw) }).toEqual({ place: none, withdraw: none });
   }, 60_000);
 
