@@ -2,8 +2,10 @@ import { operations } from '../contract/operations.js';
 import { APIPromise } from '../core/api-promise.js';
 import { InvalidArgumentError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
+import type { ClientCore } from '../core/api-client.js';
 import { APIResource, newIdempotencyKey } from '../core/resource.js';
 import type { CreateWithdrawalRequest, Withdrawal } from '../generated/models.js';
+import type { ClientState } from '../state/index.js';
 
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
 export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyKey'> & {
@@ -13,6 +15,25 @@ export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyK
 
 /** `venue.withdrawals`: USD out of the venue to a fiat account. */
 export class Withdrawals extends APIResource {
+  readonly #state: ClientState;
+
+  /**
+   * Made by MatchVenue.
+   * @internal
+   */
+  constructor(client: ClientCore, state: ClientState) {
+    super(client);
+    this.#state = state;
+  }
+
+  /** Tells the client's mirrors about a withdrawal a create answered (the venue has no GET for it). */
+  #observe(promise: APIPromise<Withdrawal>): APIPromise<Withdrawal> {
+    promise.then(
+      (withdrawal) => this.#state.withdrawalCreated(withdrawal),
+      () => undefined,
+    );
+    return promise;
+  }
   /**
    * Wires venue-only stablecoin balance out as USD. The idempotency key is made once per call and
    * reused on every retry, so a retried call never creates a second withdrawal. Bad input rejects
@@ -29,7 +50,7 @@ export class Withdrawals extends APIResource {
       idempotencyKey,
       outcome: 'createWithdrawal',
     } as const;
-    return this.client.endpoint(operations.createWithdrawal, call, options);
+    return this.#observe(this.client.endpoint(operations.createWithdrawal, call, options));
   }
 
   /**
@@ -49,6 +70,6 @@ export class Withdrawals extends APIResource {
       idempotencyKey: error.idempotencyKey,
       outcome: 'createWithdrawal',
     } as const;
-    return this.client.endpoint(operations.createWithdrawal, call, options);
+    return this.#observe(this.client.endpoint(operations.createWithdrawal, call, options));
   }
 }
