@@ -5,6 +5,7 @@
 //   core       src/core/, src/internal/           request pipeline; imports only core and contract
 //   resources  src/resources/                     one class per resource
 //   stream     src/stream/                        WebSocket client
+//   state      src/state/                         account mirror and waits; over core, stream, contract
 //   client     src/client.ts, src/index.ts        MatchVenue and the main entry
 //   webhooks   src/webhooks/                      receiver toolkit (its own entry)
 //   simulator  src/simulator/                     reference venue; imports only contract and itself
@@ -58,11 +59,11 @@ module.exports = {
     {
       name: 'client-never-imports-simulator-or-testing',
       comment:
-        'The client side (main entry, client, core, internal, resources, stream) knows nothing of the simulator or ' +
+        'The client side (main entry, client, core, internal, resources, stream, state) knows nothing of the simulator or ' +
         'the testing layer, not even types: mock mode gets a MockBinding through a run-time import of ' +
         'match-venue/testing (src/internal/mock-mode.ts).',
       severity: 'error',
-      from: { path: '^src/((client|index)[.]ts$|(core|internal|resources|stream)/)' },
+      from: { path: '^src/((client|index)[.]ts$|(core|internal|resources|stream|state)/)' },
       to: { path: '^src/(simulator|testing|msw)/' },
     },
     {
@@ -81,6 +82,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(core|internal)/' },
       to: { path: '^src/', pathNot: '^src/(core|internal|contract|generated)/' },
+    },
+    {
+      name: 'state-imports-only-core-stream-contract',
+      comment:
+        'The state layer (src/state: the account mirror, the waits) is built over the pipeline and the stream; ' +
+        'the resources hand it what it needs, so it never imports them (nor the client).',
+      severity: 'error',
+      from: { path: '^src/state/' },
+      to: { path: '^src/', pathNot: '^src/(state|core|internal|stream|contract|generated)/' },
     },
     {
       name: 'contract-imports-only-contract',

@@ -3,7 +3,6 @@ import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.
 import { ConfigurationError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
-import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from './core/unknown-keys.js';
 import {
   defaultTransport,
   type FetchLike,
@@ -14,6 +13,7 @@ import {
   undiciTransport,
   type WebHandler,
 } from './core/transport.js';
+import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from './core/unknown-keys.js';
 import { type Environment, envLogLevel, resolveConfig } from './internal/config.js';
 import { handlerWsUrl, loadMockBinding } from './internal/mock-mode.js';
 import { Account } from './resources/account.js';
@@ -23,6 +23,7 @@ import { Orders } from './resources/orders.js';
 import { Stream } from './resources/stream.js';
 import { Subscriptions } from './resources/subscriptions.js';
 import { Withdrawals } from './resources/withdrawals.js';
+import { ClientState } from './state/index.js';
 
 /** Options of {@link MatchVenue}; every one is optional where an environment variable can stand in. */
 export interface MatchVenueOptions {
@@ -124,7 +125,7 @@ export class MatchVenue extends ClientCore {
   /** WebSocket base URL (undefined in mock mode until a stream needs the simulator to listen). */
   readonly wsUrl: string | undefined;
 
-  /** The caller's venue account: `account.retrieve()`. */
+  /** The caller's venue account: `account.retrieve()`, and `account.mirror()`, a live view of it. */
   readonly account: Account;
   /** Place, read, list, cancel and modify orders. */
   readonly orders: Orders;
@@ -173,9 +174,10 @@ export class MatchVenue extends ClientCore {
     });
     this.environment = config.environment;
     this.wsUrl = config.wsUrl;
-    this.account = new Account(this);
-    this.orders = new Orders(this);
-    this.withdrawals = new Withdrawals(this);
+    // Shared by the resources that keep state: open mirrors and streams, withdrawals created.
+    const state = new ClientState();
+    this.orders = new Orders(this, state);
+    this.withdrawals = new Withdrawals(this, state);
     // Mock mode streams from the shared simulator, which listens on loopback only once asked; a
     // createMockVenue client, from its own simulator, the same way (its handler says where).
     const mockWs = options.handler
@@ -183,7 +185,8 @@ export class MatchVenue extends ClientCore {
       : config.environment === 'mock'
         ? () => loadMockBinding().then((binding) => binding.wsUrl())
         : undefined;
-    this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs, config.wsSubprotocol);
+    this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs, config.wsSubprotocol, state);
+    this.account = new Account(this, { orders: this.orders, stream: this.stream, state });
     this.configuration = new ConfigurationResource(this);
     this.subscriptions = new Subscriptions(this);
     this.notifications = new Notifications(this);

@@ -32,6 +32,7 @@ export {
   isApiError,
   MatchVenueError,
   NotFoundError,
+  OrderFinalError,
   OutcomeUnknownError,
   PermissionDeniedError,
   RateLimitError,
@@ -40,6 +41,7 @@ export {
   type UnknownOutcomeOperation,
   ValidationError,
   type ValidationIssue,
+  WaitTimeoutError,
 } from './core/error.js';
 export { type Logger, type LogLevel, type LogLevelOption, redact, redactText } from './core/logger.js';
 export {
@@ -137,6 +139,25 @@ export {
   type V1SubscriptionCreateParams,
 } from './resources/subscriptions.js';
 export type { CreateWithdrawalParams, WithdrawalResolution, Withdrawals } from './resources/withdrawals.js';
+export {
+  type AccountMirror,
+  type ChangeSource,
+  DEFAULT_RETENTION_MS,
+  type MirrorChange,
+  type MirrorOptions,
+  type MirrorOrderFilter,
+  type MirrorWaitOptions,
+  type MirrorWithdrawal,
+  type OrderChange,
+  type OrderRemovedChange,
+  type SummaryChange,
+  type UnknownEntry,
+  type UnknownEntryState,
+  type UnknownKeyChange,
+  type WaitForOutcomeOptions,
+  type WithdrawalChange,
+  type WithdrawalRemovedChange,
+} from './state/index.js';
 export {
   type AccountEvent,
   type AuctionClearedEvent,

@@ -1,8 +1,8 @@
-import * as c from './checks.js';
-import { isVenueCurrency, VENUE_CURRENCY_RULE } from './money.js';
 import type { OperationId } from '../generated/endpoints.js';
 import type * as models from '../generated/models.js';
 import { type CheckedEndpoint, checkedEndpoints } from '../generated/validators.js';
+import * as c from './checks.js';
+import { isVenueCurrency, VENUE_CURRENCY_RULE } from './money.js';
 import { isWebhookEndpoint, WEBHOOK_ENDPOINT_RULE } from './webhook-endpoint.js';
 
 // The client's endpoint table: what operation-schemas.ts is for the simulator, with plain

@@ -1,5 +1,5 @@
-import type { WithResponse } from './api-promise.js';
 import type { OperationId } from '../generated/endpoints.js';
+import type { WithResponse } from './api-promise.js';
 import { type APIError, ConfigurationError, InvalidArgumentError } from './error.js';
 import type { Schema } from './validation.js';
 

@@ -1,16 +1,69 @@
 import { operations } from '../contract/operations.js';
+import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type { AccountSummary } from '../generated/models.js';
+import { type AccountMirror, type ClientState, Mirror, type MirrorOptions } from '../state/index.js';
+import type { Orders } from './orders.js';
+import type { Stream } from './stream.js';
 
 /** `venue.account`: the caller's venue account. */
 export class Account extends APIResource {
+  readonly #orders: Orders;
+  readonly #stream: Stream;
+  readonly #state: ClientState;
+
+  /**
+   * Made by MatchVenue.
+   * @internal
+   */
+  constructor(client: ClientCore, deps: { orders: Orders; stream: Stream; state: ClientState }) {
+    super(client);
+    this.#orders = deps.orders;
+    this.#stream = deps.stream;
+    this.#state = deps.state;
+  }
+
   /**
    * Best-effort balance, exposure and activity summary of the caller's venue account. Rejects with
    * NotFoundError (code 138003) when the entity has no venue account.
    */
   retrieve(options?: RequestOptions): APIPromise<AccountSummary> {
     return this.client.endpoint(operations.getAccount, {}, options);
+  }
+
+  /**
+   * A live local view of the account: every open order and every order that changed since it
+   * started, the summary and the withdrawals, kept exact by the account stream plus REST reads
+   * after every reconnect or resync (docs/STATE.md). Opens its own stream unless given one; bad
+   * options throw InvalidArgumentError (kind `MV_INVALID_ARGUMENT`) naming the option, a client
+   * without a WebSocket URL ConfigurationError.
+   *
+   * @example
+   * ```ts
+   * const mirror = venue.account.mirror();
+   * await mirror.ready;
+   * console.log(mirror.summary?.stablecoin.available, mirror.orders({ open: true }).length);
+   * for await (const change of mirror.changes()) {
+   *   if (change.kind === 'order') console.log(change.order.orderId, change.order.status);
+   * }
+   * ```
+   */
+  mirror(options?: MirrorOptions): AccountMirror {
+    const stream = this.#stream;
+    const orders = this.#orders;
+    return new Mirror(
+      {
+        connect: (streamOptions) => stream.connect(streamOptions),
+        listOrders: (query) => stream.orderPages(query),
+        retrieveAccount: (signal) => this.retrieve({ signal }),
+        retrieveOrder: (orderId, signal) => orders.retrieve(orderId, { signal }),
+        unknownKeys: this.client.unknownKeys,
+        state: this.#state,
+        logger: this.client.logger,
+      },
+      options,
+    );
   }
 }

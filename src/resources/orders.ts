@@ -1,5 +1,6 @@
 import { orderIdFor } from '../contract/ids.js';
 import { operations } from '../contract/operations.js';
+import type { ClientCore } from '../core/api-client.js';
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import {
   type APIError,
@@ -7,13 +8,11 @@ import {
   InvalidArgumentError,
   NotFoundError,
   type OutcomeUnknownError,
-  ValidationError,
 } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource } from '../core/resource.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
-import { isUuid } from '../core/validation.js';
+import { APIResource } from '../core/resource.js';
 import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
@@ -30,6 +29,13 @@ import type {
   OrderList,
   PlaceOrderResult,
 } from '../generated/models.js';
+import {
+  badOrderId,
+  type ClientState,
+  checkOutcomeOptions,
+  type WaitForOutcomeOptions,
+  waitForOutcome,
+} from '../state/index.js';
 
 /** Body of a new order (BURN or MINT); `idempotencyKey` is generated when omitted. */
 export type PlaceOrderParams =
@@ -64,18 +70,6 @@ function isoFilters(params: ListOrdersParams): Record<string, unknown> {
   return query;
 }
 
-/** An order id argument that is not a UUID, as the ValidationError to reject with (the `path` tag still encodes it). */
-function badOrderId(value: unknown, context: string): ValidationError | undefined {
-  if (typeof value === 'string' && isUuid(value)) return undefined;
-  return new ValidationError(context, [
-    {
-      path: 'orderId',
-      rule: typeof value === 'string' && value !== '' ? 'must be a UUID' : 'is required',
-      kind: typeof value === 'string' ? 'invalid_format' : 'invalid_type',
-    },
-  ]);
-}
-
 const ordersOf = (list: OrderList): Order[] => list.orders;
 
 /** A fee in hundredths of a basis point, so that '5', '5.0' and '5.00' compare equal. */
@@ -93,6 +87,17 @@ function sameFee(a: string | null, b: string | null): boolean {
 
 /** `venue.orders`: place, read, list, cancel and modify orders. */
 export class Orders extends APIResource {
+  readonly #state: ClientState;
+
+  /**
+   * Made by MatchVenue.
+   * @internal
+   */
+  constructor(client: ClientCore, state: ClientState) {
+    super(client);
+    this.#state = state;
+  }
+
   /**
    * Places a BURN or MINT order in the current auction. The idempotency key (which becomes the
    * orderId) is made once per call and reused on every retry, so a retry never makes two orders.
@@ -206,6 +211,39 @@ export class Orders extends APIResource {
       return undefined;
     // What the modify answered when it landed; the order may have moved on since (cleared, say).
     return { data: { auctionId: params.auctionId, orderId: order.orderId, status: 'pending' }, response };
+  }
+
+  /**
+   * Resolves with the order once it is final (`filled`, `partial_fill`, `unfilled`, `cancelled`,
+   * `failed`). Listens on `options.stream`, else on the client's open mirror or stream, and reads
+   * the order over REST too (with backoff alone, every `pollIntervalMs` beside a stream), so a
+   * missed event never leaves it hanging. A `roll` remainder's child id (`lineage.childOrderId`)
+   * is awaited for `childGraceMs` (default 2 s) after the final status. A malformed id rejects
+   * with ValidationError before sending; `timeout` with WaitTimeoutError (kind `MV_WAIT_TIMEOUT`,
+   * `lastSeen` the last state read); the signal with APIUserAbortError; an unknown order with
+   * NotFoundError.
+   *
+   * @example
+   * ```ts
+   * const { orderId } = await venue.orders.place(params);
+   * const order = await venue.orders.waitForOutcome(orderId, { timeout: 60_000 });
+   * if (order.status === 'partial_fill') console.log('rolled into', order.lineage.childOrderId);
+   * ```
+   */
+  waitForOutcome(orderId: string, options?: WaitForOutcomeOptions): Promise<Order> {
+    const bad = badOrderId(orderId, 'orders.waitForOutcome orderId');
+    if (bad) return Promise.reject(bad);
+    try {
+      checkOutcomeOptions(options);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const host = {
+      retrieveOrder: (id: string, signal: AbortSignal) => this.retrieve(id, { signal }),
+      shared: () => this.#state.shared(),
+      logger: this.client.logger,
+    };
+    return waitForOutcome(host, orderId, options);
   }
 
   /**

@@ -6,6 +6,7 @@ import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import type { WsTicket } from '../generated/models.js';
 import { OrderStatus } from '../generated/validators.js';
+import type { ClientState } from '../state/index.js';
 import {
   connectStream,
   type OrderPage,
@@ -31,6 +32,7 @@ export class Stream extends APIResource {
   readonly #orders: Orders;
   readonly #wsUrl: () => WsUrlSource | undefined;
   readonly #subprotocol: string | undefined;
+  readonly #state: ClientState | undefined;
 
   /**
    * Made by MatchVenue.
@@ -41,11 +43,13 @@ export class Stream extends APIResource {
     orders: Orders,
     wsUrl: () => WsUrlSource | undefined,
     subprotocol?: string,
+    state?: ClientState,
   ) {
     super(client);
     this.#orders = orders;
     this.#wsUrl = wsUrl;
     this.#subprotocol = subprotocol;
+    this.#state = state;
   }
 
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
@@ -78,20 +82,26 @@ export class Stream extends APIResource {
           "socket to stream on: use a client of createMockVenue() from 'match-venue/simulator', which streams from its simulator.",
       );
     }
-    return connectStream(
+    const stream = connectStream(
       {
         wsUrl,
         subprotocol: this.#subprotocol,
         ticket: () => this.ticket(),
-        listOrders: (query) => this.#orderPages(query),
+        listOrders: (query) => this.orderPages(query),
         logger: this.client.logger,
       },
       options,
     );
+    // Waits of this client (orders.waitForOutcome) listen on it while it is open.
+    this.#state?.addStream(stream);
+    return stream;
   }
 
-  /** Every page of one order query, each with the account seq the server read it at. */
-  async *#orderPages(query: OrderQuery): AsyncGenerator<OrderPage, void, undefined> {
+  /**
+   * Every page of one order query, each with the account seq the server read it at.
+   * @internal
+   */
+  async *orderPages(query: OrderQuery): AsyncGenerator<OrderPage, void, undefined> {
     let next = this.#orders.list({
       pageSize: 100,
       ...(query.from === undefined ? {} : { from: query.from }),

@@ -1,8 +1,8 @@
 import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
-import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import type { RequestOptions } from '../core/request.js';
+import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import { APIResource } from '../core/resource.js';
 import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
 

@@ -1,10 +1,12 @@
 import { operations } from '../contract/operations.js';
+import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIError, OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import { APIResource } from '../core/resource.js';
 import type { CreateWithdrawalRequest, Withdrawal } from '../generated/models.js';
+import type { ClientState } from '../state/index.js';
 
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
 export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyKey'> & {
@@ -31,6 +33,25 @@ function isRefusal(err: unknown): boolean {
 
 /** `venue.withdrawals`: USD out of the venue to a fiat account. */
 export class Withdrawals extends APIResource {
+  readonly #state: ClientState;
+
+  /**
+   * Made by MatchVenue.
+   * @internal
+   */
+  constructor(client: ClientCore, state: ClientState) {
+    super(client);
+    this.#state = state;
+  }
+
+  /** Tells the client's mirrors about a withdrawal a create answered (the venue has no GET for it). */
+  #observe(promise: APIPromise<Withdrawal>): APIPromise<Withdrawal> {
+    promise.then(
+      (withdrawal) => this.#state.withdrawalCreated(withdrawal),
+      () => undefined,
+    );
+    return promise;
+  }
   /**
    * Wires venue-only stablecoin balance out as USD. The idempotency key is made once per call and
    * reused on every retry, so a retried call never creates a second withdrawal. Bad input rejects
@@ -40,7 +61,7 @@ export class Withdrawals extends APIResource {
    */
   create(params: CreateWithdrawalParams, options?: RequestOptions): APIPromise<Withdrawal> {
     const call = { context: 'withdrawals.create params', body: params };
-    return this.client.endpoint(operations.createWithdrawal, call, options);
+    return this.#observe(this.client.endpoint(operations.createWithdrawal, call, options));
   }
 
   /**
@@ -75,6 +96,8 @@ export class Withdrawals extends APIResource {
       request,
     };
     const answer = await resolveUnknownKey(this.client, target, look, options);
-    return answer.status === 'found' ? { status: 'found', withdrawal: answer.value } : answer;
+    if (answer.status !== 'found') return answer;
+    this.#state.withdrawalCreated(answer.value);
+    return { status: 'found', withdrawal: answer.value };
   }
 }

@@ -1,9 +1,9 @@
 export type { WireAccountSummary } from './engine/account.js';
 export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export { checkInvariants } from './engine/invariants.js';
+export type { WireMoney } from './engine/money.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineState } from './engine/state.js';
-export type { WireMoney } from './engine/money.js';
 export type {
   AuctionPhase,
   EngineConfig,
@@ -14,9 +14,9 @@ export type {
   SettlementFaults,
   SimulatorAccountEvent,
   SimulatorEvent,
-  SimulatorMarketEvent,
   /** @deprecated The same type as {@link SimulatorEvent}, under its former name. */
   SimulatorEvent as EngineEvent,
+  SimulatorMarketEvent,
 } from './engine/types.js';
 export type { WireAuction, WireOrder } from './engine/wire.js';
 export type { WireInput } from './engine/wires.js';

@@ -2,6 +2,7 @@ import { snsCanonicalString } from '../contract/sns-canonical.js';
 import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';
+import { signatureBackend } from './signature-backend.js';
 import {
   assertCertificateCurrent,
   createCertificateLoader,
@@ -9,7 +10,6 @@ import {
   loadCertificate,
   parseSigningCertificate,
 } from './sns-certificate.js';
-import { signatureBackend } from './signature-backend.js';
 import { parseSnsMessage, type SnsMessage } from './sns-message.js';
 import { acceptSnsUrl, type SnsUrlPolicy, snsUrlPolicy } from './sns-url-policy.js';
 

@@ -7,8 +7,8 @@ import {
   encodeSocketEvent,
   SOCKET_EVENT_PAYLOADS,
   SOCKET_MONEY_FIELDS,
-  type SocketPayload,
   SocketMoneyError,
+  type SocketPayload,
 } from '../../src/contract/ws-codec.js';
 import { AccountSummary, BurnOrder, MintOrder, Money } from '../../src/generated/schemas.js';
 

@@ -138,6 +138,11 @@ describe('layer boundaries (dependency-cruiser)', () => {
       'src/testing/__probe__.ts',
       "import { isUuid } from '../core/validation.js';\nexport const p = isUuid;\n",
     );
+    // The state layer reaching up into the resources (they build it; it never imports them).
+    write(
+      'src/state/__probe__.ts',
+      "import { orders } from '../resources/orders.js';\nexport const p = orders;\n",
+    );
     write('src/stream/cycle-a.ts', "import { b } from './cycle-b.js';\nexport const a = () => b;\n");
     write('src/stream/cycle-b.ts', "import { a } from './cycle-a.js';\nexport const b = () => a;\n");
     write('src/resources/types-c.ts', "import type { d } from './types-d.js';\nexport type C = typeof d;\n");
@@ -162,6 +167,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/webhooks\/sns-message\.ts$/,
       /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^contract-imports-only-contract: src\/generated\/__probe__\.ts -> src\/core\/validation\.ts$/,
+      /^state-imports-only-core-stream-contract: src\/state\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/resources\/__probe__\.ts -> src\/simulator\/index\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,
       /^only-testing-imports-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,

@@ -8,8 +8,8 @@ import { createServer } from 'node:http';
 import { MatchVenue, usd } from 'match-venue';
 import { createHandlers } from 'match-venue/msw';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
-import mswPackage from 'msw/package.json' with { type: 'json' };
 import { setupServer } from 'msw/node';
+import mswPackage from 'msw/package.json' with { type: 'json' };
 
 /** A real HTTP server on loopback that counts the connections it accepts. */
 async function realServer() {

@@ -1,11 +1,12 @@
 // The stream's socket: `ws` where it can be loaded (Node), the runtime's global WebSocket where it
 // cannot (a bundle, an edge worker; test/runtimes/edge.test.ts streams that way end to end). Here
 // the runtime path runs under Node with undici's WHATWG WebSocket standing in for the global one.
-import { createServer, type Server, type Socket } from 'node:net';
+
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
 import { WebSocket as UndiciWebSocket } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { WebSocket as Ws, WebSocketServer } from 'ws';
+import { WebSocketServer, WebSocket as Ws } from 'ws';
 
 const PROTOCOL = 'service-match.v1';
 const TICKET = 'ticket.eyJhbGciOiJFUzI1NiJ9.SECRET-TICKET.sig';

@@ -7,8 +7,8 @@ import {
 } from '../../contract/webhook-signing.js';
 import type { FetchLike } from '../fetch.js';
 import type { V2Notification } from '../v2-notification.js';
-import { signerCrypto } from './node-crypto.js';
 import { DEFAULT_KEY_ID_HEADER, DEFAULT_SIGNATURE_HEADER } from '../v2-verifier.js';
+import { signerCrypto } from './node-crypto.js';
 
 export type { SignedV2Delivery } from '../../contract/webhook-signing.js';
 

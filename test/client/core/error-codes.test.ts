@@ -65,6 +65,23 @@ const SAMPLES: Record<string, () => MatchVenueError> = {
   InvalidArgumentError: () => new sdk.InvalidArgumentError('m'),
   SubscriptionPendingError: () => new sdk.SubscriptionPendingError('s', []),
   StreamGaveUpError: () => new sdk.StreamGaveUpError(3, 'socket closed (1006)'),
+  WaitTimeoutError: () => new sdk.WaitTimeoutError('00000000-0000-4000-8000-000000000000', 10, undefined),
+  OrderFinalError: () =>
+    new sdk.OrderFinalError({
+      orderId: '00000000-0000-4000-8000-000000000000',
+      auctionId: 1,
+      lineage: { parentOrderId: null, childOrderId: null },
+      orderType: 'MINT',
+      amount: { amount: '100.00', currency: 'USD' },
+      feeBps: null,
+      postFillAction: 'cancel',
+      status: 'cancelled',
+      createdAt: '2026-01-01T00:00:00.000Z',
+      updatedAt: '2026-01-01T00:00:00.000Z',
+      fill: null,
+      sourceWalletId: null,
+      fiatAccountId: null,
+    }),
   WebhookError: () => new webhooks.WebhookError('WEBHOOK_BODY_INVALID', 'm'),
 };
 

@@ -1,0 +1,334 @@
+import { backoffDelay, STREAM_BACKOFF, sleep } from '../contract/retry-policy.js';
+import { APIUserAbortError } from '../core/error.js';
+import type { AccountSummary, Order, Withdrawal } from '../generated/models.js';
+import type { AccountEvent, StreamSubscription, VenueStream } from '../stream/index.js';
+import { isKnownEvent } from '../stream/index.js';
+import type {
+  AccountMirror,
+  ChangeSource,
+  MirrorChange,
+  MirrorOptions,
+  MirrorOrderFilter,
+  MirrorWaitOptions,
+  MirrorWithdrawal,
+  UnknownEntry,
+} from './api.js';
+import { DEFAULT_RETENTION_MS } from './api.js';
+import { ChangeFeed } from './change-feed.js';
+import { checkMirrorOptions, type MirrorHost } from './mirror-host.js';
+import { checkOrderFilter, MirrorView, type PendingChange } from './mirror-view.js';
+import { waitForOrder } from './mirror-wait.js';
+import { UnknownEntries } from './unknown-entries.js';
+
+// The account mirror. One loop reads the mirror's own account iterator in order and applies each
+// event; REST reads happen inside that loop (the first load, and a summary re-read after every
+// reconnect or resync), while the iterator holds later events, so a read and the events around it
+// are applied in the order they happened. Orders after a resync come from the stream's own REST
+// reconciliation (order.updated with source 'rest'); the mirror does not read them again.
+
+const WAKE = Symbol('wake');
+
+/** What wakes the loop from waiting on the next event (a re-read asked for, or close). */
+function wakeSignal(): { promise: Promise<typeof WAKE>; resolve: (value: typeof WAKE) => void } {
+  let resolve!: (value: typeof WAKE) => void;
+  const promise = new Promise<typeof WAKE>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
+export type { MirrorHost } from './mirror-host.js';
+
+export class Mirror implements AccountMirror {
+  readonly ready: Promise<void>;
+  readonly #host: MirrorHost;
+  readonly #view: MirrorView;
+  readonly #feed: ChangeFeed;
+  readonly #unknown: UnknownEntries;
+  readonly #stream: VenueStream;
+  readonly #ownsStream: boolean;
+  readonly #sub: StreamSubscription<AccountEvent>;
+  readonly #closing = new AbortController();
+  readonly #offs: (() => void)[] = [];
+  /** Per order, the account seq of the first load's read: events up to it are in that read. */
+  readonly #readSeq = new Map<string, number>();
+  #markReady!: () => void;
+  #failReady!: (error: unknown) => void;
+  #isReady = false;
+  #closed = false;
+  #closeDone: Promise<void> | undefined;
+  #wake = wakeSignal();
+  #rereadAsked = 0;
+  #rereadDone = 0;
+  #resyncs = 0;
+  #sweepTimer: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
+
+  constructor(host: MirrorHost, options: MirrorOptions = {}) {
+    checkMirrorOptions(options);
+    this.#host = host;
+    this.#view = new MirrorView(options.retentionMs ?? DEFAULT_RETENTION_MS, Date.now);
+    this.#feed = new ChangeFeed(options.changesBufferSize ?? 10_000);
+    this.#unknown = new UnknownEntries({
+      emit: (change) => this.#publish(change),
+      now: Date.now,
+      hasOrder: (key) => this.#view.order(key) !== undefined,
+      hasWithdrawal: (key) => this.#view.withdrawal(key) !== undefined,
+      readOrder: async (key) => {
+        const order = await host.retrieveOrder(key, this.#closing.signal);
+        if (!this.#closed && !this.#view.order(key)) this.#publishOrder(order, 'rest');
+      },
+      resyncs: () => this.#resyncs,
+      following: () => this.#isReady,
+      closed: () => this.#closed,
+    });
+    this.#ownsStream = options.stream === undefined;
+    this.#stream = options.stream ?? host.connect(options.streamOptions);
+    this.#sub = this.#stream.account();
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.#markReady = resolve;
+      this.#failReady = reject;
+    });
+    // Awaiting `ready` is the caller's choice; a failure is also seen by changes() and waitFor.
+    this.ready.catch(() => undefined);
+    let wasDown = false;
+    this.#offs.push(
+      this.#stream.on('state', ({ state }) => {
+        if (state === 'reconnecting') wasDown = true;
+        else if (state === 'open' && wasDown) {
+          wasDown = false;
+          this.#askReread();
+        }
+      }),
+      host.state.onWithdrawalCreated((w) => this.#publishWithdrawal(w, 'create')),
+      host.unknownKeys.onChange((key, entry) => this.#unknown.onLedger(key, entry)),
+    );
+    host.state.addMirror(this);
+    this.#run().catch((error: unknown) => this.#shutdown(error));
+  }
+
+  get summary(): AccountSummary | undefined {
+    return this.#view.summary;
+  }
+
+  order(orderId: string): Order | undefined {
+    return this.#view.order(orderId);
+  }
+
+  orders(filter?: MirrorOrderFilter): Order[] {
+    checkOrderFilter(filter);
+    return this.#view.orders(filter);
+  }
+
+  withdrawals(): MirrorWithdrawal[] {
+    return this.#view.withdrawals();
+  }
+
+  withdrawal(id: string): MirrorWithdrawal | undefined {
+    return this.#view.withdrawal(id);
+  }
+
+  unknown(): UnknownEntry[] {
+    return this.#unknown.list();
+  }
+
+  changes(): AsyncIterableIterator<MirrorChange> {
+    return this.#feed.iterator();
+  }
+
+  waitFor(
+    orderId: string,
+    predicate: (order: Order) => boolean,
+    options?: MirrorWaitOptions,
+  ): Promise<Order> {
+    const host = {
+      ready: this.ready,
+      order: (id: string) => this.#view.order(id),
+      listen: (listener: (change: MirrorChange) => void) => this.#feed.listen(listener),
+      retrieveOrder: this.#host.retrieveOrder,
+      closing: this.#closing.signal,
+    };
+    return waitForOrder(host, orderId, predicate, options);
+  }
+
+  close(): Promise<void> {
+    this.#closeDone ??= this.#shutdown(undefined, true);
+    return this.#closeDone;
+  }
+
+  async #run(): Promise<void> {
+    if (!(await this.#sub.ready)) {
+      // The stream closed (or failed) before subscribing: next() hands out its error, if any.
+      await this.#sub.next();
+      throw new APIUserAbortError('The stream closed before the mirror was ready.');
+    }
+    await this.#firstLoad();
+    for (const key of this.#host.unknownKeys.list()) if (!this.#unknown.has(key.key)) this.#unknown.add(key);
+    // Events that arrived during the reads, so that `ready` means "consistent as of now".
+    while (this.#sub.buffered > 0 && !this.#closed) {
+      const r = await this.#sub.next();
+      if (r.done) break;
+      await this.#apply(r.value);
+    }
+    this.#isReady = true;
+    this.#markReady();
+    await this.#consume();
+  }
+
+  /** The open orders (with the account seq of their page) and the summary. */
+  async #firstLoad(): Promise<void> {
+    const read = new Map<string, { order: Order; seq: number | undefined }>();
+    for (const status of ['pending', 'settling']) {
+      for await (const page of this.#host.listOrders({ status })) {
+        for (const order of page.orders)
+          read.set(order.orderId, { order: order as Order, seq: page.accountSeq });
+      }
+    }
+    const summary = await this.#host.retrieveAccount(this.#closing.signal);
+    for (const { order, seq } of read.values()) {
+      if (seq !== undefined) this.#readSeq.set(order.orderId, seq);
+      this.#publishOrder(order, 'rest');
+    }
+    this.#publish(this.#view.applySummary(summary, 'rest'));
+  }
+
+  async #consume(): Promise<void> {
+    let pending = this.#next();
+    while (!this.#closed) {
+      const r = await Promise.race([pending, this.#wake.promise]);
+      if (this.#closed) return;
+      if (r === WAKE) {
+        this.#wake = wakeSignal();
+        if (this.#rereadAsked > this.#rereadDone) await this.#reread();
+        continue;
+      }
+      if (r.done) return void this.#shutdown(undefined);
+      pending = this.#next();
+      await this.#apply(r.value);
+      await this.#feed.room();
+    }
+  }
+
+  #next(): Promise<IteratorResult<AccountEvent>> {
+    const next = this.#sub.next();
+    // Observed by the race later; until then a rejection must not count as unhandled.
+    next.catch(() => undefined);
+    return next;
+  }
+
+  async #apply(ev: AccountEvent): Promise<void> {
+    if (!isKnownEvent(ev)) return;
+    switch (ev.event) {
+      case 'order.accepted':
+      case 'order.updated': {
+        const order = ev.data as unknown as Order;
+        const fromRest = 'source' in ev && ev.source === 'rest';
+        const readSeq = this.#readSeq.get(order.orderId);
+        if (!fromRest && readSeq !== undefined && ev.seq <= readSeq) return;
+        this.#publishOrder(order, fromRest ? 'rest' : 'stream');
+        return;
+      }
+      case 'balance.updated':
+        this.#publish(this.#view.applySummary(ev.data as unknown as AccountSummary, 'stream'));
+        return;
+      case 'withdrawal.updated':
+        this.#publishWithdrawal(ev.data as Withdrawal, 'stream');
+        return;
+      case 'stream.resync':
+        // Events were lost: the orders among them follow from the stream's REST reconciliation;
+        // the summary is read again; withdrawals cannot be (no GET), so open ones turn stale.
+        this.#resyncs += 1;
+        this.#readSeq.clear();
+        for (const change of this.#view.markWithdrawalsStale()) this.#publish(change);
+        await this.#reread();
+        return;
+      default:
+        return;
+    }
+  }
+
+  #askReread(): void {
+    this.#rereadAsked += 1;
+    this.#wake.resolve(WAKE);
+  }
+
+  /** GET /v1/match/account until it answers (or the mirror closes), retried on the stream's schedule. */
+  async #reread(): Promise<void> {
+    const asked = this.#rereadAsked;
+    for (let attempt = 0; !this.#closed; attempt++) {
+      try {
+        const summary = await this.#host.retrieveAccount(this.#closing.signal);
+        if (this.#closed) return;
+        this.#publish(this.#view.applySummary(summary, 'rest'));
+        this.#rereadDone = Math.max(this.#rereadDone, asked);
+        return;
+      } catch (error) {
+        if (this.#closed) return;
+        this.#host.logger.warn('account mirror: reading the account summary failed, retrying', {
+          error: error instanceof Error ? error.message : String(error),
+        });
+        await sleep(backoffDelay(attempt, STREAM_BACKOFF, Math.random), this.#closing.signal).catch(
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  #publish(change: PendingChange | undefined): void {
+    this.#feed.emit(change);
+  }
+
+  #publishOrder(order: Order, source: ChangeSource): void {
+    this.#publish(this.#view.applyOrder(order, source));
+    this.#unknown.seen('placeOrder', order.orderId);
+    this.#armSweep();
+  }
+
+  #publishWithdrawal(withdrawal: Withdrawal, source: ChangeSource): void {
+    if (this.#closed) return;
+    this.#publish(this.#view.applyWithdrawal(withdrawal, source));
+    this.#unknown.seen('createWithdrawal', withdrawal.id);
+    this.#armSweep();
+  }
+
+  /** One timer, at the next retention expiry. */
+  #armSweep(): void {
+    const at = this.#view.nextExpiry();
+    if (at === undefined || this.#closed) return;
+    if (this.#sweepTimer && this.#sweepTimer.at <= at) return;
+    if (this.#sweepTimer) clearTimeout(this.#sweepTimer.timer);
+    const timer = setTimeout(
+      () => {
+        this.#sweepTimer = undefined;
+        for (const change of this.#view.sweep()) this.#publish(change);
+        this.#armSweep();
+      },
+      Math.max(0, at - Date.now()),
+    );
+    (timer as { unref?: () => void }).unref?.();
+    this.#sweepTimer = { at, timer };
+  }
+
+  /** Ends the mirror: its iterators (with `error`, if any), its waits, its timers and its stream. */
+  async #shutdown(error: unknown, byCaller = false): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#closing.abort();
+    for (const off of this.#offs.splice(0)) off();
+    this.#host.state.removeMirror(this);
+    this.#unknown.close();
+    if (this.#sweepTimer) clearTimeout(this.#sweepTimer.timer);
+    if (!this.#isReady)
+      this.#failReady(
+        error ??
+          new APIUserAbortError(
+            byCaller
+              ? 'The mirror was closed before it was ready.'
+              : 'The stream closed before the mirror was ready.',
+          ),
+      );
+    this.#feed.end(error);
+    this.#wake.resolve(WAKE);
+    await this.#sub.return?.();
+    if (this.#ownsStream) await this.#stream.close();
+  }
+}

@@ -1,0 +1,69 @@
+import { InvalidArgumentError } from '../core/base-error.js';
+import { APIUserAbortError, OrderFinalError } from '../core/error.js';
+import type { Order } from '../generated/models.js';
+import type { MirrorChange, MirrorWaitOptions } from './api.js';
+import { isSettledForGood } from './order-outcome.js';
+import { badOrderId, checkMs, checkSignal, WaitControl } from './wait-control.js';
+
+// `mirror.waitFor`: the mirror's view first, then every change of the order; an order the view
+// does not hold (retired after the retention window) is read over REST, which knows it.
+
+/** What the wait needs of the mirror. */
+export interface MirrorWaitHost {
+  ready: Promise<void>;
+  order(orderId: string): Order | undefined;
+  listen(listener: (change: MirrorChange) => void): () => void;
+  retrieveOrder(orderId: string, signal: AbortSignal): Promise<Order>;
+  /** Aborted when the mirror closes. */
+  closing: AbortSignal;
+}
+
+export function waitForOrder(
+  host: MirrorWaitHost,
+  orderId: string,
+  predicate: (order: Order) => boolean,
+  options: MirrorWaitOptions = {},
+): Promise<Order> {
+  const bad = badOrderId(orderId, 'mirror.waitFor orderId');
+  if (bad) return Promise.reject(bad);
+  try {
+    if (typeof predicate !== 'function')
+      throw new InvalidArgumentError('mirror.waitFor: predicate must be a function');
+    checkMs(options.timeout, 'timeout', 'mirror.waitFor');
+    checkSignal(options.signal, 'mirror.waitFor');
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  const wait = new WaitControl({ orderId, timeout: options.timeout, signal: options.signal });
+  const check = (order: Order): void => {
+    wait.last = order;
+    let ok: boolean;
+    try {
+      ok = predicate(order);
+    } catch (error) {
+      wait.reject(error);
+      return;
+    }
+    if (ok) wait.resolve(order);
+    // Final, and nothing of it will change: the predicate can never hold, so the wait ends now.
+    else if (isSettledForGood(order)) wait.reject(new OrderFinalError(order));
+  };
+  wait.cleanup(
+    host.listen((change) => {
+      if (change.kind === 'order' && change.order.orderId === orderId) check(change.order);
+    }),
+  );
+  const onClose = () => wait.reject(new APIUserAbortError('The mirror was closed.'));
+  if (host.closing.aborted) onClose();
+  host.closing.addEventListener('abort', onClose);
+  wait.cleanup(() => host.closing.removeEventListener('abort', onClose));
+  host.ready
+    .then(async () => {
+      const held = host.order(orderId);
+      if (held) return check(held);
+      const order = await host.retrieveOrder(orderId, wait.ended.signal);
+      if (!wait.done) check(host.order(orderId) ?? order);
+    })
+    .catch((error: unknown) => wait.reject(error));
+  return wait.promise;
+}
