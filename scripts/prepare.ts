@@ -22,7 +22,9 @@ const node22 = join(root, 'test/node22');
 function skipNode22(env: NodeJS.ProcessEnv): string | undefined {
   if (!existsSync(join(node22, 'package.json'))) return 'no test/node22/package.json here';
   // pack and publish run prepare too; what they make carries no tests.
-  if (env.npm_command !== 'install' && env.npm_command !== 'ci') return `npm ${env.npm_command}`;
+  if (!['install', 'ci', 'install-test', 'install-ci-test'].includes(env.npm_command ?? '')) {
+    return `npm ${env.npm_command}`;
+  }
   // How npm (pacote) prepares a git dependency: an `npm install` in its clone with this variable
   // set, then prepare once more with npm_package_resolved naming the clone. Nobody tests there.
   if (env._PACOTE_NO_PREPARE_ || env.npm_package_resolved) return 'a dependency being prepared';
