@@ -8,6 +8,7 @@ import { venueError } from './engine/errors.js';
 import { seededRandom } from './engine/ids.js';
 import type { EngineState } from './engine/state.js';
 import type { SimulatorEvent } from './engine/types.js';
+import type { WireAuction } from './engine/wire.js';
 import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
@@ -221,8 +222,11 @@ export class Simulator {
     for (const l of this.controlListeners) l(s);
   }
 
+  // The engine-derived results below carry written return types: inferred ones made the emitted
+  // declarations name WireMoney through import("./index.js"), a cycle with the entry that re-exports
+  // this class, which the DTS bundle (rollup) could only split into chunks importing each other.
   /** The data of the WebSocket `auction.snapshot`: the current auction, the one settling and the last clear. */
-  marketSnapshot() {
+  marketSnapshot(): ReturnType<VenueEngine['marketSnapshot']> {
     return this.engine.marketSnapshot();
   }
 
@@ -240,14 +244,14 @@ export class Simulator {
   }
 
   /** Lock -> clear -> (settle) the current auction now; returns the cleared auction. */
-  clearAuction(options: { settle?: boolean } = {}) {
+  clearAuction(options: { settle?: boolean } = {}): WireAuction {
     const r = this.engine.clear(options);
     this.arm();
     return r;
   }
 
   /** Settles the auction that is settling now (after `clearAuction({ settle: false })`); null when none is. */
-  settleAuction() {
+  settleAuction(): WireAuction | null {
     const r = this.engine.settle();
     this.arm();
     return r;
@@ -262,7 +266,7 @@ export class Simulator {
   }
 
   /** Locks the current auction now, or opens it again; returns the auction. */
-  setPhase(phase: 'open' | 'lock') {
+  setPhase(phase: 'open' | 'lock'): WireAuction {
     const r = this.engine.setPhase(phase);
     this.arm();
     return r;
@@ -274,19 +278,18 @@ export class Simulator {
    * 'USD' } })`. Throws the VenueError `POST /_sim/wires` answers with (400 code 2 naming the field,
    * 404 138003 for an entity without a venue account).
    */
-  wire(input: WireInput) {
+  wire(input: WireInput): ReturnType<VenueEngine['wire']> {
     const r = this.engine.wire(input);
     this.arm();
     return r;
   }
 
   /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
-  getState() {
-    return {
-      ...this.engine.snapshot(),
-      /** `manual` or `real`. */
-      clock: this.clock,
-    };
+  getState(): ReturnType<VenueEngine['snapshot']> & {
+    /** `manual` or `real`. */
+    clock: Simulator['clock'];
+  } {
+    return { ...this.engine.snapshot(), clock: this.clock };
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */

@@ -3,12 +3,14 @@
 // code (read out of README.md, never copied here) run the way the README says. Offline: the
 // install reads only the npm cache the repository's own `npm install` filled. Reads dist/ as
 // built (`npm test` builds first); about 15-25 s.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { npmEnv, packInto, root } from './pack.js';
+import { offlineInstallFiles } from './offline-install.js';
+import { packInto, root } from './pack.js';
+import { baseUrlOf, exited, groupAlive, type Started, start, stop, userEnv } from './shell.js';
 
 const SECTION = '## Five minutes with the simulator';
 /**
@@ -43,175 +45,6 @@ function readSection(): { prose: string; blocks: Block[] } {
   return { prose: prose.join('\n'), blocks };
 }
 
-/** A clean user shell: none of npm's script variables, no SDK settings, no inherited loaders. */
-function userEnv(): NodeJS.ProcessEnv {
-  const env = npmEnv();
-  for (const key of Object.keys(env)) {
-    if (/^(MATCH_VENUE_|NODE_OPTIONS$|FORCE_COLOR$)/.test(key)) delete env[key];
-  }
-  return env;
-}
-
-interface LockEntry {
-  version: string;
-  resolved?: string;
-  integrity?: string;
-  dependencies?: Record<string, string>;
-  optionalDependencies?: Record<string, string>;
-  [key: string]: unknown;
-}
-
-/**
- * package.json and package-lock.json for `npm install --offline` of the tarball plus tsx, with every
- * other package pinned to the version and integrity this repository's lockfile already installed:
- * npm then takes each tarball from its cache by integrity and never asks the registry for metadata
- * (a plain `npm install <tarball> --offline` would, and the cache holds no such answers).
- */
-function offlineInstallFiles(app: string, tarball: string): void {
-  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
-    packages: Record<string, LockEntry>;
-  };
-  const published = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    version: string;
-    dependencies: Record<string, string>;
-    bin: Record<string, string>;
-    peerDependencies?: Record<string, string>;
-    peerDependenciesMeta?: Record<string, unknown>;
-  };
-  // Where Node would find `name` from the package at `from`: its own node_modules, then upwards.
-  const locate = (from: string, name: string): string | undefined => {
-    for (let dir = from; ; ) {
-      const path = `${dir ? `${dir}/` : ''}node_modules/${name}`;
-      if (lock.packages[path]) return path;
-      if (!dir) return undefined;
-      const cut = dir.lastIndexOf('/node_modules/');
-      dir = cut < 0 ? '' : dir.slice(0, cut);
-    }
-  };
-  const packages: Record<string, LockEntry> = {};
-  const visit = (path: string) => {
-    if (packages[path]) return;
-    const { dev: _d, devOptional: _o, peer: _p, ...entry } = lock.packages[path]!;
-    const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
-    const file = `${basename(name)}-${entry.version}.tgz`;
-    packages[path] = { resolved: `https://registry.npmjs.org/${name}/-/${file}`, ...entry };
-    for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
-      const found = locate(path, dep);
-      if (found) visit(found);
-    }
-  };
-  const roots = [...Object.keys(published.dependencies), 'tsx'];
-  for (const name of roots) visit(locate('', name) ?? `node_modules/${name}`);
-
-  const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
-  const tarballSpec = `file:../${basename(tarball)}`;
-  manifest.dependencies = { 'match-venue': tarballSpec };
-  manifest.devDependencies = { tsx: packages['node_modules/tsx']!.version };
-  writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
-  const { name, version } = manifest as { name: string; version: string };
-  const appLock = {
-    name,
-    version,
-    lockfileVersion: 3,
-    requires: true,
-    packages: {
-      '': { name, version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies },
-      'node_modules/match-venue': {
-        version: published.version,
-        resolved: tarballSpec,
-        dependencies: published.dependencies,
-        bin: published.bin,
-        peerDependencies: published.peerDependencies,
-        peerDependenciesMeta: published.peerDependenciesMeta,
-      },
-      ...packages,
-    },
-  };
-  writeFileSync(join(app, 'package-lock.json'), JSON.stringify(appLock, null, 2));
-}
-
-interface Started extends ChildProcess {
-  stdout: NonNullable<ChildProcess['stdout']>;
-  /** What it printed so far on stdout, and on both streams (for failure messages). */
-  printed: () => string;
-  transcript: () => string;
-}
-
-/** Runs a shell command line in its own process group, so that it and its children can be killed. */
-function start(command: string, cwd: string): Started {
-  const child = spawn(command, {
-    cwd,
-    env: userEnv(),
-    shell: true,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let both = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    both += chunk.toString();
-  });
-  child.stderr!.on('data', (chunk: Buffer) => {
-    both += chunk.toString();
-  });
-  return Object.assign(child as ChildProcess & { stdout: Started['stdout'] }, {
-    printed: () => stdout,
-    transcript: () => both,
-  });
-}
-
-/** Whether any process of the group `pgid` is alive. */
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stop(child: ChildProcess | undefined): Promise<void> {
-  const pid = child?.pid;
-  if (pid === undefined || !groupAlive(pid)) return;
-  process.kill(-pid, 'SIGTERM');
-  for (let waited = 0; waited < 5_000 && groupAlive(pid); waited += 50) {
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  if (groupAlive(pid)) process.kill(-pid, 'SIGKILL');
-}
-
-function exited(child: ChildProcess, timeoutMs: number): Promise<number | null> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`still running after ${timeoutMs} ms`)), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-}
-
-function baseUrlOf(sim: Started, timeoutMs: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => done(new Error(`no base URL after ${timeoutMs} ms`)), timeoutMs);
-    const check = () => {
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(sim.printed())?.[0];
-      if (url) done(undefined, url);
-    };
-    const onExit = (code: number | null) => done(new Error(`simulator exited (${code})`));
-    const done = (err?: Error, url?: string) => {
-      clearTimeout(timer);
-      sim.stdout.off('data', check);
-      sim.off('exit', onExit);
-      if (err) reject(new Error(`${err.message}:\n${sim.transcript()}`));
-      else resolve(url!);
-    };
-    sim.stdout.on('data', check);
-    sim.on('exit', onExit);
-    check();
-  });
-}
-
 describe('README quickstart, in an empty folder with the packed package', () => {
   const section = readSection();
   const work = mkdtempSync(join(tmpdir(), 'mv-quickstart-'));
@@ -228,9 +61,10 @@ describe('README quickstart, in an empty folder with the packed package', () => 
   beforeAll(() => {
     mkdirSync(app);
     execFileSync('npm', ['init', '-y'], { cwd: app, env: userEnv(), stdio: 'ignore' });
-    // What `npm install match-venue` and `npm install --save-dev tsx` do, from the tarball and offline.
-    const tarball = packInto(work);
-    offlineInstallFiles(app, tarball);
+    // What the README's install line and `npm install --save-dev tsx` do, from the tarball and
+    // offline (from-source.test.ts runs that line itself, against a fresh clone).
+    const spec = `file:../${basename(packInto(work))}`;
+    offlineInstallFiles(app, { spec, resolved: spec, dev: ['tsx'] });
     try {
       execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
         cwd: app,
@@ -247,7 +81,9 @@ describe('README quickstart, in an empty folder with the packed package', () => 
   it('names every step: init, install, tsx, the simulator, the file and how to run it', () => {
     const setup = section.blocks.find((b) => b.lang === 'bash')?.body ?? '';
     expect(setup).toMatch(/^npm init -y$/m);
-    expect(setup).toMatch(/^npm install match-venue\s*$/m);
+    // Before the package is on npm, the install line builds it from git (from-source.test.ts).
+    expect(setup).toMatch(/^npm install git\+https:\/\/\S+\.git\b/m);
+    expect(section.prose).toContain('`npm install match-venue`');
     expect(setup).toMatch(/^npm install (--save-dev|-D) tsx\b/m);
     expect(setup).toMatch(/^npx match-venue-sim .*--port 4010\b/m);
     expect(section.blocks.filter((b) => b.lang === 'ts')).toHaveLength(1);

@@ -1,7 +1,7 @@
 // msw 3 needs Node >= 22.12 and CI runs Node 20, so this runs test/runtimes/msw3-client.mjs under
-// Node 22 with msw 3, both from test/node22/ (a separate install: .ci/run runs
-// `npm install --prefix test/node22`; a Node binary package in the root install would shadow
-// `node` on every npm script's PATH). The client is a bot's folder outside the repository with the
+// Node 22 with msw 3, both from test/node22/ (a separate install, which the root's `npm install`
+// makes in its prepare step, scripts/prepare.ts; a Node binary package in the root install would
+// shadow `node` on every npm script's PATH). The client is a bot's folder outside the repository with the
 // built SDK (dist/) as node_modules/match-venue, so that match-venue/msw imports msw 3, not the
 // root's msw 2. Offline: everything is on disk already.
 import { execFile } from 'node:child_process';
@@ -43,7 +43,7 @@ beforeAll(() => {
   assertBuilt();
   if (!existsSync(binary) || !existsSync(join(node22, 'node_modules/msw/package.json'))) {
     throw new Error(
-      'Node 22 and msw 3 are not installed: run `npm install --prefix test/node22` (.ci/run does)',
+      'Node 22 and msw 3 are not installed in test/node22: run `npm install` (its prepare step installs them)',
     );
   }
   bot = mkdtempSync(join(tmpdir(), 'mv-msw3-'));

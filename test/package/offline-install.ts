@@ -1,0 +1,100 @@
+// A user's project that installs match-venue offline: the package.json and package-lock.json that
+// let `npm install --offline` take every registry package from the npm cache the repository's own
+// `npm install` filled. Used by quickstart.test.ts (the packed tarball) and from-source.test.ts
+// (the README's git URL, pointed at a fresh clone).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { root } from './pack.js';
+
+interface LockEntry {
+  version: string;
+  resolved?: string;
+  integrity?: string;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  [key: string]: unknown;
+}
+
+export interface OfflineInstall {
+  /** What package.json's dependencies say for match-venue: `file:../x.tgz`, `git+file:///…`. */
+  spec: string;
+  /** What npm resolved that to (the lockfile's `resolved`): a git URL carries `#<commit>`. */
+  resolved: string;
+  /** devDependencies of the project, at the versions this repository's lockfile has. */
+  dev?: string[];
+}
+
+/**
+ * Writes `app`'s package.json (match-venue at `spec`, plus `dev`) and a package-lock.json with every
+ * other package pinned to the version and integrity this repository's lockfile already installed:
+ * npm then takes each tarball from its cache by integrity and never asks the registry for metadata
+ * (a plain `npm install <spec> --offline` would, and the cache holds no such answers).
+ */
+export function offlineInstallFiles(app: string, { spec, resolved, dev = [] }: OfflineInstall): void {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const published = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    version: string;
+    dependencies: Record<string, string>;
+    bin: Record<string, string>;
+    engines?: Record<string, string>;
+    peerDependencies?: Record<string, string>;
+    peerDependenciesMeta?: Record<string, unknown>;
+  };
+  // Where Node would find `name` from the package at `from`: its own node_modules, then upwards.
+  const locate = (from: string, name: string): string | undefined => {
+    for (let dir = from; ; ) {
+      const path = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+      if (lock.packages[path]) return path;
+      if (!dir) return undefined;
+      const cut = dir.lastIndexOf('/node_modules/');
+      dir = cut < 0 ? '' : dir.slice(0, cut);
+    }
+  };
+  const packages: Record<string, LockEntry> = {};
+  const visit = (path: string) => {
+    if (packages[path]) return;
+    const { dev: _d, devOptional: _o, peer: _p, ...entry } = lock.packages[path]!;
+    const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
+    const file = `${basename(name)}-${entry.version}.tgz`;
+    packages[path] = { resolved: `https://registry.npmjs.org/${name}/-/${file}`, ...entry };
+    for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+      const found = locate(path, dep);
+      if (found) visit(found);
+    }
+  };
+  for (const name of [...Object.keys(published.dependencies), ...dev]) {
+    visit(locate('', name) ?? `node_modules/${name}`);
+  }
+
+  const manifest = JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')) as Record<string, unknown>;
+  manifest.dependencies = { 'match-venue': spec };
+  if (dev.length > 0) {
+    manifest.devDependencies = Object.fromEntries(
+      dev.map((name) => [name, packages[`node_modules/${name}`]!.version]),
+    );
+  }
+  writeFileSync(join(app, 'package.json'), JSON.stringify(manifest, null, 2));
+  const { name, version } = manifest as { name: string; version: string };
+  const appLock = {
+    name,
+    version,
+    lockfileVersion: 3,
+    requires: true,
+    packages: {
+      '': { name, version, dependencies: manifest.dependencies, devDependencies: manifest.devDependencies },
+      'node_modules/match-venue': {
+        version: published.version,
+        resolved,
+        dependencies: published.dependencies,
+        bin: published.bin,
+        engines: published.engines,
+        peerDependencies: published.peerDependencies,
+        peerDependenciesMeta: published.peerDependenciesMeta,
+      },
+      ...packages,
+    },
+  };
+  writeFileSync(join(app, 'package-lock.json'), JSON.stringify(appLock, null, 2));
+}
