@@ -22,6 +22,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { startFaultProxy } from './fault-proxy.js';
+import {
+  addTruth,
+  type Delivery,
+  fingerprint,
+  isOrderLike,
+  judgeDeliveries,
+  type Truth,
+} from './stream-verdict.js';
 import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
 
 export interface StreamChaosOptions {
@@ -96,26 +104,6 @@ export interface StreamChaosReport {
   duplicateExamples: string[];
 }
 
-interface OrderLike {
-  orderId: string;
-  status: string;
-  feeBps: string | null;
-  updatedAt: string;
-  fill: { filledAmount: { amount: string } } | null;
-  lineage?: { childOrderId: string | null };
-}
-
-function fingerprint(o: OrderLike): string {
-  return [o.orderId, o.status, o.feeBps ?? 'market', o.updatedAt, o.fill?.filledAmount.amount ?? '-'].join(
-    ' ',
-  );
-}
-
-function isOrderLike(data: unknown): data is OrderLike {
-  const o = data as Partial<OrderLike> | null;
-  return typeof o?.orderId === 'string' && typeof o.status === 'string' && typeof o.updatedAt === 'string';
-}
-
 export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<StreamChaosReport> {
   const started = performance.now();
   const seconds = options.seconds ?? 10;
@@ -135,22 +123,13 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
     );
     // Truth: every burner account event in publication order (its index is the socket's seq).
     let published = 0;
-    const truth = new Map<string, { fp: string; seq: number; updatedAt: number }[]>();
+    const truth: Truth = new Map();
     cleanup.add(
       sim.onEvent((e) => {
         if (e.channel !== 'account' || e.entityId !== burnerId) return;
         published++;
-        if ((e.event === 'order.accepted' || e.event === 'order.updated') && isOrderLike(e.data)) {
-          const fp = fingerprint(e.data);
-          let states = truth.get(e.data.orderId);
-          if (!states) {
-            states = [];
-            truth.set(e.data.orderId, states);
-          }
-          // A no-op change (same state again) is not a new state.
-          if (states.at(-1)?.fp !== fp)
-            states.push({ fp, seq: published, updatedAt: Date.parse(e.data.updatedAt) });
-        }
+        if ((e.event === 'order.accepted' || e.event === 'order.updated') && isOrderLike(e.data))
+          addTruth(truth, e.data, published);
       }),
       (off) => off(),
     );
@@ -197,7 +176,7 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
       reconnect: { initialDelayMs: 50, maxDelayMs: 500 },
       random: seededRandom(seed ^ 0x51ed),
     });
-    const delivered = new Map<string, { count: number; rest: boolean; how: string[] }>();
+    const delivered = new Map<string, Delivery>();
     const deliveryOrder: { orderId: string; fp: string }[] = [];
     const deliveredOrders = new Set<string>();
     let maxSeq = 0;
@@ -360,54 +339,7 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
       if (killTimer) clearTimeout(killTimer);
     }
 
-    let expectedStates = 0;
-    let missing = 0;
-    let missingFinal = 0;
-    let collapsed = 0;
-    const examples: string[] = [];
-    const known = new Set<string>();
-    for (const states of truth.values()) {
-      expectedStates += states.length;
-      let laterRest = false;
-      for (let i = states.length - 1; i >= 0; i--) {
-        const { fp } = states[i] as { fp: string };
-        known.add(fp);
-        const got = delivered.get(fp);
-        if (got) {
-          if (got.rest) laterRest = true;
-          continue;
-        }
-        if (laterRest) {
-          collapsed++;
-          continue;
-        }
-        missing++;
-        if (i === states.length - 1) missingFinal++;
-        if (examples.length < 5) examples.push(fp);
-      }
-    }
-    let duplicates = 0;
-    let unexpected = 0;
-    const duplicateExamples: string[] = [];
-    for (const [fp, { count, how }] of delivered) {
-      duplicates += count - 1;
-      if (count > 1 && duplicateExamples.length < 5) duplicateExamples.push(`${fp} (${how.join(', ')})`);
-      if (!known.has(fp)) unexpected++;
-    }
-    // A state delivered after a later state of the same order: the consumer went back in time.
-    const index = new Map<string, number>();
-    for (const states of truth.values()) {
-      for (const [i, st] of states.entries()) index.set(st.fp, i);
-    }
-    const newest = new Map<string, number>();
-    let outOfOrder = 0;
-    for (const { orderId, fp } of deliveryOrder) {
-      const i = index.get(fp);
-      if (i === undefined) continue;
-      const top = newest.get(orderId) ?? -1;
-      if (i < top) outOfOrder++;
-      else newest.set(orderId, i);
-    }
+    const verdict = judgeDeliveries(truth, delivered, deliveryOrder);
     const stats = stream.stats();
     return {
       srcRoot: src.root,
@@ -426,17 +358,17 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
       liveEventsDelivered,
       restEventsDelivered,
       orders: truth.size,
-      expectedStates,
+      expectedStates: verdict.expectedStates,
       deliveredStates: delivered.size,
-      duplicates,
-      missing,
-      missingFinal,
-      collapsedByResync: collapsed,
-      outOfOrder,
-      unexpected,
+      duplicates: verdict.duplicates,
+      missing: verdict.missing,
+      missingFinal: verdict.missingFinal,
+      collapsedByResync: verdict.collapsedByResync,
+      outOfOrder: verdict.outOfOrder,
+      unexpected: verdict.unexpected,
       caughtUp,
-      examples,
-      duplicateExamples,
+      examples: verdict.examples,
+      duplicateExamples: verdict.duplicateExamples,
     };
   } finally {
     await cleanup.run();
