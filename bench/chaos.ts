@@ -1,5 +1,5 @@
 /**
- * Chaos driver (issue 9): `npx tsx bench/chaos.ts [--placements N] [--seconds S] [--seed X] [--src DIR] [--json]`
+ * Chaos driver (issue 9): `npx tsx bench/chaos.ts [--placements N] [--seconds S] [--seed X] [--wait-seconds W] [--src DIR] [--json]`
  *
  * Everything runs in this process on 127.0.0.1: a simulator, the fault proxy of bench/chaos/ in
  * front of it, SDK clients behind it. Bounded: N placements (default 5,200) and S seconds of socket
@@ -17,11 +17,18 @@
  *   settled them.
  * - stream: the burner's account stream under socket kills every 0.1–0.5 s while orders are placed,
  *   modified (several times in one millisecond), cancelled and cleared: order states expected vs
- *   delivered, duplicates, missing, out of order, reconnects, resyncs.
+ *   delivered, duplicates, missing, out of order, reconnects, resyncs. At quiet points (every
+ *   second, changes paused) two account mirrors (burner, minter) on their own sockets through the
+ *   same proxy must equal the venue field by field, and their changes() come once and in order.
+ * - wait: orders filled, partly filled with a roll child, cancelled or left unfilled while a proxy
+ *   drops half of the account event frames and kills the sockets; `orders.waitForOutcome` for each
+ *   must answer the venue's final order (W seconds of rounds, default 10).
  *
  * `--src DIR` (or MATCH_VENUE_SRC) takes the SDK and simulator from another `src/` tree, e.g. an
  * untouched checkout for "before" figures: `npx tsx bench/chaos.ts --src /work/baseline/src`.
- * Exit status 1 when a false refusal, false accept, duplicate, missing or out-of-order event was seen.
+ * A tree without the mirror or waitForOutcome (before issue 17) skips those parts ("not possible").
+ * Exit status 1 when a false refusal, false accept, duplicate, missing or out-of-order event, a
+ * mirror mismatch or a wrong / timed-out wait was seen.
  */
 import { pathToFileURL } from 'node:url';
 import {
@@ -30,7 +37,9 @@ import {
   runPlacementChaos,
 } from './chaos/placements.js';
 import { runStreamChaos, type StreamChaosOptions, type StreamChaosReport } from './chaos/stream.js';
+import { formatMirror, formatWait } from './chaos/format-state.js';
 import { DEFAULT_SRC_ROOT } from './chaos/support.js';
+import { runWaitChaos, type WaitChaosOptions, type WaitChaosReport } from './chaos/wait.js';
 
 export {
   type FaultProxy,
@@ -44,6 +53,7 @@ export {
   runPlacementChaos,
 } from './chaos/placements.js';
 export { runStreamChaos, type StreamChaosOptions, type StreamChaosReport } from './chaos/stream.js';
+export { runWaitChaos, type WaitChaosOptions, type WaitChaosReport } from './chaos/wait.js';
 
 export interface ChaosOptions {
   placements?: number;
@@ -52,11 +62,15 @@ export interface ChaosOptions {
   srcRoot?: string;
   placement?: Omit<PlacementChaosOptions, 'placements' | 'seed' | 'srcRoot'>;
   stream?: Omit<StreamChaosOptions, 'seconds' | 'seed' | 'srcRoot'>;
+  /** Seconds of waitForOutcome rounds (default 10); the other wait options below. */
+  waitSeconds?: number;
+  wait?: Omit<WaitChaosOptions, 'seconds' | 'seed' | 'srcRoot'>;
 }
 
 export interface ChaosReport {
   placements: PlacementChaosReport;
   stream: StreamChaosReport;
+  wait: WaitChaosReport;
   /** Every count that must be zero, with its value. */
   failures: Record<string, number>;
 }
@@ -70,6 +84,7 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     placements: options.placements ?? 5_200,
   });
   const stream = await runStreamChaos({ ...options.stream, ...common, seconds: options.seconds ?? 20 });
+  const wait = await runWaitChaos({ ...options.wait, ...common, seconds: options.waitSeconds ?? 10 });
   const must: Record<string, number> = {
     'orders.place false refusals': placements.place.falseRefusals,
     'orders.place false accepts': placements.place.falseAccepts,
@@ -85,9 +100,27 @@ export async function runChaos(options: ChaosOptions = {}): Promise<ChaosReport>
     'stream missing': stream.missing,
     'stream out of order': stream.outOfOrder,
     'stream not caught up': stream.caughtUp ? 0 : 1,
+    ...mirrorFailures(stream.mirror),
+    'waitForOutcome wrong final states': wait.wrong,
+    'waitForOutcome timeouts': wait.timeouts,
+    'waitForOutcome other errors': wait.errors,
   };
   const failures = Object.fromEntries(Object.entries(must).filter(([, n]) => n !== 0));
-  return { placements, stream, failures };
+  return { placements, stream, wait, failures };
+}
+
+/** The mirror counts that must be zero (none when the source tree has no mirror). */
+function mirrorFailures(m: StreamChaosReport['mirror']): Record<string, number> {
+  if (!m.available) return {};
+  const out: Record<string, number> = { 'mirror mismatches at quiet points': m.mismatches };
+  for (const side of ['burner', 'minter'] as const) {
+    const c = m[side];
+    out[`mirror (${side}) change seq gaps`] = c.seqGaps;
+    out[`mirror (${side}) duplicate changes`] = c.duplicates;
+    out[`mirror (${side}) no-op changes`] = c.noops;
+    out[`mirror (${side}) changes back in time`] = c.wentBack + c.outOfOrder;
+  }
+  return out;
 }
 
 const codes = (counts: Record<string, number>) =>
@@ -169,6 +202,7 @@ export function formatChaos(report: ChaosReport): string {
   if (s.examples.length) lines.push(`missing, e.g.: ${s.examples.slice(0, 3).join('; ')}`);
   if (s.duplicateExamples.length)
     lines.push(`duplicated, e.g.: ${s.duplicateExamples.slice(0, 3).join('; ')}`);
+  lines.push('', ...formatMirror(s.mirror), '', ...formatWait(report.wait));
   const failed = Object.entries(report.failures);
   lines.push(
     '',
@@ -196,11 +230,12 @@ function parseArgs(argv: string[]): ChaosOptions & { json: boolean } {
     if (arg === '--placements') out.placements = Math.floor(count('--placements'));
     else if (arg === '--seconds') out.seconds = count('--seconds');
     else if (arg === '--seed') out.seed = Math.floor(count('--seed'));
+    else if (arg === '--wait-seconds') out.waitSeconds = count('--wait-seconds');
     else if (arg === '--src') out.srcRoot = value();
     else if (arg === '--json') out.json = true;
     else
       throw new Error(
-        `unknown argument ${arg}; usage: bench/chaos.ts [--placements N] [--seconds S] [--seed X] [--src DIR] [--json]`,
+        `unknown argument ${arg}; usage: bench/chaos.ts [--placements N] [--seconds S] [--seed X] [--wait-seconds W] [--src DIR] [--json]`,
       );
   }
   return out;
@@ -209,8 +244,13 @@ function parseArgs(argv: string[]): ChaosOptions & { json: boolean } {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { json, ...options } = parseArgs(process.argv.slice(2));
   // A hard stop, whatever happens: a run is bounded. Generous: the placements take ~10 ms each
-  // under faults at the default concurrency, the stream run its seconds plus a catch-up bound.
-  const limitMs = 120_000 + (options.placements ?? 5_200) * 40 + (options.seconds ?? 20) * 2_000;
+  // under faults at the default concurrency, the stream run its seconds plus a catch-up bound (and
+  // its quiet points), the wait run its seconds plus the waits' 30 s timeout.
+  const limitMs =
+    150_000 +
+    (options.placements ?? 5_200) * 40 +
+    (options.seconds ?? 20) * 2_000 +
+    (options.waitSeconds ?? 10) * 2_000;
   const guard = setTimeout(() => {
     console.error(`chaos: still running after ${limitMs} ms; giving up`);
     process.exit(2);

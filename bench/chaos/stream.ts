@@ -17,104 +17,26 @@
  * replays), a quarter are longer outages (the proxy holds the reconnection until more events
  * happened than the server's replay buffer, 64 frames by default, holds), so the client must resync
  * over REST. The changes are made in-process (the venue's handler); only the consumer uses sockets.
+ * Every `quietEveryMs` the changes pause and two account mirrors (burner, minter), each on its own
+ * socket through the same proxy, must equal the venue field by field (bench/chaos/mirror-check.ts).
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { startFaultProxy } from './fault-proxy.js';
+import { MirrorWatch, mirrorUnavailable } from './mirror-check.js';
+import {
+  addTruth,
+  type Delivery,
+  fingerprint,
+  isOrderLike,
+  judgeDeliveries,
+  type Truth,
+} from './stream-verdict.js';
+import type { StreamChaosOptions, StreamChaosReport } from './stream-types.js';
 import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
 
-export interface StreamChaosOptions {
-  /** How long orders change and sockets die. Default 10. */
-  seconds?: number;
-  seed?: number;
-  /** Socket kill interval, uniform in [min, max] ms. Default [100, 500]. */
-  killEveryMs?: readonly [number, number];
-  /** Frames the socket server keeps per sequence for `since` replay. Default 64. */
-  replayBufferSize?: number;
-  /**
-   * Share of kills that are longer outages: reconnection is held until more events happened than
-   * the server can replay, so the consumer must resync over REST. Default 0.25.
-   */
-  longOutageRate?: number;
-  /** Bound on the wait for the consumer to catch up at the end, ms. Default 15,000. */
-  catchUpMs?: number;
-  /** `src/` directory the SDK and simulator come from. Default this checkout's. */
-  srcRoot?: string;
-}
-
-export interface StreamChaosReport {
-  srcRoot: string;
-  seed: number;
-  seconds: number;
-  ms: number;
-  operations: {
-    placed: number;
-    counterpartyPlaced: number;
-    modified: number;
-    /** Modifies in the same millisecond as the order's previous state. */
-    sameMsModifies: number;
-    cancelled: number;
-    cancelAlls: number;
-    clears: number;
-    clockAdvances: number;
-    /** Operations the venue refused (e.g. a cancel racing a clear); expected few or none. */
-    refused: number;
-  };
-  kills: number;
-  /** Kills held down until replay was impossible. */
-  longOutages: number;
-  reconnects: number;
-  resyncs: number;
-  /** Resync markers (`stream.resync`) the consumer received. */
-  resyncMarkers: number;
-  /** Events the client itself dropped as already seen. */
-  clientDuplicatesDropped: number;
-  /** Account events the server published for the burner (its last seq). */
-  accountEventsPublished: number;
-  /** Highest seq among the events the consumer received. */
-  lastSeqDelivered: number;
-  liveEventsDelivered: number;
-  restEventsDelivered: number;
-  orders: number;
-  /** Distinct order states in the simulator's truth. */
-  expectedStates: number;
-  deliveredStates: number;
-  duplicates: number;
-  missing: number;
-  missingFinal: number;
-  collapsedByResync: number;
-  /** States delivered after a later state of the same order had been (the consumer went back in time). */
-  outOfOrder: number;
-  /** Delivered order states that match no state the simulator had (expected 0). */
-  unexpected: number;
-  /** An order placed after the last kill reached the consumer before the bound. */
-  caughtUp: boolean;
-  /** A few missing states, `orderId status feeBps updatedAt filled`. */
-  examples: string[];
-  /** A few states delivered more than once, with how each copy came (`live@seq`, `rest@seq`). */
-  duplicateExamples: string[];
-}
-
-interface OrderLike {
-  orderId: string;
-  status: string;
-  feeBps: string | null;
-  updatedAt: string;
-  fill: { filledAmount: { amount: string } } | null;
-  lineage?: { childOrderId: string | null };
-}
-
-function fingerprint(o: OrderLike): string {
-  return [o.orderId, o.status, o.feeBps ?? 'market', o.updatedAt, o.fill?.filledAmount.amount ?? '-'].join(
-    ' ',
-  );
-}
-
-function isOrderLike(data: unknown): data is OrderLike {
-  const o = data as Partial<OrderLike> | null;
-  return typeof o?.orderId === 'string' && typeof o.status === 'string' && typeof o.updatedAt === 'string';
-}
+export type { StreamChaosOptions, StreamChaosReport } from './stream-types.js';
 
 export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<StreamChaosReport> {
   const started = performance.now();
@@ -130,27 +52,26 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
 
   const cleanup = new Cleanup();
   try {
-    const sim = cleanup.add(createSimulator({ clock: 'manual', maxOrdersPerAuction: 1_000_000, seed }), (s) =>
-      s.close(),
+    const sim = cleanup.add(
+      createSimulator({
+        clock: 'manual',
+        maxOrdersPerAuction: 1_000_000,
+        seed,
+        // Withdrawals move on within a few 1 ms ticks, so the mirror sees each status.
+        withdrawalProcessingMs: 3,
+        withdrawalCompleteMs: 8,
+      }),
+      (s) => s.close(),
     );
     // Truth: every burner account event in publication order (its index is the socket's seq).
     let published = 0;
-    const truth = new Map<string, { fp: string; seq: number; updatedAt: number }[]>();
+    const truth: Truth = new Map();
     cleanup.add(
       sim.onEvent((e) => {
         if (e.channel !== 'account' || e.entityId !== burnerId) return;
         published++;
-        if ((e.event === 'order.accepted' || e.event === 'order.updated') && isOrderLike(e.data)) {
-          const fp = fingerprint(e.data);
-          let states = truth.get(e.data.orderId);
-          if (!states) {
-            states = [];
-            truth.set(e.data.orderId, states);
-          }
-          // A no-op change (same state again) is not a new state.
-          if (states.at(-1)?.fp !== fp)
-            states.push({ fp, seq: published, updatedAt: Date.parse(e.data.updatedAt) });
-        }
+        if ((e.event === 'order.accepted' || e.event === 'order.updated') && isOrderLike(e.data))
+          addTruth(truth, e.data, published);
       }),
       (off) => off(),
     );
@@ -186,18 +107,20 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
       new MatchVenue({ apiKey: SEEDED[name].apiKey, baseUrl: rest.url, handler: (req) => sim.handle(req) });
     const burner = direct('burner');
     const minter = direct('minter');
-    const consumer = new MatchVenue({
-      apiKey: SEEDED.burner.apiKey,
-      baseUrl: rest.url,
-      wsUrl: proxy.wsUrl,
-      dispatcher: agent,
-    });
+    const viaProxy = (name: 'burner' | 'minter') =>
+      new MatchVenue({
+        apiKey: SEEDED[name].apiKey,
+        baseUrl: rest.url,
+        wsUrl: proxy.wsUrl,
+        dispatcher: agent,
+      });
+    const consumer = viaProxy('burner');
 
     const stream = consumer.stream.connect({
       reconnect: { initialDelayMs: 50, maxDelayMs: 500 },
       random: seededRandom(seed ^ 0x51ed),
     });
-    const delivered = new Map<string, { count: number; rest: boolean; how: string[] }>();
+    const delivered = new Map<string, Delivery>();
     const deliveryOrder: { orderId: string; fp: string }[] = [];
     const deliveredOrders = new Set<string>();
     let maxSeq = 0;
@@ -262,8 +185,17 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
     };
 
     let caughtUp = false;
+    let watch: MirrorWatch | null = null;
     try {
       if (!(await account.ready)) throw new Error('stream chaos: the account stream never became ready');
+      const ids = { burner: burnerId, minter: SEEDED.minter.entityId };
+      watch =
+        options.mirror === false
+          ? null
+          : await MirrorWatch.start(sim, viaProxy, direct, ids, seed, options.mirror ?? {});
+      if (watch) cleanup.add(watch, (w) => w.close());
+      const quietEveryMs = options.quietEveryMs ?? 1_000;
+      let nextQuiet = performance.now() + quietEveryMs;
       scheduleKill();
       const rng = seededRandom(seed);
       const keys = seededRandom(Math.floor(hash01(seed, 'stream-keys') * 2 ** 32));
@@ -326,8 +258,16 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
           ops.refused++;
         }
       };
-      const until = performance.now() + seconds * 1000;
+      let until = performance.now() + seconds * 1000;
       while (performance.now() < until) {
+        if (watch && performance.now() >= nextQuiet) {
+          // Changes paused while the mirrors are compared; the run's seconds of changes exclude it.
+          const pausedAt = performance.now();
+          await watch.quietPoint();
+          await watch.withdraw(SEEDED.minter.fiatAccountId);
+          until += performance.now() - pausedAt;
+          nextQuiet = performance.now() + quietEveryMs;
+        }
         if (outageDue) {
           // A longer outage: the socket dies and cannot come back until more has happened than the
           // server can replay, so the consumer must resync over REST.
@@ -355,59 +295,15 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
         }
         await sleep(20);
       }
+      // One last quiet point once the kills stopped: every withdrawal made, the clock moved on.
+      if (watch) await watch.quietPoint();
     } finally {
       killing = false;
       if (killTimer) clearTimeout(killTimer);
     }
 
-    let expectedStates = 0;
-    let missing = 0;
-    let missingFinal = 0;
-    let collapsed = 0;
-    const examples: string[] = [];
-    const known = new Set<string>();
-    for (const states of truth.values()) {
-      expectedStates += states.length;
-      let laterRest = false;
-      for (let i = states.length - 1; i >= 0; i--) {
-        const { fp } = states[i] as { fp: string };
-        known.add(fp);
-        const got = delivered.get(fp);
-        if (got) {
-          if (got.rest) laterRest = true;
-          continue;
-        }
-        if (laterRest) {
-          collapsed++;
-          continue;
-        }
-        missing++;
-        if (i === states.length - 1) missingFinal++;
-        if (examples.length < 5) examples.push(fp);
-      }
-    }
-    let duplicates = 0;
-    let unexpected = 0;
-    const duplicateExamples: string[] = [];
-    for (const [fp, { count, how }] of delivered) {
-      duplicates += count - 1;
-      if (count > 1 && duplicateExamples.length < 5) duplicateExamples.push(`${fp} (${how.join(', ')})`);
-      if (!known.has(fp)) unexpected++;
-    }
-    // A state delivered after a later state of the same order: the consumer went back in time.
-    const index = new Map<string, number>();
-    for (const states of truth.values()) {
-      for (const [i, st] of states.entries()) index.set(st.fp, i);
-    }
-    const newest = new Map<string, number>();
-    let outOfOrder = 0;
-    for (const { orderId, fp } of deliveryOrder) {
-      const i = index.get(fp);
-      if (i === undefined) continue;
-      const top = newest.get(orderId) ?? -1;
-      if (i < top) outOfOrder++;
-      else newest.set(orderId, i);
-    }
+    const verdict = judgeDeliveries(truth, delivered, deliveryOrder);
+    const mirror = watch ? await watch.finish() : mirrorUnavailable();
     const stats = stream.stats();
     return {
       srcRoot: src.root,
@@ -426,17 +322,18 @@ export async function runStreamChaos(options: StreamChaosOptions = {}): Promise<
       liveEventsDelivered,
       restEventsDelivered,
       orders: truth.size,
-      expectedStates,
+      expectedStates: verdict.expectedStates,
       deliveredStates: delivered.size,
-      duplicates,
-      missing,
-      missingFinal,
-      collapsedByResync: collapsed,
-      outOfOrder,
-      unexpected,
+      duplicates: verdict.duplicates,
+      missing: verdict.missing,
+      missingFinal: verdict.missingFinal,
+      collapsedByResync: verdict.collapsedByResync,
+      outOfOrder: verdict.outOfOrder,
+      unexpected: verdict.unexpected,
       caughtUp,
-      examples,
-      duplicateExamples,
+      examples: verdict.examples,
+      duplicateExamples: verdict.duplicateExamples,
+      mirror,
     };
   } finally {
     await cleanup.run();
