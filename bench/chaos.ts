@@ -31,13 +31,13 @@
  * mirror mismatch or a wrong / timed-out wait was seen.
  */
 import { pathToFileURL } from 'node:url';
+import { formatMirror, formatWait } from './chaos/format-state.js';
 import {
   type PlacementChaosOptions,
   type PlacementChaosReport,
   runPlacementChaos,
 } from './chaos/placements.js';
 import { runStreamChaos, type StreamChaosOptions, type StreamChaosReport } from './chaos/stream.js';
-import { formatMirror, formatWait } from './chaos/format-state.js';
 import { DEFAULT_SRC_ROOT } from './chaos/support.js';
 import { runWaitChaos, type WaitChaosOptions, type WaitChaosReport } from './chaos/wait.js';
 

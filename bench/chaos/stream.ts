@@ -25,6 +25,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { startFaultProxy } from './fault-proxy.js';
 import { MirrorWatch, mirrorUnavailable } from './mirror-check.js';
+import type { StreamChaosOptions, StreamChaosReport } from './stream-types.js';
 import {
   addTruth,
   type Delivery,
@@ -33,7 +34,6 @@ import {
   judgeDeliveries,
   type Truth,
 } from './stream-verdict.js';
-import type { StreamChaosOptions, StreamChaosReport } from './stream-types.js';
 import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
 
 export type { StreamChaosOptions, StreamChaosReport } from './stream-types.js';
