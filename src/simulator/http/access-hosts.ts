@@ -86,9 +86,11 @@ export function checkAllowedHosts(hosts: readonly string[], option = 'allowedHos
   if (!Array.isArray(hosts)) throw new RangeError(`${option} must be a list of host names`);
   return hosts.map((raw) => {
     const value = typeof raw === 'string' ? raw.trim() : '';
-    const name = value && !value.startsWith('.') ? hostnameOf(value) : undefined;
-    const hasPort = name && new URL(`http://${value}`).port !== '';
-    if (!name || hasPort || name === '')
+    const literal = isIP(value) === 6 ? `[${value}]` : value;
+    // What follows the name (after an IPv6 literal's bracket) would be a port, even `:80`.
+    const rest = literal.startsWith('[') ? literal.slice(literal.indexOf(']') + 1) : literal;
+    const name = value && !value.startsWith('.') && !rest.includes(':') ? hostnameOf(literal) : undefined;
+    if (!name)
       throw new RangeError(
         `${option} takes host names or IP addresses alone (e.g. sim.internal or 10.0.0.5, no scheme ` +
           `or port); got ${JSON.stringify(String(raw)).slice(0, 80)}`,
