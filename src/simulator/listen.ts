@@ -115,8 +115,14 @@ async function serve(
   }
 }
 
+const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
+
 /** The path the handler will route on (the same parse as toRequest's); '' when there is none. */
 function pathOf(target: string | undefined): string {
+  // The common target (plain segments, perhaps a query) is its own path; the parser handles the rest.
+  const end = target?.indexOf('?') ?? -1;
+  const raw = end < 0 ? target : target?.slice(0, end);
+  if (raw && PLAIN_PATH.test(raw)) return raw;
   try {
     return new URL(target ?? '/', 'http://localhost').pathname;
   } catch {
