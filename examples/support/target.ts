@@ -1,6 +1,6 @@
 /**
  * Where the examples run: an embedded simulator (default), mock mode (MATCH_VENUE_ENV=mock), or the server at MATCH_VENUE_BASE_URL
- * (for instance `npx match-venue-sim`). Against a simulator the seeded parties and the `/_sim/`
+ * (for instance `npx match-venue-sim`; MATCH_VENUE_SIM_CONTROL_TOKEN when it asks for a control token). Against a simulator the seeded parties and the `/_sim/`
  * control plane are used; against a real venue the party comes from MATCH_VENUE_API_KEY,
  * MATCH_VENUE_WALLET_ID and MATCH_VENUE_FIAT_ACCOUNT_ID and auctions clear on their own schedule.
  */
@@ -25,9 +25,11 @@ export interface Target {
 }
 
 async function control(baseUrl: string, path: string, body?: unknown): Promise<unknown> {
+  // A simulator off loopback (a shared sandbox) wants its control token on /_sim/*.
+  const token = process.env.MATCH_VENUE_SIM_CONTROL_TOKEN;
   const res = await fetch(`${baseUrl}/_sim/${path}`, {
     method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(token ? { 'x-sim-control-token': token } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (!res.ok) throw new Error(`/_sim/${path} answered ${res.status}`);

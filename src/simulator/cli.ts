@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readApiKey } from '../contract/api-key.js';
+import { announceAccess } from './cli/access-notice.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/args.js';
 import { Output, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
@@ -164,12 +165,14 @@ async function main(): Promise<void> {
     .listen({
       host: args.host,
       port: args.port,
+      ...args.access,
       ...(args.quiet ? {} : { onRequest: (entry) => out.request(entry) }),
     })
     .catch((err: unknown) => {
       fail(`cannot listen on ${args.host}:${args.port}: ${err instanceof Error ? err.message : String(err)}`);
     });
   startup(running);
+  announceAccess(out, running);
 }
 
 let stopping = false;

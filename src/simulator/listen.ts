@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AccessOptions, AccessPolicy } from './http/access.js';
+import { withholdKeys } from './http/key-visibility.js';
 import {
   answerClientError,
   readNodeBody,
@@ -14,9 +16,13 @@ import type { Logger } from './options.js';
 import { errorCodeOf, loggablePath, type RequestLogEntry, type RequestLogHook } from './request-log.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
-/** Where {@link Simulator.listen} serves. */
-export interface ListenOptions {
-  /** Default 127.0.0.1. */
+/**
+ * Where {@link Simulator.listen} serves, and who may call it (src/simulator/README.md, "Who can
+ * reach it"): `allowedHosts`, `cors` and `controlToken` are checked here, a RangeError naming the
+ * option when malformed.
+ */
+export interface ListenOptions extends AccessOptions {
+  /** Default 127.0.0.1. Any other than a loopback address requires a control token on `/_sim/*`. */
   host?: string;
   /** Default 0 (any free port). */
   port?: number;
@@ -41,6 +47,13 @@ export interface RunningSimulator {
   wsUrl: string;
   /** The node:http server. */
   server: Server;
+  /**
+   * The token `/_sim/*` requires in the `x-sim-control-token` header: the one given, or one
+   * generated because the server is bound off loopback. Undefined when the control plane is open.
+   */
+  controlToken?: string;
+  /** Whether {@link controlToken} was generated (the CLI prints it then, once). */
+  controlTokenGenerated: boolean;
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }
@@ -53,6 +66,7 @@ async function serve(
   req: IncomingMessage,
   res: ServerResponse,
   host: string,
+  access: AccessPolicy,
   report: Report,
 ): Promise<void> {
   const body = await readNodeBody(req);
@@ -64,18 +78,33 @@ async function serve(
     report(rejectTooLarge(req, res) ? 413 : null, -1);
     return;
   }
+  const method = (req.method ?? 'GET').toUpperCase();
+  const admission = access.admit(method, pathOf(req.url), req.headers, req.url);
+  if (admission.refused) {
+    const { status, message } = admission.refused;
+    report(writeJsonError(req, res, status, -1, message) ? status : null, -1);
+    return;
+  }
+  if (admission.preflight) {
+    res.writeHead(204, access.corsHeaders(admission.corsOrigin, req.headers));
+    res.end();
+    report(204);
+    return;
+  }
+  const cors = access.corsHeaders(admission.corsOrigin);
   let request: Request;
   try {
     request = toRequest(req, host, body);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
-    const sent = writeJsonError(req, res, err.status, err.code, err.message, err.errors);
+    const sent = writeJsonError(req, res, err.status, err.code, err.message, err.errors, cors);
     report(sent ? err.status : null, err.code);
     return;
   }
+  if (!admission.tokenGiven) withholdKeys(request);
   try {
     const answer = await sim.handle(request);
-    const written = await writeResponse(answer, req, res);
+    const written = await writeResponse(answer, req, res, cors);
     const code = errorCodeOf(answer.status, answer.headers.get('content-type'), written ?? undefined);
     report(written === null ? null : answer.status, code);
   } catch (err) {
@@ -83,6 +112,21 @@ async function serve(
     if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
     req.socket.destroy();
     report(null);
+  }
+}
+
+const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
+
+/** The path the handler will route on (the same parse as toRequest's); '' when there is none. */
+function pathOf(target: string | undefined): string {
+  // The common target (plain segments, perhaps a query) is its own path; the parser handles the rest.
+  const end = target?.indexOf('?') ?? -1;
+  const raw = end < 0 ? target : target?.slice(0, end);
+  if (raw && PLAIN_PATH.test(raw)) return raw;
+  try {
+    return new URL(target ?? '/', 'http://localhost').pathname;
+  } catch {
+    return '';
   }
 }
 
@@ -113,11 +157,17 @@ function safely(sim: ServedSimulator, hook: RequestLogHook, entry: RequestLogEnt
 /** Serves `sim.handle` over node:http (keep-alive) and the WebSocket at /v1/match/ws. */
 export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
+  let access: AccessPolicy;
+  try {
+    access = new AccessPolicy(host, options);
+  } catch (err) {
+    return Promise.reject(err);
+  }
   // Host is checked by toRequest, so that its absence gets the JSON error body too.
   const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url));
-    serve(sim, req, res, host, report).catch((err: unknown) => {
+    serve(sim, req, res, host, access, report).catch((err: unknown) => {
       sim.logger.error('simulator request failed', err);
       req.socket.destroy();
       report(null);
@@ -150,12 +200,17 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
       server.off('error', reject);
       const { port } = server.address() as AddressInfo;
       const hostPart = host.includes(':') ? `[${host}]` : host;
-      const ws = attachWebSocket(sim, server, hook ? { onUpgrade: (entry) => safely(sim, hook, entry) } : {});
+      const ws = attachWebSocket(sim, server, {
+        admit: (req) => access.admitUpgrade(req.headers, req.url),
+        ...(hook ? { onUpgrade: (entry) => safely(sim, hook, entry) } : {}),
+      });
       let closing: Promise<void> | undefined;
       resolve({
         url: `http://${hostPart}:${port}`,
         wsUrl: `ws://${hostPart}:${port}`,
         server,
+        ...(access.controlToken === undefined ? {} : { controlToken: access.controlToken }),
+        controlTokenGenerated: access.generatedToken,
         close() {
           closing ??= (async () => {
             await ws.close();

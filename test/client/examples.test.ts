@@ -12,7 +12,12 @@ interface Run {
 function runExample(file: string, env: Record<string, string> = {}, timeoutMs = 45_000): Promise<Run> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   // The examples pick their target from these; a value left over from the caller must not leak in.
-  for (const name of ['MATCH_VENUE_BASE_URL', 'MATCH_VENUE_ENV', 'MATCH_VENUE_API_KEY']) {
+  for (const name of [
+    'MATCH_VENUE_BASE_URL',
+    'MATCH_VENUE_ENV',
+    'MATCH_VENUE_API_KEY',
+    'MATCH_VENUE_SIM_CONTROL_TOKEN',
+  ]) {
     if (!(name in env)) delete childEnv[name];
   }
   return new Promise((resolve) => {
@@ -76,5 +81,21 @@ describe.concurrent('examples run by themselves and exit 0', () => {
     const burner = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url });
     const page = await burner.orders.list({ status: 'cancelled' });
     expect(page.pagination.total).toBe(1);
+  }, 90_000);
+
+  it('quickstart against a simulator that wants a control token, given as MATCH_VENUE_SIM_CONTROL_TOKEN', async () => {
+    const guarded = createSimulator();
+    try {
+      const token = 'examples-control-token-0123';
+      const server = await guarded.listen({ controlToken: token });
+      const run = await runExample('quickstart.ts', {
+        MATCH_VENUE_BASE_URL: server.url,
+        MATCH_VENUE_SIM_CONTROL_TOKEN: token,
+      });
+      expect(run.stdout).toContain('quickstart done');
+      expect(run.code).toBe(0);
+    } finally {
+      await guarded.close();
+    }
   }, 90_000);
 });

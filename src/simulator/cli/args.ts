@@ -1,5 +1,10 @@
 /** The CLI's flags: their table, the usage text drawn from it, and parsing with a clear refusal. */
 import { parseArgs } from 'node:util';
+import type { AccessOptions } from '../http/access.js';
+import { checkAllowedHosts, checkControlToken, checkCorsOrigin } from '../http/access-hosts.js';
+
+/** Where the control token may also come from (a flag's value shows in `ps`). */
+export const CONTROL_TOKEN_ENV = 'MATCH_VENUE_SIM_CONTROL_TOKEN';
 
 interface Flag {
   readonly name: string;
@@ -27,6 +32,21 @@ const FLAGS: readonly Flag[] = [
   { name: 'settle-ms', value: '<ms>', help: 'settlement delay after each clear (default 1000)' },
   { name: 'seed', value: '<n>', help: 'seed for fault draws (default 1)' },
   { name: 'ticket-ttl-ms', value: '<ms>', help: 'WebSocket ticket lifetime (default 30000)' },
+  {
+    name: 'allowed-hosts',
+    value: '<a,b>',
+    help: 'also answer these Host names (default: loopback names and the bound address only)',
+  },
+  {
+    name: 'cors',
+    value: '<origin>',
+    help: 'let this one browser origin call in, with CORS headers (default: none)',
+  },
+  {
+    name: 'control-token',
+    value: '<token>',
+    help: `x-sim-control-token /_sim/* requires (or ${CONTROL_TOKEN_ENV}; generated off loopback)`,
+  },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
   { name: 'version', short: 'v', help: 'print the package version and exit' },
@@ -59,6 +79,11 @@ export interface CliArgs {
   settleMs?: number;
   seed?: number;
   ticketTtlMs?: number;
+  /**
+   * `--allowed-hosts` (canonicalised), `--cors`, and `--control-token` or else the environment
+   * variable (never printed): the listen options of the same names, only those given.
+   */
+  access: AccessOptions;
   quiet: boolean;
   json: boolean;
   version: boolean;
@@ -66,7 +91,7 @@ export interface CliArgs {
 }
 
 /** Parses argv (without node and the script); throws UsageError naming the flag and its rule. */
-export function parseCliArgs(argv: readonly string[]): CliArgs {
+export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): CliArgs {
   const options = Object.fromEntries(
     FLAGS.map((f) => [
       f.name,
@@ -97,6 +122,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     host: text('host') ?? '127.0.0.1',
     port,
     clock,
+    access: accessArgs(text('allowed-hosts'), text('cors'), text('control-token'), env),
     quiet: flag('quiet'),
     json: flag('json'),
     version: flag('version'),
@@ -116,6 +142,27 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     if (n !== undefined) args[key] = n;
   }
   return args;
+}
+
+/** The access flags, checked by the simulator's own rules under the flag's name. */
+function accessArgs(
+  hosts: string | undefined,
+  cors: string | undefined,
+  flagToken: string | undefined,
+  env: NodeJS.ProcessEnv,
+): AccessOptions {
+  const out: { allowedHosts?: string[]; cors?: string; controlToken?: string } = {};
+  // An empty variable is an unset one (`VAR= cmd`), not a token.
+  const envToken = env[CONTROL_TOKEN_ENV] || undefined;
+  try {
+    if (hosts !== undefined) out.allowedHosts = checkAllowedHosts(hosts.split(','), '--allowed-hosts');
+    if (cors !== undefined) out.cors = checkCorsOrigin(cors, '--cors');
+    if (flagToken !== undefined) out.controlToken = checkControlToken(flagToken, '--control-token');
+    else if (envToken !== undefined) out.controlToken = checkControlToken(envToken, CONTROL_TOKEN_ENV);
+  } catch (err) {
+    throw err instanceof RangeError ? new UsageError(err.message) : err;
+  }
+  return out;
 }
 
 function integer(name: string, value: string | undefined, min: number): number | undefined {

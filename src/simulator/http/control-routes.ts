@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { visibleState } from './key-visibility.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
@@ -71,12 +72,12 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     },
   },
   '/_sim/state': {
-    GET: (sim) => dataResponse(200, sim.getState()),
+    GET: (sim, req) => dataResponse(200, visibleState(sim.getState(), req)),
   },
   '/_sim/reset': {
-    POST: (sim) => {
+    POST: (sim, req) => {
       sim.reset();
-      return dataResponse(200, sim.getState());
+      return dataResponse(200, visibleState(sim.getState(), req));
     },
   },
   '/_sim/faults': {

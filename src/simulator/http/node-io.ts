@@ -92,15 +92,16 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
 }
 
 /**
- * Writes `res` unless the client has gone: an answer is never attempted on a dead socket. Returns
- * the body written (for the request log), or null when nothing was.
+ * Writes `res` (plus `extra` headers: CORS) unless the client has gone: an answer is never attempted
+ * on a dead socket. Returns the body written (for the request log), or null when nothing was.
  */
 export async function writeResponse(
   res: Response,
   req: IncomingMessage,
   out: ServerResponse,
+  extra?: Record<string, string>,
 ): Promise<Buffer | undefined | null> {
-  const headers: Record<string, string | string[]> = {};
+  const headers: Record<string, string | string[]> = { ...extra };
   res.headers.forEach((value, name) => {
     headers[name] = value;
   });
@@ -158,10 +159,14 @@ export function writeJsonError(
   code: number,
   message: string,
   errors?: ErrorDetail[],
+  extra?: Record<string, string>,
 ): boolean {
   if (req.socket.destroyed) return false;
   const body = errorBodyText(code, message, errors);
-  out.writeHead(status, jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)));
+  out.writeHead(status, {
+    ...extra,
+    ...jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)),
+  });
   out.end(body);
   return true;
 }

@@ -43,6 +43,11 @@ export interface AttachWebSocketOptions {
   onClientFrame?: (entityId: string, frame: { op: string; channel?: 'market' | 'account' }) => void;
   /** Each upgrade at `path` answered: 101, or the refusal's status (the request log). */
   onUpgrade?: RequestLogHook;
+  /**
+   * Checks an upgrade at `path` before anything else (listen.ts: the Host check and the refusal of
+   * a foreign Origin); a refusal is answered with its status and a JSON body, the ticket unread.
+   */
+  admit?: (req: IncomingMessage) => { status: number; message: string } | undefined;
 }
 
 export interface WebSocketHandle {
@@ -124,6 +129,11 @@ export function attachWebSocket(
       return;
     }
     socket.on('error', () => socket.destroy());
+    const refusal = options.admit?.(req);
+    if (refusal) {
+      refuse(socket, refusal.status, refusal.message);
+      return;
+    }
     const protocols = parseProtocols(req);
     // 400, not 401: the credentials may be fine, the client speaks the wrong protocol version.
     if (!protocols.includes(protocol)) {
