@@ -22,15 +22,18 @@ export {
   APIConnectionTimeoutError,
   APIError,
   type APIErrorDetail,
+  type APIErrorKind,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   ConfigurationError,
   ConflictError,
+  type ConnectionErrorKind,
   InternalServerError,
   InvalidArgumentError,
   isApiError,
   MatchVenueError,
+  type MatchVenueErrorKind,
   NotFoundError,
   OutcomeUnknownError,
   PermissionDeniedError,
@@ -40,6 +43,7 @@ export {
   type UnknownOutcomeOperation,
   ValidationError,
   type ValidationIssue,
+  type WebhookErrorKind,
 } from './core/error.js';
 export { type Logger, type LogLevel, type LogLevelOption, redact, redactText } from './core/logger.js';
 export {
