@@ -210,8 +210,14 @@ export class APIConnectionError extends MatchVenueError {
   /** `MV_CONNECTION`, or `MV_TIMEOUT` for {@link APIConnectionTimeoutError}. */
   declare readonly kind: ConnectionErrorKind;
   declare readonly code: string;
-  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+  /**
+   * How many attempts the call made, retries included (the message says it too). Set on every one
+   * the client throws; undefined only on one built by other code.
+   */
+  readonly attempts: number | undefined;
+  constructor(message = 'Connection error.', options?: { cause?: unknown; attempts?: number }) {
     super(message, options);
+    this.attempts = options?.attempts;
   }
 }
 
@@ -220,9 +226,23 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   static override readonly kind = 'MV_TIMEOUT';
   /** The class name. */
   override name = 'APIConnectionTimeoutError';
-  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+  constructor(message = 'Request timed out.', options?: { cause?: unknown; attempts?: number }) {
     super(message, options);
   }
+}
+
+/**
+ * The error a call ends with, made from its last attempt's: the same class and cause, with the
+ * number of attempts in `attempts` and in the message. Each attempt's error is built before the
+ * retry loop knows whether it is the last, so the count is added here rather than there.
+ * @internal
+ */
+export function withAttempts<E extends MatchVenueError>(error: E, attempts: number): E {
+  if (!(error instanceof APIConnectionError) || error.attempts !== undefined) return error;
+  const Class = error instanceof APIConnectionTimeoutError ? APIConnectionTimeoutError : APIConnectionError;
+  const made = attempts === 1 ? '1 attempt was made' : `${attempts} attempts were made`;
+  const message = `${error.message.replace(/\.$/, '')} (${made}).`;
+  return new Class(message, { cause: error.cause, attempts }) as MatchVenueError as E;
 }
 
 /** The caller's AbortSignal fired. */
