@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import { SEEDED_API_KEYS } from './contract/api-key.js';
 import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.js';
 import { ConfigurationError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
@@ -27,7 +28,12 @@ import { ClientState } from './state/index.js';
 
 /** Options of {@link MatchVenue}; every one is optional where an environment variable can stand in. */
 export interface MatchVenueOptions {
-  /** Platform API key (`TEST_API_KEY:…` / `LIVE_API_KEY:…`). Default: MATCH_VENUE_API_KEY. */
+  /**
+   * Platform API key (`TEST_API_KEY:…` / `LIVE_API_KEY:…`). Default: MATCH_VENUE_API_KEY; in mock
+   * mode without either, the seeded burner's published test key `TEST_API_KEY:burner:sim`, so the
+   * client acts as the simulator's seeded burner (`util.inspect(venue)` shows `actsAs: 'burner'`).
+   * Pass `SEEDED.minter.apiKey` (from `match-venue/simulator`) to act as the minter.
+   */
   apiKey?: string;
   /** REST base URL; https unless loopback. Default: MATCH_VENUE_BASE_URL, else the environment's. */
   baseUrl?: string;
@@ -90,6 +96,11 @@ export interface MatchVenueOptions {
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+/** The seeded simulator entity a mock-mode key belongs to, by its published test key. */
+function seededEntity(apiKey: string): string | undefined {
+  return Object.entries(SEEDED_API_KEYS).find(([, key]) => key === apiKey)?.[0];
+}
+
 /** `settleWindowMs` and `maxUnknownKeys`, named in a ConfigurationError when out of range. */
 function checkLedgerOptions(options: MatchVenueOptions): void {
   const { settleWindowMs: window, maxUnknownKeys: max } = options;
@@ -124,6 +135,8 @@ export class MatchVenue extends ClientCore {
   readonly environment: Environment;
   /** WebSocket base URL (undefined in mock mode until a stream needs the simulator to listen). */
   readonly wsUrl: string | undefined;
+  /** In mock mode, the seeded entity whose key the client holds (for `util.inspect`). */
+  readonly #actsAs: string | undefined;
 
   /** The caller's venue account: `account.retrieve()`, and `account.mirror()`, a live view of it. */
   readonly account: Account;
@@ -174,6 +187,8 @@ export class MatchVenue extends ClientCore {
     });
     this.environment = config.environment;
     this.wsUrl = config.wsUrl;
+    // A mock client made without a key is the seeded burner; saying so spares a reader the hunt.
+    this.#actsAs = config.environment === 'mock' ? seededEntity(apiKey) : undefined;
     // Shared by the resources that keep state: open mirrors and streams, withdrawals created.
     const state = new ClientState();
     this.orders = new Orders(this, state);
@@ -205,7 +220,8 @@ export class MatchVenue extends ClientCore {
    * @internal
    */
   [INSPECT](): string {
-    return `MatchVenue { environment: '${this.environment}', baseUrl: '${this.baseUrl}' }`;
+    const actsAs = this.#actsAs === undefined ? '' : `, actsAs: '${this.#actsAs}'`;
+    return `MatchVenue { environment: '${this.environment}', baseUrl: '${this.baseUrl}'${actsAs} }`;
   }
 
   /** What JSON.stringify shows: never the API key. */

@@ -22,15 +22,18 @@ export {
   APIConnectionTimeoutError,
   APIError,
   type APIErrorDetail,
+  type APIErrorKind,
   APIUserAbortError,
   AuthenticationError,
   BadRequestError,
   ConfigurationError,
   ConflictError,
+  type ConnectionErrorKind,
   InternalServerError,
   InvalidArgumentError,
   isApiError,
   MatchVenueError,
+  type MatchVenueErrorKind,
   NotFoundError,
   OrderFinalError,
   OutcomeUnknownError,
@@ -42,6 +45,7 @@ export {
   ValidationError,
   type ValidationIssue,
   WaitTimeoutError,
+  type WebhookErrorKind,
 } from './core/error.js';
 export { type Logger, type LogLevel, type LogLevelOption, redact, redactText } from './core/logger.js';
 export {

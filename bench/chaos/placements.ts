@@ -24,7 +24,6 @@ import { type Call, type CreateChaosReport, followRecipe, judge, refusalCode } f
 import {
   burnOrder,
   Cleanup,
-  describeError,
   hash01,
   loadSources,
   seededRandom,

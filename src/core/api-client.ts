@@ -14,6 +14,7 @@ import {
   APIUserAbortError,
   MatchVenueError,
   OutcomeUnknownError,
+  withAttempts,
 } from './error.js';
 import { type Logger, type LogLevel, redactText } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
@@ -307,7 +308,7 @@ export class ClientCore {
           continue;
         }
       }
-      const settled = await settleRefusal(req, failure, ambiguous, log);
+      const settled = await settleRefusal(req, failure, ambiguous, log, attempt);
       if (settled) return settled;
       // Answers meant for the caller (4xx) are theirs to handle; exhausted retries deserve a warning.
       const level = failure.retryable ? 'warn' : 'debug';
@@ -332,16 +333,18 @@ export class ClientCore {
     attempts: number,
     settlesAt: number,
   ): MatchVenueError {
-    if (!ambiguous || failure.error instanceof APIUserAbortError) return failure.error;
+    // A timeout or connection error says how many attempts the call made.
+    const error = withAttempts(failure.error, attempts);
+    if (!ambiguous || error instanceof APIUserAbortError) return error;
     const key = req.idempotencyKey;
     // A read, or a change safe to repeat (modify, cancel: their refusals are settled from the
     // order), reports what its last attempt met.
-    if (key === undefined && req.idempotent !== false) return failure.error;
+    if (key === undefined && req.idempotent !== false) return error;
     // Once an earlier attempt may have reached the venue, a later attempt's refusal only says what
     // that attempt met (a cap that filled meanwhile, say): the earlier one can still be in flight
     // and land after it. Only an answer about the key itself settles the outcome.
-    if (answersForKey(failure.error)) return failure.error;
-    if (req.operation === undefined) return failure.error;
+    if (answersForKey(error)) return error;
+    if (req.operation === undefined) return error;
     const entry = key === undefined ? undefined : this.unknownKeys.get(key);
     return new OutcomeUnknownError({
       operation: req.operation,
@@ -349,7 +352,7 @@ export class ClientCore {
       attempts,
       request: req.body,
       settlesAt: entry?.settlesAt ?? settlesAt,
-      cause: failure.error,
+      cause: error,
     });
   }
 

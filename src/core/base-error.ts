@@ -5,6 +5,72 @@ import { redact, redactText } from './logger.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
+/** Kinds of {@link APIError} and its subclasses: the server answered with an error status. */
+export type APIErrorKind =
+  | 'MV_API_ERROR'
+  | 'MV_API_BAD_REQUEST'
+  | 'MV_API_UNAUTHORIZED'
+  | 'MV_API_FORBIDDEN'
+  | 'MV_API_NOT_FOUND'
+  | 'MV_API_CONFLICT'
+  | 'MV_API_RATE_LIMITED'
+  | 'MV_API_SERVER_ERROR';
+
+/** Kinds of {@link APIConnectionError} and {@link APIConnectionTimeoutError}: no usable answer. */
+export type ConnectionErrorKind = 'MV_CONNECTION' | 'MV_TIMEOUT';
+
+/**
+ * Every `WebhookErrorCode` of `match-venue/webhooks`, spelled out here rather than imported: core
+ * may not import the webhooks layer, and the webhooks' code table is checked against this list
+ * (`satisfies`, and test/types/error-kind.test-d.ts for the other direction).
+ */
+export type WebhookErrorKind =
+  | 'WEBHOOK_BODY_NOT_RAW'
+  | 'WEBHOOK_BODY_INVALID'
+  | 'WEBHOOK_BODY_TOO_LARGE'
+  | 'WEBHOOK_HEADER_MISSING'
+  | 'WEBHOOK_SIGNATURE_INVALID'
+  | 'WEBHOOK_SIGNATURE_VERSION_UNSUPPORTED'
+  | 'WEBHOOK_CERT_URL_REJECTED'
+  | 'WEBHOOK_CERT_FETCH_FAILED'
+  | 'WEBHOOK_CERT_INVALID'
+  | 'WEBHOOK_CERT_EXPIRED'
+  | 'WEBHOOK_CERT_NOT_YET_VALID'
+  | 'WEBHOOK_TOPIC_REJECTED'
+  | 'WEBHOOK_SUBSCRIBE_URL_REJECTED'
+  | 'WEBHOOK_CONFIRM_FAILED'
+  | 'WEBHOOK_KEY_FETCH_FAILED'
+  | 'WEBHOOK_KEY_INVALID'
+  | 'WEBHOOK_KEY_ALGORITHM_UNSUPPORTED'
+  | 'WEBHOOK_HANDLER_FAILED'
+  | 'WEBHOOK_INTERNAL_ERROR'
+  | 'WEBHOOK_CONFIG_INVALID';
+
+/**
+ * Every `kind` an error of this package can carry (docs/ERRORS.md has the table), as a literal
+ * union so that a misspelt `case` in a `switch (err.kind)` fails to compile. It is a list rather
+ * than derived from the classes because the classes live in layers this file may not import (and
+ * would close an import cycle); instead each class's static `kind` must be a member (the compiler
+ * checks it against the base class), and test/types/error-kind.test-d.ts checks that every member
+ * is some class's kind.
+ */
+export type MatchVenueErrorKind =
+  | 'MV_ERROR'
+  | APIErrorKind
+  | ConnectionErrorKind
+  | 'MV_ABORTED'
+  | 'MV_VALIDATION'
+  | 'MV_RESPONSE_VALIDATION'
+  | 'MV_OUTCOME_UNKNOWN'
+  | 'MV_INVALID_API_KEY'
+  | 'MV_INVALID_CONFIG'
+  | 'MV_INVALID_ARGUMENT'
+  | 'MV_SUBSCRIPTION_PENDING'
+  | 'MV_STREAM_GAVE_UP'
+  | 'MV_WAIT_TIMEOUT'
+  | 'MV_ORDER_FINAL'
+  | WebhookErrorKind;
+
 /** The `inspect` function node passes to a custom inspector. */
 type Inspect = (value: unknown, options?: Record<string, unknown>) => string;
 
@@ -29,12 +95,15 @@ export class MatchVenueError extends Error {
    * The `kind` of every instance of exactly this class; undefined on a class whose instances carry
    * different kinds (`WebhookError`).
    */
-  static readonly kind: string | undefined = 'MV_ERROR';
+  static readonly kind: MatchVenueErrorKind | undefined = 'MV_ERROR';
 
   /** The class name, as `Error` has it. */
   override name = 'MatchVenueError';
-  /** Stable machine-readable name of what went wrong, on every error (see docs/ERRORS.md). */
-  readonly kind: string;
+  /**
+   * Stable machine-readable name of what went wrong, on every error (see docs/ERRORS.md): one of
+   * the literals of {@link MatchVenueErrorKind}.
+   */
+  readonly kind: MatchVenueErrorKind;
   /**
    * The same string as `kind`, as jose and undici name it; on `APIError` and its subclasses it is
    * the venue's numeric error code instead (their `kind` is the stable string).

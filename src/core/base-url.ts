@@ -14,7 +14,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * Checks a base URL: https (or wss for sockets), or plain http/ws only towards a loopback host,
- * because the API key travels in every request.
+ * because the API key travels in every request; and not ending in `/v1`, which every path adds.
  */
 export function checkBaseUrl(value: string, option: 'baseUrl' | 'wsUrl'): string {
   let url: URL;
@@ -22,6 +22,15 @@ export function checkBaseUrl(value: string, option: 'baseUrl' | 'wsUrl'): string
     url = new URL(value);
   } catch {
     throw new ConfigurationError(`${option} is not a valid URL: "${value}"`);
+  }
+  // Every path the client sends starts with its version (/v1/match/orders), so a base ending in it
+  // would make each call go to /v1/v1/… and fail with a 404 far from the cause.
+  if (/\/v1\/*$/i.test(url.pathname)) {
+    const without = value.replace(/\/v1\/*$/i, '');
+    throw new ConfigurationError(
+      `${option} must not end in /v1: the client adds the version to every path (/v1/match/…), so ` +
+        `this one would call /v1/v1/…; pass "${without}" instead.`,
+    );
   }
   const secure = option === 'baseUrl' ? 'https:' : 'wss:';
   const plain = option === 'baseUrl' ? 'http:' : 'ws:';

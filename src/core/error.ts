@@ -2,11 +2,19 @@ import { orderIdFor } from '../contract/ids.js';
 import type { OperationId } from '../generated/endpoints.js';
 import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
 import type { Order } from '../generated/models.js';
-import { MatchVenueError } from './base-error.js';
+import { type APIErrorKind, type ConnectionErrorKind, MatchVenueError } from './base-error.js';
 import { redact, redactHeaders, redactText } from './logger.js';
 import { isRetryableStatus } from './retry.js';
 
-export { InvalidArgumentError, MatchVenueError } from './base-error.js';
+export {
+  type APIErrorKind,
+  type ConnectionErrorKind,
+  InvalidArgumentError,
+  MatchVenueError,
+  type MatchVenueErrorKind,
+  type WebhookErrorKind,
+} from './base-error.js';
+export { ResponseValidationError, ValidationError, type ValidationIssue } from './validation-error.js';
 
 /** One entry of the platform's extended error body (`errors: [...]` on code 2 responses). */
 export interface APIErrorDetail {
@@ -48,9 +56,11 @@ export interface APIErrorInit {
 
 /** The server answered with a non-2xx status. */
 export class APIError extends MatchVenueError {
-  static override readonly kind: string = 'MV_API_ERROR';
+  static override readonly kind: APIErrorKind = 'MV_API_ERROR';
   /** The class name. */
   override name = 'APIError';
+  /** `MV_API_ERROR`, or the kind of the status's subclass. */
+  declare readonly kind: APIErrorKind;
   /** HTTP status of the response. */
   readonly status: number;
   /**
@@ -195,12 +205,20 @@ export function makeAPIError(init: APIErrorInit): APIError {
 
 /** No usable HTTP response arrived (refused, reset, DNS, TLS...). */
 export class APIConnectionError extends MatchVenueError {
-  static override readonly kind: string = 'MV_CONNECTION';
+  static override readonly kind: ConnectionErrorKind = 'MV_CONNECTION';
   /** The class name. */
   override name = 'APIConnectionError';
+  /** `MV_CONNECTION`, or `MV_TIMEOUT` for {@link APIConnectionTimeoutError}. */
+  declare readonly kind: ConnectionErrorKind;
   declare readonly code: string;
-  constructor(message = 'Connection error.', options?: { cause?: unknown }) {
+  /**
+   * How many attempts the call made, retries included (the message says it too). Set on every one
+   * the client throws; undefined only on one built by other code.
+   */
+  readonly attempts: number | undefined;
+  constructor(message = 'Connection error.', options?: { cause?: unknown; attempts?: number }) {
     super(message, options);
+    this.attempts = options?.attempts;
   }
 }
 
@@ -209,9 +227,23 @@ export class APIConnectionTimeoutError extends APIConnectionError {
   static override readonly kind = 'MV_TIMEOUT';
   /** The class name. */
   override name = 'APIConnectionTimeoutError';
-  constructor(message = 'Request timed out.', options?: { cause?: unknown }) {
+  constructor(message = 'Request timed out.', options?: { cause?: unknown; attempts?: number }) {
     super(message, options);
   }
+}
+
+/**
+ * The error a call ends with, made from its last attempt's: the same class and cause, with the
+ * number of attempts in `attempts` and in the message. Each attempt's error is built before the
+ * retry loop knows whether it is the last, so the count is added here rather than there.
+ * @internal
+ */
+export function withAttempts<E extends MatchVenueError>(error: E, attempts: number): E {
+  if (!(error instanceof APIConnectionError) || error.attempts !== undefined) return error;
+  const Class = error instanceof APIConnectionTimeoutError ? APIConnectionTimeoutError : APIConnectionError;
+  const made = attempts === 1 ? '1 attempt was made' : `${attempts} attempts were made`;
+  const message = `${error.message.replace(/\.$/, '')} (${made}).`;
+  return new Class(message, { cause: error.cause, attempts }) as MatchVenueError as E;
 }
 
 /** The caller's AbortSignal fired. */
@@ -242,61 +274,6 @@ export class ConfigurationError extends MatchVenueError {
   /** The class name. */
   override name = 'ConfigurationError';
   declare readonly code: string;
-}
-
-/**
- * One rejected field of a request, found before anything was sent: the contract's error entry
- * (contract/error-details.ts) as the SDK reports it, `location` -> `path`, `message` -> `rule`,
- * `error` -> `kind`, so it names the field and rule as the venue's 400 would.
- */
-export interface ValidationIssue {
-  /** Dotted path of the field, e.g. `amount.amount`; empty for the whole input. */
-  path: string;
-  /** What rule failed, in words (e.g. "must be at least 100 and a multiple of 100"). */
-  rule: string;
-  /** zod's issue code (e.g. `custom`, `too_small`, `invalid_type`). */
-  kind: string;
-}
-
-/** Input rejected by the client before sending; no request was made. */
-export class ValidationError extends MatchVenueError {
-  static override readonly kind = 'MV_VALIDATION';
-  /** The class name. */
-  override name = 'ValidationError';
-  declare readonly code: string;
-  /** Every rejected field, each with its rule. */
-  readonly issues: readonly ValidationIssue[];
-  /** `context` names what was checked (`orders.place params`); the message lists each issue. */
-  constructor(context: string, issues: readonly ValidationIssue[]) {
-    const lines = issues.map((i) => `  - ${i.path || '(input)'}: ${i.rule}`);
-    super(`Invalid ${context}:\n${lines.join('\n')}`);
-    this.issues = issues;
-  }
-  /** Path of the first rejected field. */
-  get path(): string {
-    return this.issues[0]?.path ?? '';
-  }
-}
-
-/** A success response whose body did not match the documented shape. */
-export class ResponseValidationError extends MatchVenueError {
-  static override readonly kind = 'MV_RESPONSE_VALIDATION';
-  /** The class name. */
-  override name = 'ResponseValidationError';
-  declare readonly code: string;
-  /** The response's `x-request-id`; quote it when reporting the problem. */
-  readonly requestId: string | undefined;
-  /** Every field that did not match, each with its rule. */
-  readonly issues: readonly ValidationIssue[];
-  /**
-   * Made by the client when a success body does not parse.
-   * @internal
-   */
-  constructor(message: string, requestId: string | undefined, issues: readonly ValidationIssue[]) {
-    super(requestId ? `${message} [request ${requestId}]` : message);
-    this.requestId = requestId;
-    this.issues = issues;
-  }
 }
 
 /**

@@ -17,6 +17,7 @@ export async function settleRefusal(
   failure: Failure,
   ambiguousBefore: boolean,
   log: Logger,
+  attempts: number,
 ): Promise<RawResponse | undefined> {
   const settler = req.settleRefusal;
   const refusal = failure.error;
@@ -31,8 +32,8 @@ export async function settleRefusal(
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
     log.warn(`${req.method} ${req.path}: could not read the state behind ${refusal.code} (${detail})`);
     throw new APIConnectionError(
-      `${req.method} ${req.path}: the outcome is unknown: a retry was refused with ${refusal.code} after an earlier attempt may have landed, and reading the state failed (${detail}).`,
-      { cause: error },
+      `${req.method} ${req.path}: the outcome is unknown: a retry was refused with ${refusal.code} after an earlier attempt may have landed, and reading the state failed (${detail}); ${attempts} attempts were made.`,
+      { cause: error, attempts },
     );
   }
   if (answer === undefined) return undefined;

@@ -6,6 +6,10 @@ import type { WebHandler } from '../core/transport.js';
  * Mock mode as the client sees it. The client knows nothing of the simulator (not even its types):
  * for `environment: 'mock'` it asks the testing layer for a binding, a web handler plus the
  * WebSocket URL streams connect to, and serves requests with it in-process.
+ *
+ * Exported by the main entry for compatibility but left out of its API reference, as are the
+ * other mock-mode exports here: testing support is documented under `match-venue/testing`.
+ * @internal
  */
 export interface MockBinding {
   /** Answers one request in-process (no socket). */
@@ -39,11 +43,15 @@ interface MockModeProvider {
  * Filled in by the testing layer's types (`match-venue/testing`, `match-venue/simulator`): when
  * either is part of the program, `getMockSimulator()` from the main entry is typed as the
  * simulator; otherwise it is typed as the binding, since the main entry knows nothing more.
+ * @internal
  */
 // biome-ignore lint/suspicious/noEmptyInterface: augmented by the testing layer (declaration merging)
 export interface MockModeTypes {}
 
-/** The shared mock-mode simulator, as typed by {@link MockModeTypes}. */
+/**
+ * The shared mock-mode simulator, as typed by {@link MockModeTypes}.
+ * @internal
+ */
 export type MockSimulator = MockModeTypes extends {
   /** The simulator type the testing layer adds. */
   simulator: infer S;
@@ -78,7 +86,9 @@ export function loadMockBinding(): Promise<MockBinding> {
 /**
  * The simulator every `environment: 'mock'` client of the process shares, for its controls
  * (`clearAuction`, `advance`, `reset`, `setFaults`, …). Also exported by `match-venue/testing`,
- * which is the better import: it is typed as the simulator without any further import.
+ * which is the better import (and where it is documented): it is typed as the simulator without
+ * any further import.
+ * @internal
  */
 export function getMockSimulator(): Promise<MockSimulator> {
   return loadProvider().then((mod) => mod.getMockSimulator() as Promise<MockSimulator>);

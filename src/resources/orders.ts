@@ -8,11 +8,13 @@ import {
   InvalidArgumentError,
   NotFoundError,
   type OutcomeUnknownError,
+  ValidationError,
 } from '../core/error.js';
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import { APIResource } from '../core/resource.js';
+import { isUuid } from '../core/validation.js';
 import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
@@ -70,6 +72,30 @@ function isoFilters(params: ListOrdersParams): Record<string, unknown> {
   return query;
 }
 
+// The spec types `sourceWalletId` as a plain string, not a UUID: the platform's wallet ids are
+// numeric strings, the simulator's are UUIDs. So no format is imposed; only what no wallet id can
+// be is refused before sending: a space or control character (a paste gone wrong), or something
+// that starts like a UUID (8 letters or digits, a hyphen, 4, a hyphen) and is not one (a UUID cut
+// short or mistyped).
+const NOT_IN_AN_ID = /[\s\p{Cc}]/u;
+const UUID_SHAPED = /^[0-9a-z]{8}-[0-9a-z]{4}-/i;
+
+/** A BURN's malformed `sourceWalletId`, as the ValidationError to reject with; else undefined. */
+function badWalletId(params: PlaceOrderParams): ValidationError | undefined {
+  // No params, a MINT, a missing, empty or non-string id: the generated validator's to name.
+  if (typeof params !== 'object' || params === null || params.orderType !== 'BURN') return undefined;
+  const value: unknown = params.sourceWalletId;
+  if (typeof value !== 'string' || value === '') return undefined;
+  let rule: string | undefined;
+  if (NOT_IN_AN_ID.test(value)) rule = 'must be a wallet id: no spaces or control characters';
+  else if (UUID_SHAPED.test(value) && !isUuid(value))
+    rule = 'is shaped like a UUID but is not one (8-4-4-4-12 hex digits)';
+  if (rule === undefined) return undefined;
+  return new ValidationError('orders.place params', [
+    { path: 'sourceWalletId', rule, kind: 'invalid_format' },
+  ]);
+}
+
 const ordersOf = (list: OrderList): Order[] => list.orders;
 
 /** A fee in hundredths of a basis point, so that '5', '5.0' and '5.00' compare equal. */
@@ -102,7 +128,8 @@ export class Orders extends APIResource {
    * Places a BURN or MINT order in the current auction. The idempotency key (which becomes the
    * orderId) is made once per call and reused on every retry, so a retry never makes two orders.
    * Bad params reject with ValidationError (kind `MV_VALIDATION`) naming each field, before
-   * anything is sent; the venue's refusals are APIErrors with the venue's `code` (137001
+   * anything is sent (a `sourceWalletId` with a space or control character, or shaped like a UUID
+   * but not one, included); the venue's refusals are APIErrors with the venue's `code` (137001
    * insufficient balance, 137008 auction full, 137006 self-match, ...). When every attempt failed
    * after the request may have reached the venue the call rejects with OutcomeUnknownError (kind
    * `MV_OUTCOME_UNKNOWN`); settle it with {@link Orders.resolveUnknown}.
@@ -120,6 +147,8 @@ export class Orders extends APIResource {
    * ```
    */
   place(params: PlaceOrderParams, options?: RequestOptions): APIPromise<PlaceOrderResult> {
+    const bad = badWalletId(params);
+    if (bad) return APIPromise.rejected(bad);
     return this.client.endpoint(
       operations.placeOrder,
       { context: 'orders.place params', body: params },

@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { readApiKey } from '../contract/api-key.js';
+import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../contract/ws-protocol.js';
 import { announceAccess } from './cli/access-notice.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/args.js';
+import { guideLines, openApiPath, restOperations, seededEntities } from './cli/guide.js';
 import { Output, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
-import { SEEDED } from './engine/seed.js';
 import type { WireAuction } from './engine/wire.js';
 import type { RunningSimulator } from './listen.js';
 import { createSimulator, type Simulator } from './simulator.js';
@@ -23,7 +24,10 @@ try {
   fail(err.message);
 }
 if (args.help) {
-  process.stdout.write(`${USAGE}\n`);
+  // The guide names the address these flags would serve at (port 0: chosen at start).
+  const at = `${args.host.includes(':') ? `[${args.host}]` : args.host}:${args.port === 0 ? '<port>' : args.port}`;
+  const guide = guideLines(`http://${at}`, `ws://${at}`);
+  process.stdout.write(`${USAGE}\n\n${guide.join('\n')}\n`);
   process.exit(0);
 }
 if (args.version) {
@@ -108,9 +112,7 @@ sim.onEvent((e) => {
   }
 });
 
-const NAMES = ['burner', 'minter', 'ineligible', 'noaccount'] as const;
-
-/** A seeded key as it may be printed: its kind and id, never its secret part. */
+/** A seeded key's kind and id (kept in the JSON startup line, which has always had it). */
 function keyId(apiKey: string): string {
   const parts = readApiKey(apiKey);
   return parts.ok ? `${parts.prefix}:${parts.id}` : '(see SEEDED)';
@@ -118,29 +120,17 @@ function keyId(apiKey: string): string {
 
 function startup(running: RunningSimulator): void {
   const state = sim.getState();
-  const wsUrl = `${running.wsUrl}/v1/match/ws`;
-  const keysAt = `SEEDED.<name>.apiKey in match-venue/simulator, or GET ${running.url}/_sim/state`;
-  const entities = NAMES.map((name) => {
-    const s = SEEDED[name];
-    return {
-      name,
-      keyId: keyId(s.apiKey),
-      walletId: name === 'noaccount' ? null : s.walletId,
-      fiatAccountId: s.fiatAccountId,
-    };
-  });
+  const wsUrl = `${running.wsUrl}${WS_PATH}`;
+  // The seeded keys are the simulator's published test keys, printed in full: a curl or Python
+  // user needs them, and they open nothing but this simulator.
+  const entities = seededEntities().map((e) => ({ ...e, keyId: keyId(e.apiKey) }));
   const lines = [
     `match-venue simulator ${packageVersion()}`,
     `  base URL:      ${running.url}`,
     `  WebSocket URL: ${wsUrl}`,
     `  clock:         ${args.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
     '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
-    `  seeded entities (Authorization: Bearer <key>; full test keys: ${keysAt}):`,
-    ...entities.map(
-      (e) =>
-        `    ${e.name.padEnd(10)} key ${`${e.keyId}:…`.padEnd(28)} wallet ${e.walletId ?? '-'}  fiat ${e.fiatAccountId}`,
-    ),
-    `  control: POST ${running.url}/_sim/auctions/clear, GET ${running.url}/_sim/state (see src/simulator/README.md)`,
+    ...guideLines(running.url, running.wsUrl).map((line) => `  ${line}`),
   ];
   out.block(
     'startup',
@@ -153,7 +143,13 @@ function startup(running: RunningSimulator): void {
       auction: { auctionId: state.auction.auctionId, phase: state.auction.phase },
       logTimes: 'simulated clock; request ms are wall-clock',
       entities,
-      keys: keysAt,
+      rest: restOperations(),
+      websocket: {
+        ticket: `POST ${running.url}/v1/match/ws/ticket`,
+        url: wsUrl,
+        subprotocols: [SUBPROTOCOL, `${TICKET_PROTOCOL_PREFIX}<ticket>`],
+      },
+      openapi: openApiPath() ?? null,
       control: { clear: `${running.url}/_sim/auctions/clear`, state: `${running.url}/_sim/state` },
     },
     lines,

@@ -1,4 +1,4 @@
-import { MatchVenueError } from '../core/base-error.js';
+import { MatchVenueError, type WebhookErrorKind } from '../core/base-error.js';
 
 /**
  * Stable machine-readable codes for every way a webhook delivery can be refused.
@@ -49,7 +49,7 @@ export const WebhookErrorCode = {
   Internal: 'WEBHOOK_INTERNAL_ERROR',
   /** The receiver or verifier was configured inconsistently (caught at creation time). */
   ConfigInvalid: 'WEBHOOK_CONFIG_INVALID',
-} as const;
+} as const satisfies Record<string, WebhookErrorKind>;
 
 export type WebhookErrorCode = (typeof WebhookErrorCode)[keyof typeof WebhookErrorCode];
 

@@ -77,6 +77,19 @@ describe('published tarball', () => {
     expect(checked).toBeGreaterThanOrEqual(6);
   });
 
+  it('names no file outside the package in a shipped Markdown file, not even in a code span', () => {
+    // A link is checked above; a path written as code (`../shared/spec/…`) sends a reader to a
+    // file they do not have just the same.
+    const outside: string[] = [];
+    for (const doc of [...shipped].filter((p) => p.endsWith('.md'))) {
+      for (const m of prose(read(doc)).matchAll(/`(\.\.\/[^`\s]+)`/g)) {
+        const file = posix.normalize(posix.join(posix.dirname(doc), m[1]!));
+        if (!shipped.has(file)) outside.push(`${doc}: ${m[1]} (${file})`);
+      }
+    }
+    expect(outside).toEqual([]);
+  });
+
   it('ships the CLI only as the ESM file the bin names, without types', () => {
     expect(pkg.bin).toEqual({ 'match-venue-sim': './dist/simulator/cli.js' });
     expect(shipped.has('dist/simulator/cli.js')).toBe(true);

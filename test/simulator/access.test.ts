@@ -9,12 +9,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { RawConnection, type RawResponse, rawRequest } from '../../bench/raw-http.js';
 import { endpoints } from '../../src/generated/endpoints.js';
+import { controlRoutes } from '../../src/simulator/http/control-routes.js';
 import {
   SNS_CERT_PATH,
   SNS_CONFIRM_PATH,
   SNS_UNSUBSCRIBE_PATH,
 } from '../../src/simulator/platform/sns-endpoints.js';
-import { controlRoutes } from '../../src/simulator/http/control-routes.js';
 
 const EVIL = 'https://evil.example';
 const AUTH = { authorization: `Bearer ${SEEDED.burner.apiKey}` };

@@ -110,6 +110,47 @@ describe('client options', () => {
     ).toThrow(/wsUrl must use wss:\/\//);
   });
 
+  it('refuses a base or WebSocket URL ending in /v1, which every path adds, with the URL to use', () => {
+    for (const baseUrl of [
+      'https://venue.example.com/v1',
+      'http://127.0.0.1:4010/v1/',
+      'https://x.example/api/V1',
+    ])
+      expect(() => new MatchVenue({ apiKey: KEY, baseUrl })).toThrow(/baseUrl must not end in \/v1/);
+    expect(() => new MatchVenue({ apiKey: KEY, baseUrl: 'https://venue.example.com/v1' })).toThrow(
+      'baseUrl must not end in /v1: the client adds the version to every path (/v1/match/…), so this one ' +
+        'would call /v1/v1/…; pass "https://venue.example.com" instead.',
+    );
+    process.env.MATCH_VENUE_BASE_URL = 'http://127.0.0.1:4010/v1';
+    expect(() => new MatchVenue({ apiKey: KEY })).toThrow(/pass "http:\/\/127\.0\.0\.1:4010" instead/);
+    delete process.env.MATCH_VENUE_BASE_URL;
+    expect(
+      () => new MatchVenue({ apiKey: KEY, baseUrl: 'https://a.example', wsUrl: 'wss://a.example/v1' }),
+    ).toThrow(/wsUrl must not end in \/v1/);
+    // A path that merely contains v1 elsewhere, and the socket's full path, are fine.
+    expect(new MatchVenue({ apiKey: KEY, baseUrl: 'https://a.example/v1x' }).baseUrl).toBe(
+      'https://a.example/v1x',
+    );
+    expect(
+      new MatchVenue({ apiKey: KEY, baseUrl: 'https://a.example', wsUrl: 'wss://a.example/v1/match/ws' })
+        .wsUrl,
+    ).toBe('wss://a.example/v1/match/ws');
+  });
+
+  it('a mock client says which seeded entity it acts as, never its key', () => {
+    const shown = inspect(new MatchVenue({ environment: 'mock' }));
+    expect(shown).toBe(
+      "MatchVenue { environment: 'mock', baseUrl: 'http://mock.match-venue.localhost', actsAs: 'burner' }",
+    );
+    expect(inspect(new MatchVenue({ environment: 'mock', apiKey: 'TEST_API_KEY:minter:sim' }))).toContain(
+      "actsAs: 'minter'",
+    );
+    // A key of no seeded entity, and a client of a real venue, act as nobody the client can name.
+    expect(inspect(new MatchVenue({ environment: 'mock', apiKey: KEY }))).not.toContain('actsAs');
+    expect(inspect(new MatchVenue({ apiKey: KEY, baseUrl: 'https://a.example' }))).not.toContain('actsAs');
+    expect(shown).not.toContain('TEST_API_KEY');
+  });
+
   it('rejects limits it cannot honour, and treats Infinity as no limit', async () => {
     expect(() => new MatchVenue({ apiKey: KEY, timeout: 0 })).toThrow(/timeout must be a positive number/);
     expect(() => new MatchVenue({ apiKey: KEY, maxRetries: -1 })).toThrow(
