@@ -397,14 +397,14 @@ export interface components {
         };
         /** @description Money of an order; at least 100 and a multiple of 100. */
         OrderAmount: {
-            /** @description Decimal string; at least 100 and a multiple of 100. */
+            /** @description Decimal string with at most 2 decimal places; at least 100 and a multiple of 100 (whole hundreds, so any decimals are zeros). */
             amount: string;
             /** @description ISO 4217 currency code. */
             currency: components["schemas"]["Currency"];
         };
         /** @description Money of a withdrawal; positive, in USD. */
         WithdrawalAmount: {
-            /** @description Decimal string greater than 0. */
+            /** @description Decimal string with at most 2 decimal places, greater than 0. */
             amount: string;
             /**
              * @description Always `USD`.

@@ -12,15 +12,6 @@ function integerText(value: unknown): unknown {
   return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 }
 
-/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
-function decimalUnits(value: string, scale: number): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  const whole = match?.[1];
-  const fraction = match?.[2] ?? '';
-  if (whole === undefined || fraction.length > scale) return undefined;
-  return BigInt(whole + fraction.padEnd(scale, '0'));
-}
-
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** zod's string length rule: at least `n` code points. */
@@ -353,10 +344,10 @@ export const Money: c.Check<models.Money> = c.withTest(c.object(
 
 export const OrderAmount: c.Check<models.OrderAmount> = c.object(
   {
-    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine((value: string) => {
-      const units = decimalUnits(value, 2);
-      return units === undefined || (units >= 10000n && units % 10000n === 0n);
-    }, 'must be at least 100 and a multiple of 100')]),
+    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine(
+      (value: string) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^[1-9][0-9]*00(\.0{1,2})?$/.test(value),
+      'must be at least 100 and a multiple of 100',
+    )]),
     currency: Currency,
   },
   'strip',
@@ -365,10 +356,10 @@ export const OrderAmount: c.Check<models.OrderAmount> = c.object(
 
 export const WithdrawalAmount: c.Check<models.WithdrawalAmount> = c.object(
   {
-    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine((value: string) => {
-      const units = decimalUnits(value, 2);
-      return units === undefined || units > 0n;
-    }, 'must be greater than 0')]),
+    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine(
+      (value: string) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^([1-9][0-9]*(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$/.test(value),
+      'must be greater than 0',
+    )]),
     currency: c.oneOf(['USD'], messages()),
   },
   'strip',
