@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertNoBody } from './body.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
@@ -40,6 +41,14 @@ export const FaultsBody = z
 
 type ControlHandler = (sim: ControlPort, req: Request) => Promise<Response> | Response;
 
+/** A control route that takes no body refuses one, as the contract's operations do (400 code 2). */
+function noBody(handler: (sim: ControlPort) => Response): ControlHandler {
+  return async (sim, req) => {
+    await assertNoBody(req);
+    return handler(sim);
+  };
+}
+
 /** Simulator-only routes: not in the contract, so keyed by path. */
 export const controlRoutes: RouteTable<ControlHandler> = {
   '/_sim/auctions/clear': {
@@ -49,7 +58,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     },
   },
   '/_sim/auctions/settle': {
-    POST: (sim) => dataResponse(200, sim.settleAuction()),
+    POST: noBody((sim) => dataResponse(200, sim.settleAuction())),
   },
   '/_sim/clock/advance': {
     POST: async (sim, req) => {
@@ -71,13 +80,13 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     },
   },
   '/_sim/state': {
-    GET: (sim) => dataResponse(200, sim.getState()),
+    GET: noBody((sim) => dataResponse(200, sim.getState())),
   },
   '/_sim/reset': {
-    POST: (sim) => {
+    POST: noBody((sim) => {
       sim.reset();
       return dataResponse(200, sim.getState());
-    },
+    }),
   },
   '/_sim/faults': {
     POST: async (sim, req) => {
@@ -85,6 +94,6 @@ export const controlRoutes: RouteTable<ControlHandler> = {
       sim.setFaults(b);
       return dataResponse(200, sim.faults);
     },
-    GET: (sim) => dataResponse(200, sim.faults),
+    GET: noBody((sim) => dataResponse(200, sim.faults)),
   },
 };
