@@ -839,7 +839,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: AccountSummary,
-    errorCodes: { 400: [137010, 139001], 401: [401, 156007], 404: [138003] },
+    errorCodes: { 400: [2, 137010, 139001], 401: [401, 156007], 404: [138003], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   listOrders: {
@@ -853,7 +853,7 @@ export const checkedEndpoints = {
     query: ListOrdersQuery,
     body: null,
     responseData: OrderList,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   placeOrder: {
@@ -867,7 +867,7 @@ export const checkedEndpoints = {
     query: null,
     body: PlaceOrderRequest,
     responseData: PlaceOrderResult,
-    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006] },
+    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   getOrder: {
@@ -881,7 +881,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: Order,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   cancelOrder: {
@@ -895,7 +895,7 @@ export const checkedEndpoints = {
     query: null,
     body: CancelOrderRequest,
     responseData: CancelOrderResult,
-    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   cancelAllOrders: {
@@ -909,7 +909,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: CancelAllResult,
-    errorCodes: { 400: [136001, 136002, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   modifyOrder: {
@@ -923,7 +923,7 @@ export const checkedEndpoints = {
     query: null,
     body: ModifyOrderRequest,
     responseData: ModifyOrderResult,
-    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWithdrawal: {
@@ -937,7 +937,7 @@ export const checkedEndpoints = {
     query: null,
     body: CreateWithdrawalRequest,
     responseData: Withdrawal,
-    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003] },
+    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003], 409: [137004], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWsTicket: {
@@ -951,7 +951,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: WsTicket,
-    errorCodes: { 400: [137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   getConfiguration: {
@@ -965,7 +965,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: Configuration,
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWalletSubscription: {
@@ -979,7 +979,7 @@ export const checkedEndpoints = {
     query: null,
     body: WalletSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createPaymentsNetworkSubscription: {
@@ -993,7 +993,7 @@ export const checkedEndpoints = {
     query: null,
     body: PaymentsNetworkSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createFxSubscription: {
@@ -1007,7 +1007,7 @@ export const checkedEndpoints = {
     query: null,
     body: FxSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createTransferSubscription: {
@@ -1021,7 +1021,7 @@ export const checkedEndpoints = {
     query: null,
     body: TransferSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   listV1Subscriptions: {
@@ -1035,7 +1035,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: c.array(V1Subscription),
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createV1Subscription: {
@@ -1049,7 +1049,7 @@ export const checkedEndpoints = {
     query: null,
     body: V1SubscriptionRequest,
     responseData: V1Subscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   deleteV1Subscription: {
@@ -1063,7 +1063,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: null,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   getNotificationPublicKey: {
@@ -1077,7 +1077,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: NotificationPublicKey,
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
 } as const satisfies Record<string, CheckedEndpoint>;
