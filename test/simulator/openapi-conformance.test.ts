@@ -327,8 +327,7 @@ describe('the simulator against the shipped OpenAPI', () => {
     const limited = createSimulator({ rateLimit: { requests: 1, windowMs: 3_600_000 } });
     try {
       await check({ op: 'getAccount', status: 200 }, limited);
-      for (const op of doc.operations.keys())
-        await check({ op, params, status: 429 }, limited);
+      for (const op of doc.operations.keys()) await check({ op, params, status: 429 }, limited);
     } finally {
       await limited.close();
     }
