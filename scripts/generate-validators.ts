@@ -12,14 +12,16 @@ import { z } from 'zod';
 import {
   collectRefs,
   componentName,
-  decimalUnits,
+  decimalChecks,
   fail,
   indent,
   propertyKey,
   regexLiteral,
+  rulePattern,
   type Schema,
   type SchemaObject,
   str,
+  UUID_PATTERN,
 } from './openapi-source.js';
 
 /** What generate.ts knows of the document and hands over. */
@@ -52,6 +54,9 @@ const GUID = z.guid()._zod.def.pattern;
 const DATETIME = z.iso.datetime({ offset: true })._zod.def.pattern;
 const formatLiteral = (re: RegExp | undefined): string =>
   re ? `/${re.source}/${re.flags}` : fail('zod format without a pattern');
+// UUID_PATTERN is documentation of the uuid format for other tools; it must be zod's guid rule.
+if (GUID?.source !== `^(${UUID_PATTERN.slice(1, -1)})$` || GUID.flags !== '')
+  fail(`UUID_PATTERN differs from zod's guid pattern ${GUID}`);
 
 interface Ctx {
   tolerant: boolean;
@@ -65,10 +70,19 @@ function rulesList(rules: string[]): string {
 function emitString(schema: SchemaObject): string {
   const rules: string[] = [];
   let head: string;
-  if (schema.pattern !== undefined) {
-    const message = schema['x-pattern-message'] ?? `must match the pattern ${schema.pattern}`;
+  const decimal = decimalChecks(schema);
+  const pattern = rulePattern(schema);
+  if (decimal) {
+    const syntax = regexLiteral(decimal.syntax);
     head = 'c.string(messages()';
-    rules.push(`c.pattern(${regexLiteral(schema.pattern)}, ${str(message)})`);
+    rules.push(`c.pattern(${syntax}, ${str(decimal.syntaxMessage)})`);
+    rules.push(
+      `c.refine(\n  (value: string) => !${syntax}.test(value) || ${regexLiteral(decimal.pattern)}.test(value),\n  ${str(decimal.rule)},\n)`,
+    );
+  } else if (pattern !== undefined) {
+    const message = schema['x-pattern-message'] ?? `must match the pattern ${pattern}`;
+    head = 'c.string(messages()';
+    rules.push(`c.pattern(${regexLiteral(pattern)}, ${str(message)})`);
   } else if (schema.format === 'uuid') {
     head = `c.format(${formatLiteral(GUID)}, messages('must be a UUID')`;
   } else if (schema.format === 'date-time') {
@@ -77,22 +91,6 @@ function emitString(schema: SchemaObject): string {
   if (schema.minLength !== undefined) {
     const n = schema.minLength;
     rules.push(`c.minLength(${n}, ${str(`must be at least ${n} character${n === 1 ? '' : 's'} long`)})`);
-  }
-  const decimal = schema['x-decimal'];
-  if (decimal) {
-    const rule = schema['x-rule'] ?? fail('x-decimal needs an x-rule message');
-    const scale = decimal.maxDecimals;
-    const tests: string[] = [];
-    if (decimal.min !== undefined) tests.push(`units >= ${decimalUnits(decimal.min, scale)}n`);
-    if (decimal.exclusiveMin !== undefined)
-      tests.push(`units > ${decimalUnits(decimal.exclusiveMin, scale)}n`);
-    if (decimal.multipleOf !== undefined)
-      tests.push(`units % ${decimalUnits(decimal.multipleOf, scale)}n === 0n`);
-    if (tests.length === 0) fail('x-decimal without a bound');
-    const test = tests.length === 1 ? tests.join('') : `(${tests.join(' && ')})`;
-    rules.push(
-      `c.refine((value: string) => {\n  const units = decimalUnits(value, ${scale});\n  return units === undefined || ${test};\n}, ${str(rule)})`,
-    );
   }
   return `${head}${rulesList(rules)})`;
 }
@@ -262,8 +260,8 @@ function emitTest(schema: Schema, em: TestEmitter, v: string, tolerant: boolean)
   else if (type === 'string') {
     if (schema['x-decimal']) return null;
     const parts = [`typeof ${v} === 'string'`];
-    if (schema.pattern !== undefined)
-      parts.push(`${regexConst(em, regexLiteral(schema.pattern))}.test(${v})`);
+    const pattern = rulePattern(schema);
+    if (pattern !== undefined) parts.push(`${regexConst(em, regexLiteral(pattern))}.test(${v})`);
     else if (schema.format === 'uuid') parts.push(`${regexConst(em, formatLiteral(GUID))}.test(${v})`);
     else if (schema.format === 'date-time')
       parts.push(`${regexConst(em, formatLiteral(DATETIME))}.test(${v})`);
@@ -319,15 +317,6 @@ const HELPERS = `const { messages, typeMessage } = c;
 /** A query string's integer: decimal digits (optionally signed) become a number, anything else is left for the integer check. */
 function integerText(value: unknown): unknown {
   return typeof value === 'string' && /^-?\\d+$/.test(value) ? Number(value) : value;
-}
-
-/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
-function decimalUnits(value: string, scale: number): bigint | undefined {
-  const match = /^(\\d+)(?:\\.(\\d+))?$/.exec(value);
-  const whole = match?.[1];
-  const fraction = match?.[2] ?? '';
-  if (whole === undefined || fraction.length > scale) return undefined;
-  return BigInt(whole + fraction.padEnd(scale, '0'));
 }
 
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);

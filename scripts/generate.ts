@@ -19,11 +19,12 @@ import { generateValidators } from './generate-validators.js';
 import {
   collectRefs,
   componentName,
-  decimalUnits,
+  decimalChecks,
   fail,
   indent,
   propertyKey,
   regexLiteral,
+  rulePattern,
   type Schema,
   type SchemaObject,
   str,
@@ -147,14 +148,22 @@ interface EmitContext {
   coerce: boolean;
 }
 
-/** A non-negative decimal string in integer units of 10^-scale (the same rule as the emitted helper). */
-
 function emitString(schema: SchemaObject): string {
   let out: string;
-  if (schema.pattern !== undefined) {
+  const decimal = decimalChecks(schema);
+  const pattern = rulePattern(schema);
+  if (decimal) {
+    // Syntax first with its own message; a decimal string the whole pattern refuses gets x-rule,
+    // so each issue names one rule.
+    const syntax = regexLiteral(decimal.syntax);
+    out =
+      `z.string(messages()).regex(${syntax}, { error: ${str(decimal.syntaxMessage)} }).refine(\n` +
+      `  (value) => !${syntax}.test(value) || ${regexLiteral(decimal.pattern)}.test(value),\n` +
+      `  { error: ${str(decimal.rule)} },\n)`;
+  } else if (pattern !== undefined) {
     // The pattern is the stricter rule (e.g. UUID v4); the format stays documentation.
-    const message = schema['x-pattern-message'] ?? `must match the pattern ${schema.pattern}`;
-    out = `z.string(messages()).regex(${regexLiteral(schema.pattern)}, { error: ${str(message)} })`;
+    const message = schema['x-pattern-message'] ?? `must match the pattern ${pattern}`;
+    out = `z.string(messages()).regex(${regexLiteral(pattern)}, { error: ${str(message)} })`;
   } else if (schema.format === 'uuid') {
     // guid: any 8-4-4-4-12 hex id, so the client accepts ids the service mints outside RFC 9562.
     out = `z.guid(messages('must be a UUID'))`;
@@ -165,25 +174,6 @@ function emitString(schema: SchemaObject): string {
   }
   if (schema.minLength !== undefined) {
     out += `.min(${schema.minLength}, { error: ${str(`must be at least ${schema.minLength} character${schema.minLength === 1 ? '' : 's'} long`)} })`;
-  }
-  const decimal = schema['x-decimal'];
-  if (decimal) {
-    if (schema.pattern === undefined) fail('x-decimal needs a pattern that rejects non-decimals');
-    const rule = schema['x-rule'] ?? fail('x-decimal needs an x-rule message');
-    const scale = decimal.maxDecimals;
-    const tests: string[] = [];
-    if (decimal.min !== undefined) tests.push(`units >= ${decimalUnits(decimal.min, scale)}n`);
-    if (decimal.exclusiveMin !== undefined)
-      tests.push(`units > ${decimalUnits(decimal.exclusiveMin, scale)}n`);
-    if (decimal.multipleOf !== undefined) {
-      tests.push(`units % ${decimalUnits(decimal.multipleOf, scale)}n === 0n`);
-    }
-    if (tests.length === 0) fail('x-decimal without a bound');
-    // A value the pattern rejects is left to the pattern's message, so each issue names one rule.
-    const test = tests.length === 1 ? tests.join('') : `(${tests.join(' && ')})`;
-    out +=
-      `.refine(\n  (value) => {\n    const units = decimalUnits(value, ${scale});\n` +
-      `    return units === undefined || ${test};\n  },\n  { error: ${str(rule)} },\n)`;
   }
   return out;
 }
@@ -484,15 +474,6 @@ function typeMessage(rule: string): { error: (issue: { input?: unknown; code?: s
 function integerText(value: number): unknown {
   const text: unknown = value;
   return typeof text === 'string' && /^-?\\d+$/.test(text) ? Number(text) : text;
-}
-
-/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
-function decimalUnits(value: string, scale: number): bigint | undefined {
-  const match = /^(\\d+)(?:\\.(\\d+))?$/.exec(value);
-  const whole = match?.[1];
-  const fraction = match?.[2] ?? '';
-  if (whole === undefined || fraction.length > scale) return undefined;
-  return BigInt(whole + fraction.padEnd(scale, '0'));
 }
 `;
 

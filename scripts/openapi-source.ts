@@ -6,10 +6,8 @@
 
 // ---- the subset of OpenAPI 3.1 the contract uses ------------------------------------------------
 
+/** `x-decimal`: the value is a decimal string of at most `maxDecimals` places; `pattern` holds the rest. */
 export interface DecimalRule {
-  min?: string;
-  exclusiveMin?: string;
-  multipleOf?: string;
   maxDecimals: number;
 }
 
@@ -80,12 +78,61 @@ export function regexLiteral(pattern: string): string {
   return `/${pattern.replace(/\//g, '\\/')}/`;
 }
 
-/** An `x-decimal` bound as an integer number of units of 10^-scale. */
-export function decimalUnits(value: string, scale: number): bigint {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  const fraction = match?.[2] ?? '';
-  if (!match?.[1] || fraction.length > scale) fail(`bad decimal ${value} in x-decimal`);
-  return BigInt(match[1] + fraction.padEnd(scale, '0'));
+// Strings a decimal pattern must refuse: a pattern accepting one of them would let through what
+// the x-pattern-message check refuses, and the document would promise more than the SDK takes.
+// Each is a decimal of every common size spoilt one way (sign, exponent, padding, extra places...).
+const NOT_DECIMALS = ['0', '1', '100', '100.00', '0.01', '12345600'].flatMap((d) => [
+  `-${d}`,
+  `+${d}`,
+  ` ${d}`,
+  `${d} `,
+  `0${d}`,
+  `.${d}`,
+  `${d}.`,
+  `${d}e2`,
+  `${d}x`,
+  d.includes('.') ? `${d}0` : `${d}.000`,
+  d.replace(/0/g, 'O'),
+  `${d},00`,
+  `0x${d}`,
+]);
+
+/**
+ * The two checks of an `x-decimal` string, in the order they report: `syntax` (a non-negative
+ * decimal string of at most maxDecimals places, with x-pattern-message) then `pattern` (the
+ * schema's whole rule, with x-rule). Undefined for a schema without `x-decimal`.
+ */
+export function decimalChecks(
+  schema: SchemaObject,
+): { syntax: string; syntaxMessage: string; pattern: string; rule: string } | undefined {
+  const decimal = schema['x-decimal'];
+  if (!decimal) return undefined;
+  const keys = Object.keys(decimal);
+  if (keys.length !== 1 || !Number.isInteger(decimal.maxDecimals) || decimal.maxDecimals < 1)
+    fail(`x-decimal takes only maxDecimals, a positive integer: ${JSON.stringify(decimal)}`);
+  const pattern = schema.pattern ?? fail('x-decimal needs a pattern holding the whole rule');
+  const syntax = `^(0|[1-9][0-9]*)(\\.[0-9]{1,${decimal.maxDecimals}})?$`;
+  const [re, decimalRe] = [new RegExp(pattern), new RegExp(syntax)];
+  const accepted = NOT_DECIMALS.filter((value) => re.test(value) && !decimalRe.test(value));
+  if (accepted.length > 0)
+    fail(`x-decimal pattern ${pattern} accepts non-decimals: ${JSON.stringify(accepted)}`);
+  return {
+    syntax,
+    syntaxMessage: schema['x-pattern-message'] ?? fail('x-decimal needs an x-pattern-message'),
+    pattern,
+    rule: schema['x-rule'] ?? fail('x-decimal needs an x-rule message'),
+  };
+}
+
+/**
+ * The pattern a `format: uuid` string may carry for tools that treat formats as annotations: any
+ * 8-4-4-4-12 hex id, the same rule as the format's check (zod's guid), so it adds no rule of its own.
+ */
+export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+/** The pattern that is a rule of its own: none for a UUID carrying only UUID_PATTERN. */
+export function rulePattern(schema: SchemaObject): string | undefined {
+  return schema.format === 'uuid' && schema.pattern === UUID_PATTERN ? undefined : schema.pattern;
 }
 
 /** Indents every line after the first of `text` by `by`. */

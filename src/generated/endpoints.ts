@@ -74,7 +74,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: AccountSummary,
-    errorCodes: { 400: [137010, 139001], 401: [401, 156007], 404: [138003] },
+    errorCodes: { 400: [2, 137010, 139001], 401: [401, 156007], 404: [138003], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   listOrders: {
@@ -88,7 +88,7 @@ export const endpoints = {
     query: ListOrdersQuery,
     body: null,
     responseData: OrderList,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   placeOrder: {
@@ -102,7 +102,7 @@ export const endpoints = {
     query: null,
     body: PlaceOrderRequest,
     responseData: PlaceOrderResult,
-    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006] },
+    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   getOrder: {
@@ -116,7 +116,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: Order,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   cancelOrder: {
@@ -130,7 +130,7 @@ export const endpoints = {
     query: null,
     body: CancelOrderRequest,
     responseData: CancelOrderResult,
-    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   cancelAllOrders: {
@@ -144,7 +144,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: CancelAllResult,
-    errorCodes: { 400: [136001, 136002, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   modifyOrder: {
@@ -158,7 +158,7 @@ export const endpoints = {
     query: null,
     body: ModifyOrderRequest,
     responseData: ModifyOrderResult,
-    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWithdrawal: {
@@ -172,7 +172,7 @@ export const endpoints = {
     query: null,
     body: CreateWithdrawalRequest,
     responseData: Withdrawal,
-    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003] },
+    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003], 409: [137004], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWsTicket: {
@@ -186,7 +186,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: WsTicket,
-    errorCodes: { 400: [137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   getConfiguration: {
@@ -200,7 +200,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: Configuration,
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWalletSubscription: {
@@ -214,7 +214,7 @@ export const endpoints = {
     query: null,
     body: WalletSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createPaymentsNetworkSubscription: {
@@ -228,7 +228,7 @@ export const endpoints = {
     query: null,
     body: PaymentsNetworkSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createFxSubscription: {
@@ -242,7 +242,7 @@ export const endpoints = {
     query: null,
     body: FxSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createTransferSubscription: {
@@ -256,7 +256,7 @@ export const endpoints = {
     query: null,
     body: TransferSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   listV1Subscriptions: {
@@ -270,7 +270,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: z.array(V1Subscription),
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createV1Subscription: {
@@ -284,7 +284,7 @@ export const endpoints = {
     query: null,
     body: V1SubscriptionRequest,
     responseData: V1Subscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   deleteV1Subscription: {
@@ -298,7 +298,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: null,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   getNotificationPublicKey: {
@@ -312,7 +312,7 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: NotificationPublicKey,
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
 } as const satisfies Record<string, EndpointDefinition>;

@@ -470,9 +470,10 @@ const entries: readonly ErrorCodeInfo[] = [
     http: 409,
     group: 'venue-order',
     meaning: 'Idempotency key reused with different parameters',
-    raisedBy: ['placeOrder'],
+    raisedBy: ['placeOrder', 'createWithdrawal'],
     retryable: false,
-    retryNote: 'The key is bound to other parameters; a new order needs a new key.',
+    retryNote: 'The key is bound to other parameters; a new order or withdrawal needs a new key.',
+    note: 'The venue document names the code for orders; this contract (and its simulator) holds withdrawals to the same rule.',
   },
   {
     code: 137005,

@@ -31,7 +31,10 @@ export type Money = {
 
 /** Money of an order; at least 100 and a multiple of 100. */
 export type OrderAmount = {
-  /** Decimal string; at least 100 and a multiple of 100. */
+  /**
+   * Decimal string with at most 2 decimal places; at least 100 and a multiple of 100 (whole
+   * hundreds, so any decimals are zeros).
+   */
   amount: string;
   /** ISO 4217 currency code. */
   currency: Currency;
@@ -39,7 +42,7 @@ export type OrderAmount = {
 
 /** Money of a withdrawal; positive, in USD. */
 export type WithdrawalAmount = {
-  /** Decimal string greater than 0. */
+  /** Decimal string with at most 2 decimal places, greater than 0. */
   amount: string;
   /** Always `USD`. */
   currency: 'USD';

@@ -27,15 +27,6 @@ function integerText(value: number): unknown {
   return typeof text === 'string' && /^-?\d+$/.test(text) ? Number(text) : text;
 }
 
-/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
-function decimalUnits(value: string, scale: number): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  const whole = match?.[1];
-  const fraction = match?.[2] ?? '';
-  if (whole === undefined || fraction.length > scale) return undefined;
-  return BigInt(whole + fraction.padEnd(scale, '0'));
-}
-
 export const DecimalAmount = z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string with at most 2 decimal places' });
 export type DecimalAmount = models.DecimalAmount;
 
@@ -63,10 +54,7 @@ export type Money = models.Money;
 export const OrderAmount = z.object(
   {
     amount: z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string with at most 2 decimal places' }).refine(
-      (value) => {
-        const units = decimalUnits(value, 2);
-        return units === undefined || (units >= 10000n && units % 10000n === 0n);
-      },
+      (value) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^[1-9][0-9]*00(\.0{1,2})?$/.test(value),
       { error: 'must be at least 100 and a multiple of 100' },
     ),
     currency: Currency,
@@ -78,10 +66,7 @@ export type OrderAmount = models.OrderAmount;
 export const WithdrawalAmount = z.object(
   {
     amount: z.string(messages()).regex(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, { error: 'must be a non-negative decimal string with at most 2 decimal places' }).refine(
-      (value) => {
-        const units = decimalUnits(value, 2);
-        return units === undefined || units > 0n;
-      },
+      (value) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^([1-9][0-9]*(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$/.test(value),
       { error: 'must be greater than 0' },
     ),
     currency: z.literal('USD', messages()),

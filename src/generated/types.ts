@@ -397,14 +397,14 @@ export interface components {
         };
         /** @description Money of an order; at least 100 and a multiple of 100. */
         OrderAmount: {
-            /** @description Decimal string; at least 100 and a multiple of 100. */
+            /** @description Decimal string with at most 2 decimal places; at least 100 and a multiple of 100 (whole hundreds, so any decimals are zeros). */
             amount: string;
             /** @description ISO 4217 currency code. */
             currency: components["schemas"]["Currency"];
         };
         /** @description Money of a withdrawal; positive, in USD. */
         WithdrawalAmount: {
-            /** @description Decimal string greater than 0. */
+            /** @description Decimal string with at most 2 decimal places, greater than 0. */
             amount: string;
             /**
              * @description Always `USD`.
@@ -1008,8 +1008,34 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Venue wallet invalid (139001), entity not eligible (137010). */
+        /** @description A request body was sent (code 2; the operation takes none), venue wallet invalid (139001), entity not eligible (137010). */
         AccountBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnyErrorBody"];
+            };
+        };
+        /**
+         * @description Invalid request (code 2): a body or parameter that breaks the operation's schema (a path id
+         *     that is not a UUID included), or a body sent to an operation that takes none. The documents
+         *     do not show the other error codes of platform calls.
+         */
+        PlatformBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["AnyErrorBody"];
+            };
+        };
+        /**
+         * @description No such subscription or key for this API key. The documents do not show the status or the
+         *     code; this contract answers 404, and its simulator puts code 2 in the body (the catalog files
+         *     code 2 under 400, so the code is not listed as this status's own).
+         */
+        PlatformNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -1017,13 +1043,63 @@ export interface components {
                 "application/json": components["schemas"]["ErrorBody"];
             };
         };
-        /** @description Invalid request (code 2). The documents do not show the other error codes of subscription calls. */
-        PlatformBadRequest: {
+        /**
+         * @description The request body is larger than 1 MiB (1048576 bytes), on any operation; code -1. The documents
+         *     do not show a size limit; every real body is well under 1 KB.
+         */
+        PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["AnyErrorBody"];
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description The request body was not sent as `application/json` (a `charset=utf-8` parameter is allowed);
+         *     code -1, and the message names the media type required. A missing body is a 400 instead.
+         */
+        UnsupportedMediaType: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description Too many requests for this API key; code -1. `Retry-After` gives the seconds to wait. The
+         *     documents do not show the venue's limits; the simulator limits only when configured to.
+         */
+        TooManyRequests: {
+            headers: {
+                /** @description Seconds to wait before sending again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /** @description An unexpected failure; code -1. Whether the request was applied is unknown. */
+        InternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
+            };
+        };
+        /**
+         * @description Temporarily unavailable; code -1, and the request was not applied. The simulator answers it
+         *     from its fault injection (`errorRate`).
+         */
+        ServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ErrorBody"];
             };
         };
         /** @description Created. The success status is not shown by the documents; 201 is this contract's choice. */
@@ -1076,6 +1152,10 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listOrders: {
@@ -1123,6 +1203,10 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     placeOrder: {
@@ -1172,6 +1256,11 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getOrder: {
@@ -1208,6 +1297,10 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["OrderNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelOrder: {
@@ -1245,6 +1338,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["OrderNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     cancelAllOrders: {
@@ -1267,16 +1365,23 @@ export interface operations {
                     };
                 };
             };
-            /** @description Auction locked (136001), auction settling (136002), entity not eligible (137010). */
+            /**
+             * @description A request body was sent (code 2; the operation takes none), auction locked (136001), auction
+             *     settling (136002), entity not eligible (137010).
+             */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["AnyErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     modifyOrder: {
@@ -1318,6 +1423,11 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["OrderNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWithdrawal: {
@@ -1367,6 +1477,23 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
+            /**
+             * @description Idempotency key reused with different parameters (137004). The documents name the code for
+             *     orders; this contract (and its simulator) holds withdrawals to the same rule.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWsTicket: {
@@ -1389,16 +1516,20 @@ export interface operations {
                     };
                 };
             };
-            /** @description Entity not eligible (137010). */
+            /** @description A request body was sent (code 2; the operation takes none), entity not eligible (137010). */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["AnyErrorBody"];
                 };
             };
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getConfiguration: {
@@ -1421,7 +1552,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createWalletSubscription: {
@@ -1440,6 +1576,11 @@ export interface operations {
             201: components["responses"]["NotificationSubscriptionCreated"];
             400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createPaymentsNetworkSubscription: {
@@ -1458,6 +1599,11 @@ export interface operations {
             201: components["responses"]["NotificationSubscriptionCreated"];
             400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createFxSubscription: {
@@ -1476,6 +1622,11 @@ export interface operations {
             201: components["responses"]["NotificationSubscriptionCreated"];
             400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createTransferSubscription: {
@@ -1494,6 +1645,11 @@ export interface operations {
             201: components["responses"]["NotificationSubscriptionCreated"];
             400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listV1Subscriptions: {
@@ -1516,7 +1672,12 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     createV1Subscription: {
@@ -1545,6 +1706,11 @@ export interface operations {
             };
             400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     deleteV1Subscription: {
@@ -1579,6 +1745,11 @@ export interface operations {
                 };
             };
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PlatformNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     getNotificationPublicKey: {
@@ -1604,7 +1775,13 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["PlatformBadRequest"];
             401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PlatformNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     receiveV1SubscriptionConfirmation: {

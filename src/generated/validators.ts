@@ -12,15 +12,6 @@ function integerText(value: unknown): unknown {
   return typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
 }
 
-/** A non-negative decimal string in integer units of 10^-scale; undefined when it is not one. */
-function decimalUnits(value: string, scale: number): bigint | undefined {
-  const match = /^(\d+)(?:\.(\d+))?$/.exec(value);
-  const whole = match?.[1];
-  const fraction = match?.[2] ?? '';
-  if (whole === undefined || fraction.length > scale) return undefined;
-  return BigInt(whole + fraction.padEnd(scale, '0'));
-}
-
 const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** zod's string length rule: at least `n` code points. */
@@ -353,10 +344,10 @@ export const Money: c.Check<models.Money> = c.withTest(c.object(
 
 export const OrderAmount: c.Check<models.OrderAmount> = c.object(
   {
-    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine((value: string) => {
-      const units = decimalUnits(value, 2);
-      return units === undefined || (units >= 10000n && units % 10000n === 0n);
-    }, 'must be at least 100 and a multiple of 100')]),
+    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine(
+      (value: string) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^[1-9][0-9]*00(\.0{1,2})?$/.test(value),
+      'must be at least 100 and a multiple of 100',
+    )]),
     currency: Currency,
   },
   'strip',
@@ -365,10 +356,10 @@ export const OrderAmount: c.Check<models.OrderAmount> = c.object(
 
 export const WithdrawalAmount: c.Check<models.WithdrawalAmount> = c.object(
   {
-    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine((value: string) => {
-      const units = decimalUnits(value, 2);
-      return units === undefined || units > 0n;
-    }, 'must be greater than 0')]),
+    amount: c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string with at most 2 decimal places'), c.refine(
+      (value: string) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^([1-9][0-9]*(\.[0-9]{1,2})?|0\.(0[1-9]|[1-9][0-9]?))$/.test(value),
+      'must be greater than 0',
+    )]),
     currency: c.oneOf(['USD'], messages()),
   },
   'strip',
@@ -848,7 +839,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: AccountSummary,
-    errorCodes: { 400: [137010, 139001], 401: [401, 156007], 404: [138003] },
+    errorCodes: { 400: [2, 137010, 139001], 401: [401, 156007], 404: [138003], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   listOrders: {
@@ -862,7 +853,7 @@ export const checkedEndpoints = {
     query: ListOrdersQuery,
     body: null,
     responseData: OrderList,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   placeOrder: {
@@ -876,7 +867,7 @@ export const checkedEndpoints = {
     query: null,
     body: PlaceOrderRequest,
     responseData: PlaceOrderResult,
-    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006] },
+    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   getOrder: {
@@ -890,7 +881,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: Order,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   cancelOrder: {
@@ -904,7 +895,7 @@ export const checkedEndpoints = {
     query: null,
     body: CancelOrderRequest,
     responseData: CancelOrderResult,
-    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   cancelAllOrders: {
@@ -918,7 +909,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: CancelAllResult,
-    errorCodes: { 400: [136001, 136002, 137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   modifyOrder: {
@@ -932,7 +923,7 @@ export const checkedEndpoints = {
     query: null,
     body: ModifyOrderRequest,
     responseData: ModifyOrderResult,
-    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003] },
+    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWithdrawal: {
@@ -946,7 +937,7 @@ export const checkedEndpoints = {
     query: null,
     body: CreateWithdrawalRequest,
     responseData: Withdrawal,
-    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003] },
+    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003], 409: [137004], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWsTicket: {
@@ -960,7 +951,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: WsTicket,
-    errorCodes: { 400: [137010], 401: [401, 156007] },
+    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   getConfiguration: {
@@ -974,7 +965,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: Configuration,
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
   createWalletSubscription: {
@@ -988,7 +979,7 @@ export const checkedEndpoints = {
     query: null,
     body: WalletSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createPaymentsNetworkSubscription: {
@@ -1002,7 +993,7 @@ export const checkedEndpoints = {
     query: null,
     body: PaymentsNetworkSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createFxSubscription: {
@@ -1016,7 +1007,7 @@ export const checkedEndpoints = {
     query: null,
     body: FxSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createTransferSubscription: {
@@ -1030,7 +1021,7 @@ export const checkedEndpoints = {
     query: null,
     body: TransferSubscriptionRequest,
     responseData: NotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   listV1Subscriptions: {
@@ -1044,7 +1035,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: c.array(V1Subscription),
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   createV1Subscription: {
@@ -1058,7 +1049,7 @@ export const checkedEndpoints = {
     query: null,
     body: V1SubscriptionRequest,
     responseData: V1Subscription,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   deleteV1Subscription: {
@@ -1072,7 +1063,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: null,
-    errorCodes: { 400: [2], 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
     specGap: true,
   },
   getNotificationPublicKey: {
@@ -1086,7 +1077,7 @@ export const checkedEndpoints = {
     query: null,
     body: null,
     responseData: NotificationPublicKey,
-    errorCodes: { 401: [401, 156007] },
+    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
     specGap: false,
   },
 } as const satisfies Record<string, CheckedEndpoint>;

@@ -66,7 +66,11 @@ describe('error catalog', () => {
       retryable: true,
       raisedBy: ['cancelOrder', 'cancelAllOrders'],
     });
-    expect(lookupErrorCode(137004)).toMatchObject({ http: 409, retryable: false, raisedBy: ['placeOrder'] });
+    expect(lookupErrorCode(137004)).toMatchObject({
+      http: 409,
+      retryable: false,
+      raisedBy: ['placeOrder', 'createWithdrawal'],
+    });
     expect(lookupErrorCode(137006)).toMatchObject({ http: 409, retryable: false });
     expect(lookupErrorCode(137008)).toMatchObject({ http: 400, retryable: true });
     expect(lookupErrorCode(138003)).toMatchObject({

@@ -116,6 +116,24 @@ describe('contract checks', () => {
     await expect(generate(copy)).rejects.toThrow(/unsupported keyword\(s\) maxLength/);
   });
 
+  it('refuses an x-decimal pattern that accepts what is no decimal string', async () => {
+    await editContract('match-venue.yaml', (yaml) =>
+      // A function: a replacement string would read `$'` as "the text after the match".
+      yaml.replace(
+        "pattern: '^[1-9][0-9]*00(\\.0{1,2})?$'",
+        () => "pattern: '^[1-9][0-9]*00(\\.0{1,2})?(e[0-9])?$'",
+      ),
+    );
+    await expect(generate(copy)).rejects.toThrow(/accepts non-decimals: \[.*"100e2"/);
+  });
+
+  it('refuses an x-decimal with bounds of its own: the pattern is the one home of the rule', async () => {
+    await editContract('match-venue.yaml', (yaml) =>
+      yaml.replace('            maxDecimals: 2\n', "            maxDecimals: 2\n            min: '100'\n"),
+    );
+    await expect(generate(copy)).rejects.toThrow(/x-decimal takes only maxDecimals/);
+  });
+
   it('refuses an error code whose status disagrees with the responses that carry it', async () => {
     await editContract('errors.yaml', (yaml) =>
       yaml.replace('  - code: 137001\n    http: 400\n', '  - code: 137001\n    http: 409\n'),

@@ -26,7 +26,8 @@ describe('webhook signing keys', () => {
       expect(sim.platform.state().publicKeyId).toBeUndefined();
 
       const key = await sim.handle(
-        new Request('http://sim/v2/notifications/publicKey/any', {
+        // A UUID, so the lookup runs (a malformed key id is refused before it, with 400).
+        new Request('http://sim/v2/notifications/publicKey/00000000-0000-4000-8000-000000000000', {
           headers: { authorization: `Bearer ${SEEDED.burner.apiKey}` },
         }),
       );

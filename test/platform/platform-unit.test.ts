@@ -121,7 +121,11 @@ describe('createPlatform in-process', () => {
     expect(wrong?.status).toBe(405);
     expect(wrong?.headers.get('allow')).toBe('GET');
     const badJson = await platform.handle(
-      new Request(`${ORIGIN}/v1/notifications/subscriptions`, { method: 'POST', body: '{' }),
+      new Request(`${ORIGIN}/v1/notifications/subscriptions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{',
+      }),
       { entityId: 'e1' },
     );
     expect(badJson?.status).toBe(400);
@@ -129,7 +133,7 @@ describe('createPlatform in-process', () => {
     await platform.close();
   });
 
-  it('answers a malformed percent-escape in an id with 400/404 code 2, not a 500', async () => {
+  it('answers a malformed percent-escape in an id with 400 code 2, not a 500', async () => {
     const platform = createPlatform({ now: () => 0, fetch: endpointFetch().fetchFn, mode: 'sandbox' });
     const deleted = await platform.handle(request('DELETE', '/v1/notifications/subscriptions/%E0%A4%A'), {
       entityId: 'e1',
@@ -137,8 +141,8 @@ describe('createPlatform in-process', () => {
     expect(deleted?.status).toBe(400);
     expect(await deleted?.json()).toMatchObject({ code: 2, errors: [{ location: 'id' }] });
     const key = await platform.handle(request('GET', '/v2/notifications/publicKey/%ZZ'), { entityId: 'e1' });
-    expect(key?.status).toBe(404);
-    expect(await key?.json()).toMatchObject({ code: 2 });
+    expect(key?.status).toBe(400);
+    expect(await key?.json()).toMatchObject({ code: 2, errors: [{ location: 'keyId' }] });
     await platform.close();
   });
 });

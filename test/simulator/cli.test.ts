@@ -147,7 +147,10 @@ describe('match-venue-sim CLI', () => {
     const call = async (method: string, path: string, key: string | null, body?: unknown) => {
       const res = await fetch(`${base}${path}`, {
         method,
-        headers: key ? { authorization: `Bearer ${key}`, 'content-type': 'application/json' } : {},
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };

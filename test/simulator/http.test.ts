@@ -101,7 +101,10 @@ describe('auth and request validation', () => {
           const res = await sim.handle(
             new Request(`http://sim.test${path}?${encodeURIComponent(query)}=${encodeURIComponent(query)}`, {
               method: 'POST',
-              headers: { authorization: `Bearer ${SEEDED.burner.apiKey}` },
+              headers: {
+                authorization: `Bearer ${SEEDED.burner.apiKey}`,
+                'content-type': 'application/json',
+              },
               body,
             }),
           );
@@ -167,7 +170,7 @@ describe('faults and rate limiting', () => {
     const id = key();
     const req = new Request('http://sim.test/v1/match/orders', {
       method: 'POST',
-      headers: { authorization: `Bearer ${MINTER.apiKey}` },
+      headers: { authorization: `Bearer ${MINTER.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({
         idempotencyKey: id,
         orderType: 'MINT',
@@ -265,6 +268,7 @@ describe('over node:http', () => {
     expect(((await res.json()) as { data: { accountId: string } }).data.accountId).toBe(BURNER.accountId);
     const posted = await fetch(`${running.url}/_sim/auctions/clear`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: '{"settle":false}',
     });
     expect(posted.status).toBe(200);
@@ -382,7 +386,7 @@ describe('malformed input: always 400 with the extended body, never a 500', () =
       const res = await sim.handle(
         new Request(`http://sim.test${path}`, {
           method: 'POST',
-          headers: { authorization: `Bearer ${SEEDED.burner.apiKey}` },
+          headers: { authorization: `Bearer ${SEEDED.burner.apiKey}`, 'content-type': 'application/json' },
           body,
         }),
       );

@@ -6,7 +6,7 @@ import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawConnection, type RawResponse, rawRequest } from '../../bench/raw-http.js';
 
-const AUTH = { authorization: `Bearer ${SEEDED.burner.apiKey}` };
+const AUTH = { authorization: `Bearer ${SEEDED.burner.apiKey}`, 'content-type': 'application/json' };
 const WAIT_MS = 3_000;
 
 interface Started {
@@ -213,7 +213,11 @@ describe('bounded error details on platform and venue routes (issue 9.3b)', () =
 
     const key = 'k'.repeat(500_000);
     const strict = await sim.handle(
-      new Request('http://sim.test/_sim/faults', { method: 'POST', body: JSON.stringify({ [key]: 1 }) }),
+      new Request('http://sim.test/_sim/faults', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ [key]: 1 }),
+      }),
     );
     const st = await strict.text();
     expect(strict.status).toBe(400);

@@ -13,6 +13,46 @@ export function bodyTooLarge(): HttpError {
   return new HttpError(413, -1, `Request body larger than ${MAX_BODY_BYTES} bytes`);
 }
 
+/** The one media type of request bodies (the contract's `requestBody` content), with its one charset. */
+export const JSON_CONTENT_TYPE = 'application/json';
+
+/**
+ * `application/json`, in any case, with parameters allowed only as a UTF-8 charset: JSON text
+ * exchanged between systems is UTF-8 (RFC 8259 8.1), and the body is decoded as UTF-8 whatever
+ * the header says, so a header naming another charset would be a promise the reading breaks.
+ */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const [type = '', ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== JSON_CONTENT_TYPE) return false;
+  return params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
+}
+
+/** 415 code -1: a body sent as anything but JSON, named with the type required. */
+export function unsupportedMediaType(header: string | null): HttpError {
+  const got = header === null ? 'no Content-Type' : `Content-Type ${header}`;
+  return new HttpError(
+    415,
+    -1,
+    `Unsupported media type: got ${got}; request bodies must be sent as ${JSON_CONTENT_TYPE} (charset utf-8 allowed)`,
+  );
+}
+
+/** 400 code 2: a body on an operation that takes none (the contract gives it no requestBody). */
+export function unexpectedBody(): HttpError {
+  return invalidRequest('Invalid request: this operation takes no request body', [
+    { error: 'unexpected_body', message: 'must be empty: the operation takes no body', location: 'body' },
+  ]);
+}
+
+/**
+ * Refuses any body byte on an operation that takes no body: a client sending one has built the
+ * request for another operation, or expects the body to count, and should hear that it does not.
+ */
+export async function assertNoBody(req: Request): Promise<void> {
+  if ((await readBodyText(req)).length > 0) throw unexpectedBody();
+}
+
 /**
  * The request body as text, read once and at most MAX_BODY_BYTES (else 413). A body stream that
  * fails is the caller's side giving up, so it is a 400, never an unexpected 500.
@@ -78,12 +118,15 @@ export type ParsedJson =
 
 /**
  * The one JSON reading of request bodies (venue, platform and `/_sim/` routes): the body read
- * within MAX_BODY_BYTES, then JSON.parse bounded in depth. Validators, JSON.stringify and error
- * rendering all recurse, so a body nested thousands deep is refused here as bad input instead of
- * overflowing the stack later. Each API words its own answer from the failure.
+ * within MAX_BODY_BYTES, refused with 415 unless sent as JSON, then JSON.parse bounded in depth.
+ * Validators, JSON.stringify and error rendering all recurse, so a body nested thousands deep is
+ * refused here as bad input instead of overflowing the stack later. Each API words its own answer
+ * from the failure. A missing body is no media type at all, so it stays the API's 400 (or `{}`).
  */
 export async function readJson(req: Request): Promise<ParsedJson> {
   const text = await readBodyText(req);
+  const contentType = req.headers.get('content-type');
+  if (text.trim() !== '' && !isJsonContentType(contentType)) throw unsupportedMediaType(contentType);
   if (text.trim() === '')
     return {
       ok: false,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { assertNoBody } from './body.js';
 import { visibleState } from './key-visibility.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
@@ -41,6 +42,14 @@ export const FaultsBody = z
 
 type ControlHandler = (sim: ControlPort, req: Request) => Promise<Response> | Response;
 
+/** A control route that takes no body refuses one, as the contract's operations do (400 code 2). */
+function noBody(handler: (sim: ControlPort, req: Request) => Response): ControlHandler {
+  return async (sim, req) => {
+    await assertNoBody(req);
+    return handler(sim, req);
+  };
+}
+
 /** Simulator-only routes: not in the contract, so keyed by path. */
 export const controlRoutes: RouteTable<ControlHandler> = {
   '/_sim/auctions/clear': {
@@ -50,7 +59,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     },
   },
   '/_sim/auctions/settle': {
-    POST: (sim) => dataResponse(200, sim.settleAuction()),
+    POST: noBody((sim) => dataResponse(200, sim.settleAuction())),
   },
   '/_sim/clock/advance': {
     POST: async (sim, req) => {
@@ -72,13 +81,13 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     },
   },
   '/_sim/state': {
-    GET: (sim, req) => dataResponse(200, visibleState(sim.getState(), req)),
+    GET: noBody((sim, req) => dataResponse(200, visibleState(sim.getState(), req))),
   },
   '/_sim/reset': {
-    POST: (sim, req) => {
+    POST: noBody((sim, req) => {
       sim.reset();
       return dataResponse(200, visibleState(sim.getState(), req));
-    },
+    }),
   },
   '/_sim/faults': {
     POST: async (sim, req) => {
@@ -86,6 +95,6 @@ export const controlRoutes: RouteTable<ControlHandler> = {
       sim.setFaults(b);
       return dataResponse(200, sim.faults);
     },
-    GET: (sim) => dataResponse(200, sim.faults),
+    GET: noBody((sim) => dataResponse(200, sim.faults)),
   },
 };

@@ -5,7 +5,7 @@
  */
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { MAX_BODY_BYTES } from './body.js';
+import { MAX_BODY_BYTES, unexpectedBody } from './body.js';
 import { requestIdFor } from './handler.js';
 import { type ErrorDetail, errorBodyText, HttpError } from './responses.js';
 
@@ -88,6 +88,8 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
     });
   }
   const hasBody = method !== 'GET' && method !== 'HEAD';
+  // A web Request cannot carry a GET or HEAD body, so the handler would never see one: refused here.
+  if (!hasBody && body.length > 0) throw unexpectedBody();
   return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : null });
 }
 

@@ -3,6 +3,7 @@
  * generated endpoint table (src/generated/endpoints.ts), never restated by a route.
  */
 import { type EndpointDefinition, endpoints, type OperationId } from '../../generated/endpoints.js';
+import { assertNoBody } from './body.js';
 import { jsonResponse } from './responses.js';
 import type { RouteTable } from './router.js';
 
@@ -45,9 +46,14 @@ export function routesByOperation<C>(handlers: OperationHandlers<C>): RouteTable
 
 /**
  * Runs the operation and answers with the contract's success status: `{data}`, or no body when
- * the contract's success response has none (204).
+ * the contract's success response has none (204). An operation the contract gives no request body
+ * refuses one (400 code 2) before it runs: its handler never reads the body, so nothing else would.
  */
-export async function serveOperation<C>(route: OperationRoute<C>, request: C): Promise<Response> {
+export async function serveOperation<C extends { req: Request }>(
+  route: OperationRoute<C>,
+  request: C,
+): Promise<Response> {
+  if (route.endpoint.body === null) await assertNoBody(request.req);
   const result = await route.handler(request);
   const { data, headers } = result instanceof Reply ? result : { data: result, headers: {} };
   const status = route.endpoint.successStatus;

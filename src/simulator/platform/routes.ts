@@ -143,13 +143,18 @@ async function createV1({ req, entityId, ctx }: PlatformRequest): Promise<unknow
   return toV1Wire(created.subscription);
 }
 
-function deleteV1({ params, entityId, ctx }: PlatformRequest): void {
-  const id = params.id ?? '';
-  if (!isUuid(id)) {
-    throw invalidRequest('Invalid request: id is not a valid UUID.', [
-      entry('id', 'must be a UUID', id, 'invalid_uuid'),
+/** A path id the contract types `format: uuid`; anything else is 400 code 2, before any lookup. */
+function uuidParam(params: Record<string, string>, name: string): string {
+  const id = params[name] ?? '';
+  if (!isUuid(id))
+    throw invalidRequest(`Invalid request: ${name} is not a valid UUID.`, [
+      entry(name, 'must be a UUID', id, 'invalid_uuid'),
     ]);
-  }
+  return id;
+}
+
+function deleteV1({ params, entityId, ctx }: PlatformRequest): void {
+  const id = uuidParam(params, 'id');
   const result = ctx.v1.delete(entityId, id);
   if (result.ok) {
     ctx.onV1Deleted(result.subscription);
@@ -165,7 +170,7 @@ function deleteV1({ params, entityId, ctx }: PlatformRequest): void {
 }
 
 async function publicKey({ params, ctx }: PlatformRequest): Promise<unknown> {
-  const keyId = params.keyId ?? '';
+  const keyId = uuidParam(params, 'keyId');
   const { v2 } = await ctx.signers();
   if (keyId !== v2.keyId) throw new HttpError(404, 2, `No notification public key ${keyId}.`);
   return v2.publicKeyRecord;
