@@ -1,5 +1,6 @@
-import { rmSync } from 'node:fs';
-import { defineConfig } from 'tsup';
+import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { defineConfig, type Options } from 'tsup';
 
 const entry = {
   index: 'src/index.ts',
@@ -11,31 +12,17 @@ const entry = {
   'testing/index': 'src/testing/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
 };
-// The CLI is a bin, not an import: it needs no types.
+// The CLI is a bin (package.json "bin", the ESM file), not an import: it needs neither types nor a
+// CommonJS twin.
 const { 'simulator/cli': _cli, ...importable } = entry;
 
-export default defineConfig({
-  entry,
-  format: ['esm', 'cjs'],
-  dts: { entry: importable },
-  clean: true,
+const shared: Options = {
   // Maps are kept so that stack traces (node --enable-source-maps) and debuggers land on the
   // TypeScript line, but without `sourcesContent`: the package ships src/ once ("files" in
   // package.json) and every map's `sources` points into it, where embedded contents were a second
   // and third copy of the sources (ESM and CJS) and 60% of the unpacked size. A tool that follows a
   // map finds the file it names. test/package/tarball.test.ts checks both halves.
   sourcemap: true,
-  esbuildOptions(options) {
-    options.sourcesContent = false;
-  },
-  // tsup builds every entry in every format, and splitting shares one chunk graph per format; the
-  // bin (package.json "bin") is the ESM file, so its CommonJS twin, which nothing refers to, is
-  // removed once built rather than shipped (a separate ESM-only build would duplicate the whole
-  // simulator into the CLI).
-  async onSuccess() {
-    for (const file of ['dist/simulator/cli.cjs', 'dist/simulator/cli.cjs.map'])
-      rmSync(file, { force: true });
-  },
   target: 'node20',
   platform: 'node',
   splitting: true,
@@ -49,4 +36,64 @@ export default defineConfig({
     'match-venue/testing',
     'match-venue/webhooks',
   ],
+};
+
+/** esbuild options of one format: no embedded sources, and the build flag runtimeImport reads. */
+const esbuildOptionsFor =
+  (cjs: boolean): Options['esbuildOptions'] =>
+  (options) => {
+    options.sourcesContent = false;
+    // src/core/runtime-import.ts: the CommonJS build loads lazily with `require`, the ESM build
+    // with `import()`.
+    options.define = { ...options.define, MATCH_VENUE_CJS_BUILD: String(cjs) };
+  };
+
+/**
+ * Embeds in each CommonJS map the contents of the sources that are not the package's own (jose's):
+ * the maps point at src/, which the package ships, for everything else (see `sourcemap` above).
+ */
+function embedBundledSources(dir: string): void {
+  const outsideSrc = (path: string) => relative('src', path).split(/[\\/]/)[0] === '..';
+  const maps = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.cjs.map'));
+  for (const file of maps.map((f) => join(dir, f))) {
+    const map = JSON.parse(readFileSync(file, 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+    const paths = map.sources.map((source) => join(dirname(file), source));
+    if (!paths.some(outsideSrc)) continue;
+    map.sourcesContent = paths.map((path) => (outsideSrc(path) ? readFileSync(path, 'utf8') : null));
+    writeFileSync(file, JSON.stringify(map));
+  }
+}
+
+// Two builds, one per format, since they differ in more than the output syntax: the CommonJS one
+// carries jose inside it (below) and has no CLI. Both write into dist/ at once, so neither may
+// clean it; it is emptied here, once, before either starts.
+export default defineConfig(() => {
+  rmSync('dist', { recursive: true, force: true });
+  return [
+    {
+      ...shared,
+      entry,
+      format: 'esm',
+      dts: { entry: importable },
+      esbuildOptions: esbuildOptionsFor(false),
+    },
+    {
+      ...shared,
+      entry: importable,
+      format: 'cjs',
+      dts: true,
+      esbuildOptions: esbuildOptionsFor(true),
+      // jose (the simulator's ticket signer) is an ES module only, which a CommonJS program cannot
+      // require on every Node this package supports, nor under Jest's module system on any Node
+      // before 24.9: the CommonJS simulator carries its own copy (MIT). The ESM build imports the
+      // installed jose.
+      noExternal: ['jose'],
+      // Its licence asks that the notice travel with every copy; its sources are not in the
+      // package, so the maps carry what they show.
+      async onSuccess() {
+        copyFileSync('node_modules/jose/LICENSE.md', 'dist/jose.LICENSE.md');
+        embedBundledSources('dist');
+      },
+    },
+  ];
 });

@@ -1,5 +1,5 @@
 import { ConfigurationError } from '../core/error.js';
-import { runtimeImport } from '../core/runtime-import.js';
+import { describeLoadFailure, runtimeImport } from '../core/runtime-import.js';
 import type { WebHandler } from '../core/transport.js';
 
 /**
@@ -69,13 +69,23 @@ let provider: Promise<MockModeProvider> | undefined;
 function loadProvider(): Promise<MockModeProvider> {
   provider ??= runtimeImport<MockModeProvider>(TESTING_ENTRY).catch((cause: unknown) => {
     provider = undefined;
-    throw new ConfigurationError(
-      `Mock mode loads its simulator from '${TESTING_ENTRY}', which could not be loaded: keep the ` +
-        'match-venue package installed (not bundled into a single file) to use environment "mock".',
-      { cause },
-    );
+    throw new ConfigurationError(mockLoadMessage(cause), { cause });
   });
   return provider;
+}
+
+/**
+ * Why mock mode could not start, from why its entry failed to load: only an entry that is not
+ * there means the package was bundled or removed; anything else (a dependency that is missing or
+ * will not load, a runtime without `import()`) is quoted as the cause it is.
+ */
+export function mockLoadMessage(cause: unknown): string {
+  const failure = describeLoadFailure(TESTING_ENTRY, cause);
+  const head = `Mock mode could not load its simulator from '${TESTING_ENTRY}'`;
+  return failure.missing
+    ? `${head}, which was not found (${failure.reason}): keep the match-venue package installed ` +
+        '(not bundled into a single file) to use environment "mock".'
+    : `${head}: ${failure.reason}.`;
 }
 
 /** The binding to the process-wide mock simulator (shared by every mock-mode client of the process). */

@@ -1,6 +1,6 @@
 import type * as Ws from 'ws';
 import { ConfigurationError } from '../core/error.js';
-import { runtimeImport } from '../core/runtime-import.js';
+import { describeLoadFailure, type LoadFailure, runtimeImport } from '../core/runtime-import.js';
 
 /**
  * What the stream's session uses of a socket: the `ws` package's API, to which a runtime's own
@@ -42,16 +42,32 @@ type WsModule = typeof Ws & { default?: typeof Ws };
 // `ws` (Node's WebSocket client, with backpressure and a handshake timeout) is loaded when the first
 // stream connects, never at import, and through runtimeImport, so that no bundler follows it: an
 // installed package finds `ws` in node_modules, while a bundle and a runtime without it use the
-// runtime's own WebSocket (Bun, Deno, Node >= 22, browsers, edge workers).
-let wsLoad: Promise<typeof Ws.WebSocket | undefined> | undefined;
+// runtime's own WebSocket (Bun, Deno, Node >= 22, browsers, edge workers). Why `ws` failed is kept:
+// where there is no global WebSocket either, the error says what stopped it.
+type WsLoad = { WebSocket: typeof Ws.WebSocket } | { WebSocket: undefined; failure: LoadFailure };
+let wsLoad: Promise<WsLoad> | undefined;
 
-function loadWs(): Promise<typeof Ws.WebSocket | undefined> {
+function loadWs(): Promise<WsLoad> {
   wsLoad ??= runtimeImport<WsModule>('ws').then(
-    // ws is CommonJS: from an ES module its exports may sit on the namespace's default.
-    (mod: WsModule) => mod.WebSocket ?? mod.default?.WebSocket,
-    () => undefined,
+    (mod: WsModule): WsLoad => {
+      // ws is CommonJS: from an ES module its exports may sit on the namespace's default.
+      const WebSocket = mod.WebSocket ?? mod.default?.WebSocket;
+      if (WebSocket) return { WebSocket };
+      const failure = { missing: false, reason: 'the module loaded as ws has no WebSocket export' };
+      return { WebSocket, failure };
+    },
+    (error: unknown): WsLoad => ({ WebSocket: undefined, failure: describeLoadFailure('ws', error) }),
   );
   return wsLoad;
+}
+
+/** Why neither `ws` nor a global WebSocket can stream: an absent package, or what stopped it loading. */
+export function noSocketMessage(failure: LoadFailure): string {
+  const global = 'or run where WebSocket is global (Node >= 22, Bun, Deno, browsers)';
+  return failure.missing
+    ? `Streaming needs a WebSocket client: install the ws package (Node 20) ${global}.`
+    : `Streaming needs a WebSocket client: the ws package could not be loaded (${failure.reason}); ` +
+        `fix that ${global}.`;
 }
 
 /**
@@ -64,13 +80,10 @@ export async function openSocket(
   protocols: string[],
   options: SocketOptions,
 ): Promise<StreamSocket> {
-  const WsSocket = await loadWs();
+  const ws = await loadWs();
+  const WsSocket = ws.WebSocket;
   const Native = (globalThis as { WebSocket?: typeof WebSocket }).WebSocket;
-  if (!WsSocket && !Native) {
-    throw new ConfigurationError(
-      'Streaming needs a WebSocket client: install the ws package (Node 20) or run where WebSocket is global (Node >= 22, Bun, Deno, browsers).',
-    );
-  }
+  if (!ws.WebSocket && !Native) throw new ConfigurationError(noSocketMessage(ws.failure));
   try {
     if (WsSocket) {
       return new WsSocket(url, protocols, {

@@ -1,6 +1,6 @@
 // Checks the published artifacts (dist/), not the source: `npm test` builds before running vitest.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -91,6 +91,20 @@ describe('built package', () => {
        console.log([account.stablecoin.available.amount, typeof sim.clearAuction, sim === (await testing.getMockSimulator())].join(','));`,
     ]);
     expect(out).toBe('100000000.00,function,true');
+  });
+
+  it('carries jose in the CommonJS build (an ES module only, which Jest cannot require) and imports it in the ESM build', () => {
+    const built = (ext: string) =>
+      readdirSync(dist, { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith(ext))
+        .map((f) => readFileSync(join(dist, f), 'utf8'))
+        .join('\n');
+    const cjs = built('.cjs');
+    expect(cjs).not.toMatch(/require\(['"]jose['"]\)/);
+    // esbuild names each bundled file in a comment.
+    expect(cjs).toMatch(/^\/\/ node_modules\/jose\/dist\//m);
+    expect(built('.js')).toMatch(/from ['"]jose['"]/);
+    expect(readFileSync(join(dist, 'jose.LICENSE.md'), 'utf8')).toMatch(/MIT License[\s\S]*Filip Skokan/);
   });
 
   it('ships the simulator CLI with a shebang', () => {

@@ -1,10 +1,12 @@
 // A user's project that installs match-venue offline: the package.json and package-lock.json that
 // let `npm install --offline` take every registry package from the npm cache the repository's own
 // `npm install` filled. Used by quickstart.test.ts (the packed tarball) and from-source.test.ts
-// (the README's git URL, pointed at a fresh clone).
+// (the README's git URL, pointed at a fresh clone), jest.test.ts (the packed tarball with Jest).
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { root } from './pack.js';
+import { userEnv } from './shell.js';
 
 interface LockEntry {
   version: string;
@@ -12,6 +14,8 @@ interface LockEntry {
   integrity?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   [key: string]: unknown;
 }
 
@@ -59,7 +63,12 @@ export function offlineInstallFiles(app: string, { spec, resolved, dev = [] }: O
     const name = path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length);
     const file = `${basename(name)}-${entry.version}.tgz`;
     packages[path] = { resolved: `https://registry.npmjs.org/${name}/-/${file}`, ...entry };
-    for (const dep of Object.keys({ ...entry.dependencies, ...entry.optionalDependencies })) {
+    // Required peers too (ts-jest's jest and typescript): npm installs them, and would otherwise
+    // ask the registry for them.
+    const peers = Object.keys(entry.peerDependencies ?? {}).filter(
+      (peer) => !entry.peerDependenciesMeta?.[peer]?.optional,
+    );
+    for (const dep of [...Object.keys({ ...entry.dependencies, ...entry.optionalDependencies }), ...peers]) {
       const found = locate(path, dep);
       if (found) visit(found);
     }
@@ -97,4 +106,25 @@ export function offlineInstallFiles(app: string, { spec, resolved, dev = [] }: O
     },
   };
   writeFileSync(join(app, 'package-lock.json'), JSON.stringify(appLock, null, 2));
+}
+
+/**
+ * Installs `tarball` (in the folder above `app`) and `devPackages` into `app`, which holds a
+ * package.json with a name and version, offline. Throws with npm's stderr when the cache lacks
+ * something.
+ */
+export function offlineInstall(app: string, tarball: string, devPackages: readonly string[]): void {
+  const spec = `file:../${basename(tarball)}`;
+  offlineInstallFiles(app, { spec, resolved: spec, dev: [...devPackages] });
+  try {
+    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
+      cwd: app,
+      env: userEnv(),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+  } catch (err) {
+    const { stderr } = err as { stderr?: string };
+    throw new Error(`offline install failed (is the npm cache filled? run npm install):\n${stderr}`);
+  }
 }

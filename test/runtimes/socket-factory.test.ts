@@ -32,18 +32,36 @@ beforeAll(async () => {
 afterAll(() => new Promise((done) => server.close(done)));
 
 afterEach(() => {
-  vi.doUnmock('ws');
+  vi.doUnmock('../../src/core/runtime-import.js');
   vi.unstubAllGlobals();
   vi.resetModules();
 });
 
-/** A fresh socket-factory module: `ws` is looked up once per module instance. */
-async function factory(options: { ws: boolean; global: boolean }) {
+/** As Node reports a package that is not installed. */
+const notInstalled = () =>
+  Object.assign(
+    new Error("Cannot find package 'ws' imported from /app/node_modules/match-venue/dist/index.js"),
+    {
+      code: 'ERR_MODULE_NOT_FOUND',
+    },
+  );
+
+/**
+ * A fresh socket-factory module: `ws` is looked up once per module instance. Without ws, loading it
+ * fails with `wsError` (default: as where the package is not installed).
+ */
+async function factory(options: { ws: boolean; global: boolean; wsError?: () => Error }) {
   vi.resetModules();
-  // As where the package is not installed: its import fails.
   if (!options.ws) {
-    vi.doMock('ws', () => {
-      throw new Error("Cannot find package 'ws'");
+    // The loader itself rejects, as Node's does: a module mock's failing factory would reach the
+    // caller wrapped in the test runner's own error.
+    vi.doMock('../../src/core/runtime-import.js', async (original) => {
+      const actual = await original<typeof import('../../src/core/runtime-import.js')>();
+      const runtimeImport = (specifier: string) =>
+        specifier === 'ws'
+          ? Promise.reject((options.wsError ?? notInstalled)())
+          : actual.runtimeImport(specifier);
+      return { ...actual, runtimeImport };
     });
   }
   vi.stubGlobal('WebSocket', options.global ? UndiciWebSocket : undefined);
@@ -139,5 +157,24 @@ describe('openSocket', () => {
       kind: 'MV_INVALID_CONFIG',
       message: expect.stringContaining('install the ws package'),
     });
+  });
+
+  it('names what stopped an installed ws from loading instead of asking to install it', async () => {
+    // What Jest's VM answers import() with when Node runs without --experimental-vm-modules.
+    const wsError = () =>
+      Object.assign(
+        new TypeError('A dynamic import callback was invoked without --experimental-vm-modules'),
+        {
+          code: 'ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG',
+        },
+      );
+    const { openSocket } = await factory({ ws: false, global: false, wsError });
+    const error = await openSocket(url, [PROTOCOL, TICKET], { handshakeTimeoutMs: 2000 }).catch((e) => e);
+    expect(error).toMatchObject({ kind: 'MV_INVALID_CONFIG' });
+    expect(error.message).toContain(
+      'the ws package could not be loaded (ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING_FLAG:',
+    );
+    expect(error.message).toContain('--experimental-vm-modules');
+    expect(error.message).not.toContain('install the ws package');
   });
 });

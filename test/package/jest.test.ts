@@ -1,0 +1,141 @@
+// A downstream Jest 30 suite, as the projects that use Jest run it: the packed package installed in
+// a folder outside the repository (offline, from the npm cache the repository's install filled),
+// and the suites of test/package/jest-suite/ run by Jest in three projects of that folder:
+// CommonJS TypeScript through ts-jest, CommonJS plain JavaScript through babel-jest, and ES module
+// plain JavaScript through Jest's native ESM. Each does mock mode, createMockVenue, a stream and
+// (where msw itself loads) the msw handlers. Reads dist/ as built (`npm test` builds first).
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offlineInstall } from './offline-install.js';
+import { packInto, root } from './pack.js';
+import { userEnv } from './shell.js';
+
+const suites = join(root, 'test/package/jest-suite');
+const RUN_TIMEOUT_MS = 120_000;
+
+interface Project {
+  name: string;
+  /** package.json of the project: its module type and its Jest configuration. */
+  manifest: Record<string, unknown>;
+  /** Fixture file -> its name in the project. */
+  files: Record<string, string>;
+  /** Extra environment of the Jest run. */
+  env?: NodeJS.ProcessEnv;
+  /** The tests its suite holds. */
+  tests: number;
+}
+
+const projects: Project[] = [
+  {
+    name: 'CommonJS TypeScript (ts-jest)',
+    manifest: {
+      type: 'commonjs',
+      jest: {
+        testTimeout: 20_000,
+        transform: {
+          '^.+\\.ts$': 'ts-jest',
+          // msw's ES-module-only dependencies, which Jest's CommonJS mode cannot require before
+          // Node 24.9, compiled to CommonJS like the suite (README, Mock mode): msw's need, not
+          // this package's.
+          '^.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' }, diagnostics: false }],
+        },
+        transformIgnorePatterns: ['/node_modules/(?!(rettime|until-async|@open-draft)/)'],
+      },
+    },
+    files: { 'venue.ts-jest.ts': 'venue.test.ts' },
+    tests: 4,
+  },
+  {
+    name: 'CommonJS plain JavaScript (babel-jest)',
+    manifest: { type: 'commonjs', jest: { testTimeout: 20_000 } },
+    files: { 'venue.cjs.js': 'venue.test.js', 'venue-checks.cjs': 'venue-checks.cjs' },
+    tests: 3,
+  },
+  {
+    name: 'ES module plain JavaScript (native ESM)',
+    manifest: { type: 'module', jest: { testTimeout: 20_000, transform: {} } },
+    files: { 'venue.esm.js': 'venue.test.js', 'venue-checks.cjs': 'venue-checks.cjs' },
+    // Jest's own switch for ES module test files; the package adds none.
+    env: { NODE_OPTIONS: '--experimental-vm-modules' },
+    tests: 4,
+  },
+];
+
+/** What `jest --json` reports, as far as read here. */
+interface JestResult {
+  success: boolean;
+  numPassedTests: number;
+  numFailedTests: number;
+  numTotalTests: number;
+  testResults: { message: string; assertionResults: { fullName: string; status: string }[] }[];
+}
+
+describe('a downstream Jest suite, with the packed package', () => {
+  const work = mkdtempSync(join(tmpdir(), 'mv-jest-'));
+  const app = join(work, 'app');
+
+  // A node_modules of jest, ts-jest and typescript takes a while to delete.
+  afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
+
+  beforeAll(() => {
+    mkdirSync(app);
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'jest-bot', version: '1.0.0' }));
+    offlineInstall(app, packInto(work), [
+      'jest',
+      'ts-jest',
+      '@types/jest',
+      '@types/node',
+      'typescript',
+      'msw',
+    ]);
+    // The projects share the app's node_modules (Node and Jest look upwards for it), each with its
+    // own package.json: its module type and its Jest configuration.
+    for (const [index, project] of projects.entries()) {
+      const dir = join(app, `project-${index}`);
+      mkdirSync(dir);
+      const manifest = { name: `project-${index}`, version: '1.0.0', private: true, ...project.manifest };
+      writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
+      for (const [from, to] of Object.entries(project.files)) copyFileSync(join(suites, from), join(dir, to));
+    }
+    writeFileSync(
+      join(app, 'project-0/tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          module: 'commonjs',
+          target: 'es2022',
+          strict: true,
+          esModuleInterop: true,
+          types: ['jest', 'node'],
+        },
+      }),
+    );
+  }, 180_000);
+
+  it.each(projects.map((project, index) => ({ ...project, index })))(
+    '$name: passes with no flag of the package',
+    async ({ index, env, tests }) => {
+      const dir = join(app, `project-${index}`);
+      const out = join(dir, 'jest-result.json');
+      // Jest's bin from the shared node_modules, as `npx jest` finds it; --ci: no snapshot writes.
+      const run = await promisify(execFile)(
+        process.execPath,
+        [join(app, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${out}`],
+        { cwd: dir, env: { ...userEnv(), ...env }, timeout: RUN_TIMEOUT_MS },
+      ).catch((err: { stdout?: string; stderr?: string }) => err);
+      // Jest exits non-zero when a test fails: the results file says which.
+      if (!existsSync(out)) throw new Error(`Jest wrote no results:\n${run.stdout}\n${run.stderr}`);
+      const result = JSON.parse(readFileSync(out, 'utf8')) as JestResult;
+      const failures = `${result.testResults.map((r) => r.message).join('\n')}\n${run.stderr}`;
+      expect(result.numFailedTests, failures).toBe(0);
+      expect(result.success, failures).toBe(true);
+      expect(result.numPassedTests).toBe(tests);
+      expect(result.numTotalTests).toBe(tests);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+});
