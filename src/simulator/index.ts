@@ -1,7 +1,9 @@
 export type { WireAccountSummary } from './engine/account.js';
 export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export { checkInvariants } from './engine/invariants.js';
+export type { ClearingRule } from './engine/clearing-types.js';
 export type { WireMoney } from './engine/money.js';
+export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineState } from './engine/state.js';
 export type {

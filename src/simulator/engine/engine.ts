@@ -15,6 +15,7 @@ import {
   placeOrder,
   requireEligible,
 } from './orders.js';
+import { clearingReport, indicativeReport } from './report.js';
 import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import {
   DEFAULT_ENGINE_CONFIG,
@@ -200,6 +201,19 @@ export class VenueEngine {
         lastClear: toWireLastClear(last),
       };
     });
+  }
+
+  /** The clearing report of a cleared auction (`GET /_sim/auctions/{id}`); undefined when none cleared. */
+  report(auctionId: number) {
+    return this.step((ctx) => {
+      const a = ctx.state.auctions.get(auctionId);
+      if (!a || a.clearedAt === null) return undefined;
+      return clearingReport(ctx.state, a, this.config.referenceFeeCentiBps);
+    });
+  }
+  /** The open auction's indicative clear from what rests now (`GET /_sim/auctions/current`). */
+  indicative() {
+    return this.step((ctx) => indicativeReport(currentAuction(ctx.state), this.config.referenceFeeCentiBps));
   }
 
   /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ControlPort } from './port.js';
+import { type ControlHandler, marketRoutes } from './market-routes.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
 import { readJsonObject, validate } from './validation.js';
@@ -38,10 +38,9 @@ export const FaultsBody = z
   })
   .strict();
 
-type ControlHandler = (sim: ControlPort, req: Request) => Promise<Response> | Response;
-
 /** Simulator-only routes: not in the contract, so keyed by path. */
 export const controlRoutes: RouteTable<ControlHandler> = {
+  ...marketRoutes,
   '/_sim/auctions/clear': {
     POST: async (sim, req) => {
       const b = validate(ClearBody, await optionalBody(req));
