@@ -5,6 +5,8 @@ import { Output, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
 import { SEEDED } from './engine/seed.js';
 import type { WireAuction } from './engine/wire.js';
+import type { MarketConfig } from './market/config.js';
+import { loadMarketSync } from './market/load-sync.js';
 import type { RunningSimulator } from './listen.js';
 import { createSimulator, type Simulator } from './simulator.js';
 
@@ -38,6 +40,14 @@ const FLAG_OF: Record<string, string> = {
   ticketTtlMs: '--ticket-ttl-ms',
 };
 
+// A market file is read before the simulator starts: a mistake in it is a refused command line.
+let market: MarketConfig | undefined;
+try {
+  market = args.market === undefined ? undefined : loadMarketSync(args.market);
+} catch (err) {
+  fail(`--market: ${err instanceof Error ? err.message : String(err)}`);
+}
+
 let sim: Simulator;
 const out = new Output({
   json: args.json,
@@ -56,6 +66,7 @@ try {
     ...(args.settleMs === undefined ? {} : { settleMs: args.settleMs }),
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
+    ...(market === undefined ? {} : { market }),
     logger: {
       info: (message) => out.line('info', { message }, message),
       error: (message, err) => out.error(message, err),

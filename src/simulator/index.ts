@@ -26,6 +26,17 @@ export type { FaultSettings, Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
+export {
+  MARKET_PRESETS,
+  type MarketConfig,
+  MarketConfigError,
+  type MarketOption,
+  type MarketOverrides,
+  type MarketPreset,
+  type MarketRange,
+} from './market/config.js';
+export { loadMarket } from './market/load.js';
+export type { MarketStats, MarketSummary } from './market/population.js';
 export type { RequestLogEntry, RequestLogHook } from './request-log.js';
 export {
   type ControlSignal,

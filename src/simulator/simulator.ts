@@ -16,6 +16,8 @@ import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
+import { type MarketConfig, resolveMarket } from './market/config.js';
+import { MarketPopulation, type MarketSummary } from './market/population.js';
 import { simulatorPort } from './simulator-port.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
@@ -64,6 +66,9 @@ export class Simulator {
   /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
   private readonly wallStart: number;
   private closed = false;
+  /** The background market's configuration (checked at creation), and its population now. */
+  private readonly market: MarketConfig | undefined;
+  private population: MarketPopulation | undefined;
   private readonly servers = new Set<RunningSimulator>();
 
   constructor(options: SimulatorOptions = {}) {
@@ -72,6 +77,7 @@ export class Simulator {
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
     this.wallStart = Date.now();
     this.start = startTimeMs(options.startTime, this.wallStart);
+    this.market = options.market === undefined ? undefined : resolveMarket(options.market);
     this.engine = this.newEngine();
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -107,7 +113,17 @@ export class Simulator {
   }
 
   private newEngine(): VenueEngine {
+    const market = this.market;
+    // A fresh population with a fresh generator: a reset replays the same market from the start.
+    this.population = market
+      ? new MarketPopulation(() => market, this.options.seed ?? 1, {
+          noise: market.noise.count,
+          lp: market.liquidity.count,
+          balance: market.balance,
+        })
+      : undefined;
     return new VenueEngine({
+      population: this.population,
       now: () => this.now(),
       config: engineConfig(this.options),
       seed: this.options.seed ?? 1,
@@ -247,8 +263,10 @@ export class Simulator {
   getState(): ReturnType<VenueEngine['snapshot']> & {
     /** `manual` or `real`. */
     clock: Simulator['clock'];
+    /** The background market's participants and what they placed; null without one. */
+    market: MarketSummary | null;
   } {
-    return { ...this.engine.snapshot(), clock: this.clock };
+    return { ...this.engine.snapshot(), clock: this.clock, market: this.population?.summary() ?? null };
   }
 
   /**

@@ -27,6 +27,11 @@ const FLAGS: readonly Flag[] = [
   { name: 'settle-ms', value: '<ms>', help: 'settlement delay after each clear (default 1000)' },
   { name: 'seed', value: '<n>', help: 'seed for fault draws (default 1)' },
   { name: 'ticket-ttl-ms', value: '<ms>', help: 'WebSocket ticket lifetime (default 30000)' },
+  {
+    name: 'market',
+    value: '<preset|file>',
+    help: 'background participants: calm, busy, one-sided, or a JSON/YAML file (default: none)',
+  },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
   { name: 'version', short: 'v', help: 'print the package version and exit' },
@@ -59,6 +64,8 @@ export interface CliArgs {
   settleMs?: number;
   seed?: number;
   ticketTtlMs?: number;
+  /** `--market`: a preset name or a file (read by the CLI). */
+  market?: string;
   quiet: boolean;
   json: boolean;
   version: boolean;
@@ -104,6 +111,8 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
   };
   // Digits alone are epoch ms; anything else must be an ISO instant (checked by the simulator).
   if (start !== undefined) args.startTime = /^\d+$/.test(start) ? Number(start) : start;
+  const market = text('market');
+  if (market !== undefined) args.market = market;
   const numbers = [
     ['cycle-ms', 'cycleMs', 1],
     ['lock-ms', 'lockMs', 0],

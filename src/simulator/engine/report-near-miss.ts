@@ -8,38 +8,71 @@ import { clearColumns } from './clearing.js';
 import type { ClearingColumns } from './clearing-types.js';
 
 /**
- * The order's fill can only change where its limit crosses another order's limit, so the candidates
- * are each limit present and the hundredth of a bps beyond it, on the side that fills more readily
+ * Finds nearMiss for the orders of one book. The order's fill can only change where its limit
+ * crosses another order's limit, so the candidates are each limit present and the hundredth of a
+ * bps either side of it, on the side that fills more readily
  * (higher for BURN, lower for MINT). The search halves the candidates, nearest first, on the premise
  * that a more aggressive limit never fills less; its answer is one it tried: at that limit the order
  * fills in full. Null when even the farthest candidate does not (a market order: null, nothing is
  * more aggressive).
  */
-export function nearMissCentiBps(
-  book: ClearingColumns,
-  index: number,
-  referenceFeeCentiBps: number,
-  levels: Float64Array,
-): number | null {
-  const own = book.limitCentiBps[index]!;
-  if (own === MARKET) return null;
-  const burn = book.isBurn[index] === 1;
-  const seen = new Set<number>();
-  for (const level of levels) {
-    for (const c of [level, burn ? level + 1 : level - 1]) {
-      if (c >= 0 && (burn ? c > own : c < own)) seen.add(c);
+export class NearMissSearch {
+  private readonly limits: Float64Array;
+  private readonly trial: ClearingColumns;
+  /** Candidate limits ascending: each limit present and a hundredth of a bps either side. */
+  private readonly candidates: number[];
+  /** Order-clearings left: every trial clears the whole book, so a large report is bounded. */
+  private budget: number;
+  /** False once an order's search was skipped for the budget. */
+  complete = true;
+
+  constructor(
+    private readonly book: ClearingColumns,
+    private readonly referenceFeeCentiBps: number,
+    levels: Float64Array,
+    budget: number,
+  ) {
+    this.limits = book.limitCentiBps.slice();
+    this.trial = { ...book, limitCentiBps: this.limits };
+    const seen = new Set<number>();
+    for (const level of levels) for (const c of [level - 1, level, level + 1]) if (c >= 0) seen.add(c);
+    this.candidates = [...seen].sort((a, b) => a - b);
+    this.budget = budget;
+  }
+
+  /** The order's nearMiss; undefined when the budget ran out before it. */
+  find(index: number): number | null | undefined {
+    const n = this.book.amountCents.length;
+    const trials = 2 + Math.ceil(Math.log2(this.candidates.length + 1));
+    if (this.budget < trials * n) {
+      this.complete = false;
+      return undefined;
+    }
+    this.budget -= trials * n;
+    const own = this.book.limitCentiBps[index]!;
+    try {
+      return nearMissCentiBps(this.candidates, own, this.book.isBurn[index] === 1, (limit) => {
+        this.limits[index] = limit;
+        const filled = clearColumns(this.trial, { referenceFeeCentiBps: this.referenceFeeCentiBps })
+          .filledCents[index];
+        return filled === this.book.amountCents[index];
+      });
+    } finally {
+      this.limits[index] = own;
     }
   }
-  // Nearest first: ascending for BURN, descending for MINT.
-  const candidates = [...seen].sort((a, b) => (burn ? a - b : b - a));
+}
+
+function nearMissCentiBps(
+  all: readonly number[],
+  own: number,
+  burn: boolean,
+  fillsAt: (limit: number) => boolean,
+): number | null {
+  if (own === MARKET) return null;
+  // Nearest first: ascending above the limit for BURN, descending below it for MINT.
+  const candidates = burn ? all.filter((c) => c > own) : all.filter((c) => c < own).reverse();
   if (candidates.length === 0) return null;
-  const limits = book.limitCentiBps.slice();
-  const trial: ClearingColumns = { ...book, limitCentiBps: limits };
-  const fillsAt = (limit: number): boolean => {
-    limits[index] = limit;
-    const filled = clearColumns(trial, { referenceFeeCentiBps }).filledCents[index];
-    return filled === book.amountCents[index];
-  };
   let hi = candidates.length - 1;
   if (!fillsAt(candidates[hi]!)) return null;
   let lo = 0;

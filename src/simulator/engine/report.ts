@@ -8,7 +8,7 @@ import { MARKET } from './clearing-checks.js';
 import { clearColumns } from './clearing.js';
 import type { ClearingColumns, ClearingExplanation, ClearingRule, MarginalLevel } from './clearing-types.js';
 import { formatCentiBps, usdMoney, type WireMoney } from './money.js';
-import { nearMissCentiBps } from './report-near-miss.js';
+import { NearMissSearch } from './report-near-miss.js';
 import type { EngineState } from './state.js';
 import type { Auction, Order } from './types.js';
 import { iso } from './wire.js';
@@ -82,7 +82,15 @@ export interface ClearingReport {
   curves: CurveRegion[];
   /** Every order of the book at the clear, in admission order. */
   orders: ReportOrder[];
+  /**
+   * False when a large book used up the report's work bound (NEAR_MISS_BUDGET) before every
+   * nearMiss was found: the orders past it carry none.
+   */
+  nearMissComplete: boolean;
 }
+
+/** Orders cleared, summed over nearMiss trials, per report: about a second of work. */
+export const NEAR_MISS_BUDGET = 4_000_000;
 
 /** `GET /_sim/auctions/current`: what the open auction would clear at from what rests now. */
 export interface IndicativeReport {
@@ -139,6 +147,7 @@ export function clearingReport(
   const book = columnsOf(orders);
   const result = clearColumns(book, { referenceFeeCentiBps, explain: true });
   const x = result.explanation as ClearingExplanation;
+  const search = new NearMissSearch(book, referenceFeeCentiBps, x.levels, NEAR_MISS_BUDGET);
   // The same rule on the same book: anything else means the book changed after the clear.
   if (
     result.clearingFeeCentiBps !== auction.clearingFeeCentiBps ||
@@ -146,7 +155,7 @@ export function clearingReport(
     orders.some((o, i) => o.filledCents !== result.filledCents[i])
   )
     throw new Error(`auction ${auction.auctionId}: its book no longer gives the fills it cleared with`);
-  return {
+  const report: ClearingReport = {
     auctionId: auction.auctionId,
     clearedAt: iso(auction.clearedAt),
     clearingFeeBps: bps(result.clearingFeeCentiBps),
@@ -172,12 +181,15 @@ export function clearingReport(
       if (marginal && result.matchedCents > 0 && level === marginal.level)
         row.proRata = proRataOf(x, marginal);
       if (o.filledCents < o.amountCents) {
-        const near = nearMissCentiBps(book, i, referenceFeeCentiBps, x.levels);
-        row.nearMiss = near === null ? null : { feeBps: bps(near) };
+        const near = search.find(i);
+        if (near !== undefined) row.nearMiss = near === null ? null : { feeBps: bps(near) };
       }
       return row;
     }),
+    nearMissComplete: true,
   };
+  report.nearMissComplete = search.complete;
+  return report;
 }
 
 function proRataOf(x: ClearingExplanation, m: MarginalLevel): NonNullable<ReportOrder['proRata']> {
