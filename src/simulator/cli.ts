@@ -8,6 +8,8 @@ import { Output, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
 import type { WireAuction } from './engine/wire.js';
 import type { RunningSimulator } from './listen.js';
+import type { MarketConfig } from './market/config.js';
+import { loadMarketSync } from './market/load-sync.js';
 import { createSimulator, type Simulator } from './simulator.js';
 
 /** A refused command line: the reason and where to look, not the whole usage (exit 2). */
@@ -43,6 +45,14 @@ const FLAG_OF: Record<string, string> = {
   ticketTtlMs: '--ticket-ttl-ms',
 };
 
+// A market file is read before the simulator starts: a mistake in it is a refused command line.
+let market: MarketConfig | undefined;
+try {
+  market = args.market === undefined ? undefined : loadMarketSync(args.market);
+} catch (err) {
+  fail(`--market: ${err instanceof Error ? err.message : String(err)}`);
+}
+
 let sim: Simulator;
 const out = new Output({
   json: args.json,
@@ -61,6 +71,7 @@ try {
     ...(args.settleMs === undefined ? {} : { settleMs: args.settleMs }),
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
+    ...(market === undefined ? {} : { market }),
     logger: {
       info: (message) => out.line('info', { message }, message),
       error: (message, err) => out.error(message, err),

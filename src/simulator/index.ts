@@ -1,7 +1,9 @@
 export type { WireAccountSummary } from './engine/account.js';
+export type { ClearingRule } from './engine/clearing-types.js';
 export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export { checkInvariants } from './engine/invariants.js';
 export type { WireMoney } from './engine/money.js';
+export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineState } from './engine/state.js';
 export type {
@@ -24,6 +26,17 @@ export type { FaultSettings, Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export type { ListenOptions, RunningSimulator } from './listen.js';
+export {
+  MARKET_PRESETS,
+  type MarketConfig,
+  MarketConfigError,
+  type MarketOption,
+  type MarketOverrides,
+  type MarketPreset,
+  type MarketRange,
+} from './market/config.js';
+export { loadMarket } from './market/load.js';
+export type { MarketStats, MarketSummary } from './market/population.js';
 export type { RequestLogEntry, RequestLogHook } from './request-log.js';
 export {
   type ControlSignal,

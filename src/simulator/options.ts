@@ -2,6 +2,7 @@
 import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineConfig } from './engine/types.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
+import type { MarketOption } from './market/config.js';
 
 /** Where the simulator reports; it logs no secrets. */
 export interface Logger {
@@ -40,8 +41,14 @@ export interface SimulatorOptions {
   withdrawalCompleteMs?: number;
   /** The account summary's activity window, ms. Default 24 h. */
   activityWindowMs?: number;
-  /** Seeds fault draws (error rate, settlement failure rate). */
+  /** Seeds fault draws (error rate, settlement failure rate) and the background market. */
   seed?: number;
+  /**
+   * A background market: a seeded population of synthetic participants placing orders in every
+   * auction (docs/MARKET.md): a preset (`'calm'`, `'busy'`, `'one-sided'`) or a configuration over
+   * one. Off by default: the venue stays empty unless asked.
+   */
+  market?: MarketOption;
   /** 429 with Retry-After past this many requests per API key per window. Off by default. */
   rateLimit?: RateLimitOptions;
   /** Receives unexpected handler errors (500s). Default: console.error, info silent. */

@@ -4,8 +4,7 @@
  */
 import { DeadlineTimer } from './deadline-timer.js';
 import { VenueEngine } from './engine/engine.js';
-import { venueError } from './engine/errors.js';
-import { seededRandom } from './engine/ids.js';
+import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { EngineState } from './engine/state.js';
 import type { SimulatorEvent } from './engine/types.js';
 import type { WireAuction } from './engine/wire.js';
@@ -14,11 +13,12 @@ import { EventFanout } from './event-fanout.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { handleRequest } from './http/handler.js';
 import type { SimulatorPort } from './http/port.js';
-import { RateLimiter } from './http/rate-limit.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
+import { type MarketConfig, resolveMarket } from './market/config.js';
+import { MarketPopulation, type MarketSummary } from './market/population.js';
 import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
-import { accountSeqOf } from './ws/account-seq.js';
+import { simulatorPort } from './simulator-port.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
 /** What {@link Simulator.onControl} listeners hear: drop every WebSocket now, or the state was reset. */
@@ -66,6 +66,9 @@ export class Simulator {
   /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
   private readonly wallStart: number;
   private closed = false;
+  /** The background market's configuration (checked at creation), and its population now. */
+  private readonly market: MarketConfig | undefined;
+  private population: MarketPopulation | undefined;
   private readonly servers = new Set<RunningSimulator>();
 
   constructor(options: SimulatorOptions = {}) {
@@ -74,6 +77,7 @@ export class Simulator {
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
     this.wallStart = Date.now();
     this.start = startTimeMs(options.startTime, this.wallStart);
+    this.market = options.market === undefined ? undefined : resolveMarket(options.market);
     this.engine = this.newEngine();
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -99,12 +103,27 @@ export class Simulator {
         this.arm();
       },
     );
-    this.port = this.httpPort(options);
+    this.port = simulatorPort(this, {
+      options,
+      faults: this.faultState,
+      control: this,
+      afterRequest: () => this.arm(),
+    });
     this.arm();
   }
 
   private newEngine(): VenueEngine {
+    const market = this.market;
+    // A fresh population with a fresh generator: a reset replays the same market from the start.
+    this.population = market
+      ? new MarketPopulation(() => market, this.options.seed ?? 1, {
+          noise: market.noise.count,
+          lp: market.liquidity.count,
+          balance: market.balance,
+        })
+      : undefined;
     return new VenueEngine({
+      population: this.population,
       now: () => this.now(),
       config: engineConfig(this.options),
       seed: this.options.seed ?? 1,
@@ -112,50 +131,6 @@ export class Simulator {
       onEvent: (e) => this.events.emit(e),
       wantsEvents: (entityId) => this.events.wants(entityId),
     });
-  }
-
-  /** What the HTTP binding sees: the port (http/port.ts), never the engine itself. */
-  private httpPort(options: SimulatorOptions): SimulatorPort {
-    const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
-    const random = seededRandom((options.seed ?? 1) ^ 0x5bd1e995);
-    const faults = this.faultState;
-    const engine = () => this.engine;
-    return {
-      logger: this.logger,
-      admission: {
-        entityForApiKey: (apiKey) => this.entityForApiKey(apiKey),
-        // Wall clock: Retry-After is what a client really sleeps, and a manual clock never moves
-        // while it does, so a window on simulated time would stay shut.
-        throttle: (apiKey) => rateLimiter?.take(apiKey, Date.now()) ?? 0,
-        get faults() {
-          return faults.current;
-        },
-        random,
-        takeDrop: () => faults.takeDrop(),
-      },
-      venue: {
-        assertEligible: (entityId) => engine().assertEligible(entityId),
-        account: (entityId) => {
-          const summary = engine().account(entityId);
-          // The simulator's venue wallets are always sound; the fault lets clients exercise 139001.
-          if (faults.current.venueWalletInvalid) throw venueError.venueWalletInvalid();
-          return summary;
-        },
-        place: (entityId, input) => engine().place(entityId, input),
-        listOrders: (entityId, query) => engine().listOrders(entityId, query),
-        getOrder: (entityId, orderId) => engine().getOrder(entityId, orderId),
-        cancel: (entityId, auctionId, orderId) => engine().cancel(entityId, auctionId, orderId),
-        cancelAll: (entityId) => engine().cancelAll(entityId),
-        modify: (entityId, auctionId, orderId, feeBps) =>
-          engine().modify(entityId, auctionId, orderId, feeBps),
-        withdraw: (entityId, input) => engine().withdraw(entityId, input),
-        issueTicket: (entityId) => this.tickets.issue(entityId),
-        accountSeq: (entityId) => accountSeqOf(this, entityId),
-      },
-      platform: this.platform,
-      control: this,
-      afterRequest: () => this.arm(),
-    };
   }
 
   /**
@@ -288,8 +263,24 @@ export class Simulator {
   getState(): ReturnType<VenueEngine['snapshot']> & {
     /** `manual` or `real`. */
     clock: Simulator['clock'];
+    /** The background market's participants and what they placed; null without one. */
+    market: MarketSummary | null;
   } {
-    return { ...this.engine.snapshot(), clock: this.clock };
+    return { ...this.engine.snapshot(), clock: this.clock, market: this.population?.summary() ?? null };
+  }
+
+  /**
+   * The clearing report of a cleared auction (`GET /_sim/auctions/{auctionId}`): fee, volume, the
+   * rule's deciding step, the curves and every order with its fill, pro-rata share and nearMiss.
+   * Undefined when the auction is unknown, still open, or was skipped idle by a clock jump.
+   */
+  auctionReport(auctionId: number): ClearingReport | undefined {
+    return this.engine.report(auctionId);
+  }
+
+  /** The open auction's indicative fee, volume and imbalance from what rests now (`GET /_sim/auctions/current`). */
+  currentAuctionReport(): IndicativeReport {
+    return this.engine.indicative();
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */

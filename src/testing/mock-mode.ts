@@ -1,7 +1,7 @@
 // The testing layer reaches the client through its public entry (as a user does), so the built
 // `match-venue/testing` and `match-venue/simulator` share the main entry's module and its types.
 import { InvalidArgumentError, type MockBinding } from 'match-venue';
-import { createSimulator, type Simulator } from '../simulator/index.js';
+import { createSimulator, loadMarket, type Simulator } from '../simulator/index.js';
 
 // Keyed on globalThis through a registered symbol so that every copy of this module in the process
 // (ESM and CJS builds, test module graphs) reaches the same simulator: mock clients trade together.
@@ -20,9 +20,21 @@ export function getMockSimulator(): Promise<Simulator> {
   // at the wall-clock time unless MATCH_VENUE_MOCK_START_TIME (ISO instant or epoch ms) fixes it.
   const clock = process.env.MATCH_VENUE_MOCK_CLOCK === 'real' ? 'real' : 'manual';
   const start = process.env.MATCH_VENUE_MOCK_START_TIME || undefined;
-  slot[SHARED] ??= Promise.resolve().then(() => {
+  // MATCH_VENUE_MOCK_MARKET (a preset or a JSON/YAML file) adds background participants; off by default.
+  const marketName = process.env.MATCH_VENUE_MOCK_MARKET || undefined;
+  slot[SHARED] ??= Promise.resolve().then(async () => {
+    let market: Awaited<ReturnType<typeof loadMarket>> | undefined;
     try {
-      return createSimulator({ clock, startTime: start && /^\d+$/.test(start) ? Number(start) : start });
+      market = marketName === undefined ? undefined : await loadMarket(marketName);
+    } catch (err) {
+      throw new InvalidArgumentError(`MATCH_VENUE_MOCK_MARKET: ${err instanceof Error ? err.message : err}`);
+    }
+    try {
+      return createSimulator({
+        clock,
+        startTime: start && /^\d+$/.test(start) ? Number(start) : start,
+        ...(market === undefined ? {} : { market }),
+      });
     } catch (err) {
       throw new InvalidArgumentError(
         `MATCH_VENUE_MOCK_START_TIME: ${err instanceof Error ? err.message : err}`,

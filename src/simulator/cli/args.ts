@@ -47,6 +47,11 @@ const FLAGS: readonly Flag[] = [
     value: '<token>',
     help: `x-sim-control-token /_sim/* requires (or ${CONTROL_TOKEN_ENV}; generated off loopback)`,
   },
+  {
+    name: 'market',
+    value: '<preset|file>',
+    help: 'background participants: calm, busy, one-sided, or a JSON/YAML file (default: none)',
+  },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
   { name: 'version', short: 'v', help: 'print the package version and exit' },
@@ -84,6 +89,8 @@ export interface CliArgs {
    * variable (never printed): the listen options of the same names, only those given.
    */
   access: AccessOptions;
+  /** `--market`: a preset name or a file (read by the CLI). */
+  market?: string;
   quiet: boolean;
   json: boolean;
   version: boolean;
@@ -130,6 +137,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
   };
   // Digits alone are epoch ms; anything else must be an ISO instant (checked by the simulator).
   if (start !== undefined) args.startTime = /^\d+$/.test(start) ? Number(start) : start;
+  const market = text('market');
+  if (market !== undefined) args.market = market;
   const numbers = [
     ['cycle-ms', 'cycleMs', 1],
     ['lock-ms', 'lockMs', 0],

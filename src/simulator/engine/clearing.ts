@@ -18,14 +18,23 @@ import {
   MARKET,
   validateOrder,
 } from './clearing-checks.js';
+import { explanation, ruleFor } from './clearing-explain.js';
 import { allocateProRata } from './clearing-pro-rata.js';
-import type { ClearingColumns, ClearingOptions, ClearingOrder, ClearingResult } from './clearing-types.js';
-
-export type {
+import type {
   ClearingColumns,
   ClearingOptions,
   ClearingOrder,
   ClearingResult,
+  MarginalLevel,
+} from './clearing-types.js';
+
+export type {
+  ClearingColumns,
+  ClearingExplanation,
+  ClearingOptions,
+  ClearingOrder,
+  ClearingResult,
+  ClearingRule,
 } from './clearing-types.js';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
@@ -126,11 +135,15 @@ export function clearColumns(book: ClearingColumns, options: ClearingOptions): C
   let bestImbalance = 0;
   let first = 0;
   let last = 0;
+  // How many regions reach the most volume: one alone means volume decided (the report's `rule`).
+  let volumeTies = 0;
   for (let r = 0; r <= 2 * k; r++) {
     const burn = burnAtOrAbove[r >> 1]!;
     const mint = mintAtOrBelow[((r - 1) >> 1) + 1]!;
     const volume = Math.min(burn, mint);
     const imbalance = burn < mint ? mint - burn : burn - mint;
+    if (volume > bestVolume) volumeTies = 1;
+    else if (volume === bestVolume) volumeTies++;
     if (volume > bestVolume || (volume === bestVolume && imbalance < bestImbalance)) {
       bestVolume = volume;
       bestImbalance = imbalance;
@@ -150,16 +163,32 @@ export function clearColumns(book: ClearingColumns, options: ClearingOptions): C
         );
 
   const filled: number[] = new Array<number>(n).fill(0);
-  if (bestVolume <= 0) return { clearingFeeCentiBps: fee, matchedCents: 0, filledCents: filled };
-
   // Every region of the best span has the same eligible orders (docs/AUCTION.md), so the first one's
   // eligibility is the span's; each of them accepts any fee in the span's closure, the fee included.
   const burnFrom = first >> 1;
   const mintUpTo = (first - 1) >> 1;
+  const explain = (burnMarginal: MarginalLevel | null, mintMarginal: MarginalLevel | null) =>
+    options.explain
+      ? explanation(k, levels, burnAtOrAbove, mintAtOrBelow, levelOf, {
+          rule: ruleFor(k, bestVolume, burnTotal, mintTotal, volumeTies, first, last),
+          firstRegion: first,
+          lastRegion: last,
+          burnFromLevel: burnFrom,
+          mintUpToLevel: mintUpTo,
+          burnMarginal,
+          mintMarginal,
+        })
+      : undefined;
+  if (bestVolume <= 0) {
+    const result: ClearingResult = { clearingFeeCentiBps: fee, matchedCents: 0, filledCents: filled };
+    if (options.explain) result.explanation = explain(null, null);
+    return result;
+  }
+
   const burnEligible = burnAtOrAbove[burnFrom]!;
   const mintEligible = mintAtOrBelow[mintUpTo + 1]!;
   const matched = bestVolume;
-  fillSide(book, levelOf, filled, {
+  const burnMarginal = fillSide(book, levelOf, filled, {
     burnSide: true,
     long: burnEligible > mintEligible,
     matched,
@@ -168,7 +197,7 @@ export function clearColumns(book: ClearingColumns, options: ClearingOptions): C
     bestLevel: k - 1,
     worstLevel: burnFrom,
   });
-  fillSide(book, levelOf, filled, {
+  const mintMarginal = fillSide(book, levelOf, filled, {
     burnSide: false,
     long: mintEligible > burnEligible,
     matched,
@@ -177,7 +206,9 @@ export function clearColumns(book: ClearingColumns, options: ClearingOptions): C
     bestLevel: 0,
     worstLevel: mintUpTo,
   });
-  return { clearingFeeCentiBps: fee, matchedCents: matched, filledCents: filled };
+  const result: ClearingResult = { clearingFeeCentiBps: fee, matchedCents: matched, filledCents: filled };
+  if (options.explain) result.explanation = explain(burnMarginal, mintMarginal);
+  return result;
 }
 
 interface SidePlan {
@@ -196,7 +227,12 @@ interface SidePlan {
  * Fills one side. The long side fills price level by price level from the best (market first); the
  * marginal level, where the matched volume runs out, shares what is left pro rata; worse levels get 0.
  */
-function fillSide(book: ClearingColumns, levelOf: Int32Array, filled: number[], plan: SidePlan): void {
+function fillSide(
+  book: ClearingColumns,
+  levelOf: Int32Array,
+  filled: number[],
+  plan: SidePlan,
+): MarginalLevel | null {
   const { isBurn, amountCents: amounts } = book;
   const side = plan.burnSide ? 1 : 0;
   const step = plan.burnSide ? -1 : 1;
@@ -212,7 +248,7 @@ function fillSide(book: ClearingColumns, levelOf: Int32Array, filled: number[], 
       const level = levelOf[i]!;
       if (level === MARKET || atLeast(level, worst)) filled[i] = amounts[i]!;
     }
-    return;
+    return null;
   }
 
   // Find the marginal level: MARKET if market orders alone cover the matched volume. The long side's
@@ -243,6 +279,7 @@ function fillSide(book: ClearingColumns, levelOf: Int32Array, filled: number[], 
   const members = new Int32Array(memberCount);
   for (let i = 0, w = 0; i < n; i++) if (isBurn[i] === side && levelOf[i] === marginal) members[w++] = i;
   allocateProRata(members, book, marginalTotal, remaining, filled);
+  return { level: marginal, levelCents: marginalTotal, sharedCents: remaining };
 }
 
 /**

@@ -51,7 +51,8 @@ export function advanceTo(ctx: EngineContext, until: number): void {
 function skipIdleCycles(ctx: EngineContext, until: number): void {
   const { state, config } = ctx;
   const current = currentAuction(state);
-  if (current.orders.length > 0 || state.settlingAuctionId !== null) return;
+  // A background population places in every auction: none can be skipped without changing the run.
+  if (ctx.opened || current.orders.length > 0 || state.settlingAuctionId !== null) return;
   const k = Math.floor((until - current.clearsAt) / config.cycleMs);
   if (k < MIN_CYCLES_SKIPPED) return;
   const w = nextWithdrawalDeadline(state);
@@ -78,7 +79,7 @@ function skipIdleCycles(ctx: EngineContext, until: number): void {
 function holdDormantAuction(ctx: EngineContext, until: number): void {
   const { state, config } = ctx;
   const current = currentAuction(state);
-  if (current.phase !== 'open') return;
+  if (ctx.opened || current.phase !== 'open') return;
   const k = Math.floor((until - current.clearsAt) / config.cycleMs);
   if (k < MIN_CYCLES_SKIPPED) return;
   for (const o of current.orders) {

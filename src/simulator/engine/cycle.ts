@@ -121,6 +121,7 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   state.auctions.set(next.auctionId, next);
   state.currentAuctionId = next.auctionId;
   market(ctx, 'auction.opened', next);
+  ctx.opened?.(ctx, next);
   return auction;
 }
 

@@ -3,7 +3,6 @@ import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
 import { balanceEvent } from './events.js';
 import { seededRandom } from './ids.js';
-import { formatCents, usdMoney, type WireMoney } from './money.js';
 import {
   cancelAllOrders,
   cancelOrder,
@@ -15,16 +14,19 @@ import {
   placeOrder,
   requireEligible,
 } from './orders.js';
+import { clearingReport, indicativeReport } from './report.js';
 import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
+import { stateView } from './state-view.js';
 import {
+  type Auction,
   DEFAULT_ENGINE_CONFIG,
   type EngineConfig,
   type Entity,
   type SettlementFaults,
   type SimulatorEvent,
 } from './types.js';
-import { iso, toWireAuction, toWireLastClear } from './wire.js';
-import { landWire, toWireWire, type WireInput } from './wires.js';
+import { toWireAuction, toWireLastClear } from './wire.js';
+import { landWire, type WireInput } from './wires.js';
 import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
 
 /**
@@ -43,6 +45,19 @@ export interface EngineOptions {
    * engine builds no event nobody reads. Default: every event while `onEvent` is given, none without.
    */
   wantsEvents?: (entityId?: string) => boolean;
+  /** A background population (market/population.ts): its entities join the state, it acts as auctions open. */
+  population?: EnginePopulation;
+}
+
+/**
+ * What the engine needs of a background population.
+ * @internal
+ */
+export interface EnginePopulation {
+  /** Adds its entities (with their balances) to a fresh state. */
+  seed(state: EngineState): void;
+  /** Places its orders in an auction that just opened, through the engine's own rules. */
+  onOpened(ctx: EngineContext, auction: Auction): void;
 }
 
 /**
@@ -62,6 +77,9 @@ export class VenueEngine {
   private readonly onEvent: (event: SimulatorEvent) => void;
   private readonly wants: (entityId?: string) => boolean;
   private time: number;
+  private readonly population: EnginePopulation | undefined;
+  /** Auction 1 opened with the engine: the population acts in it at the first step. */
+  private firstOpenPending: boolean;
 
   constructor(options: EngineOptions) {
     this.config = { ...DEFAULT_ENGINE_CONFIG, ...options.config };
@@ -74,6 +92,9 @@ export class VenueEngine {
     this.wants = options.wantsEvents ?? (() => listening);
     this.time = this.now();
     this.state = createState(this.config, this.time);
+    this.population = options.population;
+    this.population?.seed(this.state);
+    this.firstOpenPending = this.population !== undefined;
   }
 
   /** Runs `fn` as one step: due transitions first, then fn, then balance.updated per touched entity. */
@@ -87,13 +108,26 @@ export class VenueEngine {
       emit: this.onEvent,
       wants: this.wants,
       dirty: new Set(),
+      ...(this.population ? { opened: this.opened } : {}),
     };
+  }
+
+  private readonly opened = (ctx: EngineContext, auction: Auction): void => {
+    this.population?.onOpened(ctx, auction);
+  };
+
+  /** The population acts in auction 1 at the engine's first step (its listeners exist by then). */
+  private openFirst(ctx: EngineContext): void {
+    if (!this.firstOpenPending) return;
+    this.firstOpenPending = false;
+    this.opened(ctx, currentAuction(ctx.state));
   }
 
   private step<T>(fn: (ctx: EngineContext) => T, until?: number): T {
     const ctx = this.context();
     const target = Math.max(this.time, until ?? this.now());
     try {
+      this.openFirst(ctx);
       advanceTo(ctx, target);
       ctx.time = target;
       return fn(ctx);
@@ -202,114 +236,21 @@ export class VenueEngine {
     });
   }
 
-  /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */
-  snapshot() {
+  /** The clearing report of a cleared auction (`GET /_sim/auctions/{id}`); undefined when none cleared. */
+  report(auctionId: number) {
     return this.step((ctx) => {
-      const s = ctx.state;
-      const { auctionId, phase, opensAt, locksAt, clearsAt } = toWireAuction(currentAuction(s));
-      return {
-        /** The current auction's schedule. */
-        auction: {
-          /** Its number. */
-          auctionId,
-          /** Where it is in its cycle. */
-          phase,
-          /** When it opened. */
-          opensAt,
-          /** When it locks. */
-          locksAt,
-          /** When it clears. */
-          clearsAt,
-        },
-        /** The auction settling now, or null. */
-        settlingAuctionId: s.settlingAuctionId,
-        /** Simulated now, ISO 8601. */
-        now: iso(ctx.time),
-        /** Every entity with its balances (test keys: nothing hidden). */
-        entities: [...s.entities.values()].map((e) => ({
-          /** The entity's id. */
-          entityId: e.id,
-          /** Its venue account id. */
-          accountId: e.accountId,
-          /** Its seeded name (`burner`, `minter`, ...). */
-          name: e.name,
-          /** Its test API key. */
-          apiKey: e.apiKey,
-          /** Whether the venue accepts its orders. */
-          eligible: e.eligible,
-          /** Whether it has a venue account. */
-          hasAccount: e.hasAccount,
-          /** Its wallets. */
-          wallets: e.walletIds.map((id) => {
-            const w = s.wallets.get(id);
-            return {
-              /** The wallet id. */
-              id,
-              /** What the wallet holds. */
-              currency: w?.currency ?? 'USD',
-              /** Its balance. */
-              balance: moneyIn(w?.balanceCents ?? 0, w?.currency ?? 'USD'),
-              /** The part held by resting BURN orders. */
-              reserved: moneyIn(w?.reservedCents ?? 0, w?.currency ?? 'USD'),
-            };
-          }),
-          /** Its bank accounts. */
-          fiatAccounts: e.fiatAccountIds.map((id) => ({
-            /** The fiat account id. */
-            id,
-            /** Its USD balance. */
-            balance: usdMoney(s.fiatAccounts.get(id)?.balanceCents ?? 0),
-          })),
-          /** Which side it trades. */
-          fundingSide: e.fundingSide,
-          /** Its venue-only balance (the mint side's prefunding). */
-          venueBalance: usdMoney(e.venueBalanceCents),
-          /** The part of it held by resting MINT orders. */
-          venueReserved: usdMoney(e.venueReservedCents),
-          /** Held by withdrawals not yet paid out. */
-          withdrawalsHeld: usdMoney(e.withdrawalHeldCents),
-        })),
-        /** The venue's own ledger. */
-        house: {
-          /** USD the venue holds. */
-          usd: usdMoney(s.house.usdCents),
-          /** Stablecoin the venue holds. */
-          stablecoin: usdMoney(s.house.stablecoinCents),
-        },
-        /** The stablecoin issuer's ledger. */
-        issuer: {
-          /** USD the issuer holds. */
-          usd: usdMoney(s.issuer.usdCents),
-          /** Stablecoin the issuer holds (a wire issues venue-only stablecoin out of it). */
-          stablecoin: usdMoney(s.issuer.stablecoinCents),
-        },
-        /** Every wire landed so far. */
-        wires: s.wires.map(toWireWire),
-        /** Remainders routed to the standard minting product. */
-        fallbacks: s.fallbacks.map((o) => ({
-          /** The order whose remainder it is. */
-          orderId: o.orderId,
-          /** Its entity. */
-          entityId: o.entityId,
-          /** The auction it was in. */
-          auctionId: o.auctionId,
-          /** `BURN` or `MINT`. */
-          orderType: o.orderType,
-          /** The unfilled amount routed. */
-          amount: usdMoney(o.amountCents - o.filledCents),
-          /** When it was routed. */
-          routedAt: iso(o.updatedAt),
-        })),
-        /** The settlement faults in force. */
-        faults: {
-          /** As set with `setFaults`. */
-          settlement: this.faults,
-        },
-      };
+      const a = ctx.state.auctions.get(auctionId);
+      if (!a || a.clearedAt === null) return undefined;
+      return clearingReport(ctx.state, a, this.config.referenceFeeCentiBps);
     });
   }
-}
+  /** The open auction's indicative clear from what rests now (`GET /_sim/auctions/current`). */
+  indicative() {
+    return this.step((ctx) => indicativeReport(currentAuction(ctx.state), this.config.referenceFeeCentiBps));
+  }
 
-function moneyIn(cents: number, currency: string): WireMoney {
-  return { amount: formatCents(cents), currency };
+  /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */
+  snapshot() {
+    return this.step((ctx) => stateView(ctx.state, ctx.time, this.faults));
+  }
 }

@@ -83,6 +83,11 @@ export interface EngineContext {
   wants: (entityId?: string) => boolean;
   /** Entities whose balances changed during the step: one balance.updated each at the end. */
   dirty: Set<string>;
+  /**
+   * A background population acting as each auction opens (market/population.ts). With one, no
+   * auction is idle: clock jumps run every cycle (clock.ts).
+   */
+  opened?: (ctx: EngineContext, auction: Auction) => void;
 }
 
 const SEEDED_HOUSE: Readonly<Ledger> = {

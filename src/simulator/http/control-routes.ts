@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { assertNoBody } from './body.js';
 import { visibleState } from './key-visibility.js';
+import { type ControlHandler, marketRoutes } from './market-routes.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
@@ -40,8 +41,6 @@ export const FaultsBody = z
   })
   .strict();
 
-type ControlHandler = (sim: ControlPort, req: Request) => Promise<Response> | Response;
-
 /** A control route that takes no body refuses one, as the contract's operations do (400 code 2). */
 function noBody(handler: (sim: ControlPort, req: Request) => Response): ControlHandler {
   return async (sim, req) => {
@@ -52,6 +51,7 @@ function noBody(handler: (sim: ControlPort, req: Request) => Response): ControlH
 
 /** Simulator-only routes: not in the contract, so keyed by path. */
 export const controlRoutes: RouteTable<ControlHandler> = {
+  ...marketRoutes,
   '/_sim/auctions/clear': {
     POST: async (sim, req) => {
       const b = validate(ClearBody, await optionalBody(req));

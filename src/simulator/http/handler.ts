@@ -53,7 +53,7 @@ async function control(port: SimulatorPort, req: Request, method: string, path: 
   if (!m) throw notFound(method, path);
   const h = m.methods[method];
   if (!h) throw methodNotAllowed(m.methods, method, path);
-  return h(port.control, req);
+  return h(port.control, req, m.params);
 }
 
 /** Auth, rate limit and the request faults: the entity calling, and whether its answer is dropped. */

@@ -61,6 +61,10 @@ export interface ControlPort {
   reset(): void;
   readonly faults: Faults;
   setFaults(faults: FaultSettings): void;
+  /** A cleared auction's clearing report; undefined when the auction is unknown or has not cleared. */
+  auctionReport(auctionId: number): unknown;
+  /** The open auction's indicative clear. */
+  currentAuctionReport(): unknown;
 }
 
 export interface SimulatorPort {

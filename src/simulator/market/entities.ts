@@ -1,0 +1,82 @@
+/**
+ * The background participants as venue entities: each its own entity with its own API key, wallet,
+ * bank and venue-only balance, added to a fresh engine state next to the seeded ones. Their ids
+ * are fixed by their number (prefix 5, beside the seeded 1 to 4), so a run can be replayed.
+ */
+import { currencyTotals, type EngineState } from '../engine/state.js';
+import type { FundingSide } from '../engine/types.js';
+
+/** One background participant's account, as the population acts through it. */
+export interface ParticipantAccount {
+  /** 1-based, across the whole population. */
+  number: number;
+  name: string;
+  entityId: string;
+  walletId: string;
+  fiatAccountId: string;
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+
+/** Entity, account, wallet and fiat ids of participant `number` (up to 2^48). */
+export function participantIds(number: number) {
+  const tail = hex(number, 12);
+  return {
+    entityId: `50000000-0000-4000-8000-${tail}`,
+    accountId: `50000000-0000-4000-80ac-${tail}`,
+    walletId: `50000000-0000-4000-80a1-${tail}`,
+    fiatAccountId: `50000000-0000-4000-80f1-${tail}`,
+  };
+}
+
+/**
+ * Adds the participants, each holding `balanceCents` in its stablecoin wallet (what BURN orders
+ * draw on), as venue-only balance (MINT orders; prefunded like the seeded minter's: a wire that
+ * already settled, whose USD the issuer holds) and in its bank. The seeded ledgers and the opening
+ * totals are set again, so the invariants count the participants' money as there from the start.
+ */
+export function addParticipants(
+  state: EngineState,
+  people: readonly { name: string; fundingSide: FundingSide }[],
+  balanceCents: number,
+): ParticipantAccount[] {
+  const accounts: ParticipantAccount[] = [];
+  people.forEach((p, i) => {
+    const number = i + 1;
+    const ids = participantIds(number);
+    const entity = {
+      id: ids.entityId,
+      accountId: ids.accountId,
+      name: p.name,
+      apiKey: `TEST_API_KEY:${p.name}:sim`,
+      eligible: true,
+      hasAccount: true,
+      walletIds: [ids.walletId],
+      fiatAccountIds: [ids.fiatAccountId],
+      fundingSide: p.fundingSide,
+      venueBalanceCents: balanceCents,
+      venueReservedCents: 0,
+      withdrawalHeldCents: 0,
+    };
+    state.entities.set(entity.id, entity);
+    state.byApiKey.set(entity.apiKey, entity);
+    state.wallets.set(ids.walletId, {
+      id: ids.walletId,
+      entityId: entity.id,
+      currency: 'USD',
+      balanceCents,
+      reservedCents: 0,
+    });
+    state.fiatAccounts.set(ids.fiatAccountId, { id: ids.fiatAccountId, entityId: entity.id, balanceCents });
+    state.ordersByEntity.set(entity.id, []);
+    state.exposure.set(entity.id, { BURN: 0, MINT: 0 });
+    state.activity.set(entity.id, { at: [], matched: [0], rebates: [0], fees: [0] });
+    accounts.push({ number, name: p.name, ...ids });
+  });
+  const prefund = balanceCents * people.length;
+  state.issuer.usdCents += prefund;
+  state.issuer.stablecoinCents -= prefund;
+  state.seededLedgers = { house: state.seededLedgers.house, issuer: { ...state.issuer } };
+  state.initialTotals = currencyTotals(state);
+  return accounts;
+}
