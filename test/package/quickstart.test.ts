@@ -6,9 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offlineInstallFiles } from './offline-install.js';
+import { offlineInstall } from './offline-install.js';
 import { packInto, root } from './pack.js';
 import { baseUrlOf, exited, groupAlive, type Started, start, stop, userEnv } from './shell.js';
 
@@ -63,19 +63,7 @@ describe('README quickstart, in an empty folder with the packed package', () => 
     execFileSync('npm', ['init', '-y'], { cwd: app, env: userEnv(), stdio: 'ignore' });
     // What the README's install line and `npm install --save-dev tsx` do, from the tarball and
     // offline (from-source.test.ts runs that line itself, against a fresh clone).
-    const spec = `file:../${basename(packInto(work))}`;
-    offlineInstallFiles(app, { spec, resolved: spec, dev: ['tsx'] });
-    try {
-      execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund'], {
-        cwd: app,
-        env: userEnv(),
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-    } catch (err) {
-      const { stderr } = err as { stderr?: string };
-      throw new Error(`offline install failed (is the npm cache filled? run npm install):\n${stderr}`);
-    }
+    offlineInstall(app, packInto(work), ['tsx']);
   }, 90_000);
 
   it('names every step: init, install, tsx, the simulator, the file and how to run it', () => {

@@ -9,7 +9,7 @@ import {
 } from 'match-venue';
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { accountEventDroppingProxy } from './dropping-proxy.js';
+import { startFrameProxy } from '../../bench/chaos/frame-proxy.js';
 import { burnParams, clientOf, mintParams, type Rig, startRig } from './helpers.js';
 
 // orders.waitForOutcome against the simulator: each final state, a roll's child, REST alone, a
@@ -172,7 +172,8 @@ describe('orders.waitForOutcome beside a stream', () => {
   });
 
   it('a stream whose account events are all dropped: the periodic REST read still resolves it', async () => {
-    const proxy = await accountEventDroppingProxy(rig.extra.wsUrl);
+    // Every account event frame is dropped (the chaos driver's frame proxy at a drop rate of 1).
+    const proxy = await startFrameProxy({ upstream: rig.extra.wsUrl, dropRate: 1 });
     cleanups.push(() => proxy.close());
     const minter = new MatchVenue({
       apiKey: SEEDED.minter.apiKey,
@@ -189,7 +190,8 @@ describe('orders.waitForOutcome beside a stream', () => {
     rig.venue.sim.clearAuction();
     expect((await outcome).status).toBe('filled');
     // The events existed and never reached the client.
-    expect(proxy.dropped()).toBeGreaterThan(0);
+    expect(proxy.stats().accountEventsDropped).toBeGreaterThan(0);
+    expect(proxy.stats().accountEventsForwarded).toBe(0);
     expect(reads(orderId)).toBeGreaterThanOrEqual(2);
   });
 });
