@@ -325,7 +325,7 @@ export class OutcomeUnknownError extends MatchVenueError {
   /** For placed orders the orderId equals the idempotency key. */
   readonly orderId: string | undefined;
   /** Number of attempts this call made. */
-  readonly attempts: number;
+  override readonly attempts: number;
   /** The request body that was sent (no credentials), so the same request can be replayed. */
   readonly request: unknown;
   /**
