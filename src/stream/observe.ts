@@ -1,16 +1,8 @@
-import type { Span } from '@opentelemetry/api';
 import type { Channel } from '../contract/ws-protocol.js';
 import { redactText } from '../core/logger.js';
 import { channels } from '../core/telemetry/channels.js';
 import { SPAN_PREFIX } from '../core/telemetry/names.js';
-import {
-  failSpan,
-  instrumentsOf,
-  type OtelApi,
-  otelNow,
-  tracerOf,
-  watchDepth,
-} from '../core/telemetry/otel.js';
+import { failSpan, instrumentsOf, otelNow, tracerOf, watchDepth } from '../core/telemetry/otel.js';
 import type { StateChange } from './api.js';
 import type { ResyncReason } from './channels.js';
 
@@ -42,7 +34,11 @@ export interface StreamResyncPayload {
 
 export class StreamObserver {
   readonly #id = ++streams;
-  #connectSpan: { otel: OtelApi; span: Span } | undefined;
+  /**
+   * The connection attempt under way. Its span is made when the attempt ends, with the attempt's
+   * start time: the first attempt of a process can start before the API has finished loading.
+   */
+  #connecting: { at: number; attempt: number; reconnect: boolean } | undefined;
   /** The socket was lost after it had opened: the next open is a reconnect. */
   #lost = false;
   #opened = false;
@@ -71,9 +67,11 @@ export class StreamObserver {
       case 'reconnecting':
         if (change.reason === undefined) {
           // An attempt starts (the session announces each one without a reason).
-          if (otel) this.#startConnect(otel, change);
+          this.#endConnect('superseded');
+          const reconnect = this.#lost || change.state === 'reconnecting';
+          this.#connecting = { at: Date.now(), attempt: change.attempt + 1, reconnect };
         } else {
-          if (this.#opened && this.#connectSpan === undefined) this.#lost = true;
+          if (this.#opened && this.#connecting === undefined) this.#lost = true;
           this.#endConnect(change.reason);
         }
         return;
@@ -96,30 +94,25 @@ export class StreamObserver {
     }
   }
 
-  #startConnect(otel: OtelApi, change: StateChange): void {
-    this.#endConnect('superseded');
+  /** Ends the current attempt: opened (no reason) or failed (`reason`); its span, when tracing. */
+  #endConnect(reason: string | undefined): void {
+    const current = this.#connecting;
+    if (current === undefined) return;
+    this.#connecting = undefined;
+    const otel = otelNow();
+    if (otel === undefined) return;
     const span = tracerOf(otel).startSpan(`${SPAN_PREFIX} stream.connect`, {
       kind: otel.SpanKind.CLIENT,
+      startTime: current.at,
       attributes: {
         'match_venue.stream.id': this.#id,
-        'match_venue.stream.attempt': change.attempt + 1,
-        'match_venue.stream.reconnect': this.#lost || change.state === 'reconnecting',
+        'match_venue.stream.attempt': current.attempt,
+        'match_venue.stream.reconnect': current.reconnect,
+        'match_venue.outcome': reason === undefined ? 'success' : 'error',
       },
     });
-    if (span.isRecording()) this.#connectSpan = { otel, span };
-  }
-
-  /** Ends the current attempt's span: opened (no reason) or failed (`reason`). */
-  #endConnect(reason: string | undefined): void {
-    const current = this.#connectSpan;
-    if (current === undefined) return;
-    this.#connectSpan = undefined;
-    if (reason === undefined) current.span.setAttribute('match_venue.outcome', 'success');
-    else {
-      current.span.setAttribute('match_venue.outcome', 'error');
-      failSpan(current.otel, current.span, 'MV_STREAM_CONNECT', redactText(reason));
-    }
-    current.span.end();
+    if (reason !== undefined) failSpan(otel, span, 'MV_STREAM_CONNECT', redactText(reason));
+    span.end();
   }
 
   /**

@@ -2,6 +2,7 @@ import type { Logger } from '../logger.js';
 import { CallTrace, type TelemetryHost, type TracedRequest } from './call.js';
 import { Hooks } from './hooks.js';
 import { DEFAULT_REQUEST_ID_HEADER } from './names.js';
+import { loadOtel, otelRegistered } from './otel.js';
 
 // The telemetry of one client: its hooks, how it names requests, where it sends them. Each call
 // gets a CallTrace (call.ts); the sinks are hooks.ts, channels.ts and otel.ts.
@@ -63,6 +64,9 @@ export class ClientTelemetry implements TelemetryHost {
     }
     this.serverAddress = address;
     this.serverPort = port;
+    // Loaded ahead of the first call when a provider is already registered, so that spans started
+    // synchronously (a wait, a resync) do not miss it.
+    if (otelRegistered()) void loadOtel();
   }
 
   secrets(): readonly string[] {
