@@ -44,12 +44,12 @@ export interface TelemetryBenchOptions {
   baseline?: string;
 }
 
-/** The source tree at `rev`, extracted once under .bench-baseline/ (ignored by git); undefined if git cannot. */
+/** The source tree at `rev`, extracted once under node_modules/.cache/ (outside git and the linters); undefined if git cannot. */
 function baselineEntry(rev: string | undefined): string | undefined {
   try {
     const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encoding: 'utf8' }).trim();
     const commit = git('rev-parse', rev ?? git('merge-base', 'HEAD', 'main'));
-    const dir = `${root}.bench-baseline/${commit}`;
+    const dir = `${root}node_modules/.cache/match-venue-bench/${commit}`;
     if (!existsSync(`${dir}/src/index.ts`)) {
       mkdirSync(dir, { recursive: true });
       execFileSync('sh', ['-c', `git archive ${commit} src | tar -x -C ${JSON.stringify(dir)}`], {
