@@ -48,7 +48,7 @@ export interface RestBenchRow {
 
 type Call = () => Promise<unknown>;
 
-async function run(
+export async function run(
   call: Call,
   total: number,
   concurrency: number,
@@ -69,7 +69,7 @@ async function run(
   return { ms: performance.now() - start, latencies };
 }
 
-function percentile(sorted: number[], p: number): number {
+export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 

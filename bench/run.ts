@@ -6,6 +6,7 @@ import { benchPlacements } from './placements.js';
 import { benchRest, benchValidation, describeRest } from './rest.js';
 import { describeSize, measureSize } from './size.js';
 import { benchStream } from './stream.js';
+import { benchTelemetry, describeTelemetry } from './telemetry.js';
 
 const smoke = process.argv.includes('--smoke');
 
@@ -44,6 +45,13 @@ const restOptions = smoke ? { requests: 100, warmup: 50, rounds: 3 } : {};
 const rest = [...(await benchRest(restOptions)), ...(await benchRest({ ...restOptions, dist: true }))];
 console.table(rest);
 for (const line of describeRest(rest)) console.log(line);
+
+console.log(
+  '# telemetry: per-call cost before it, with nothing registered, a channel subscriber, a provider',
+);
+const telemetry = await benchTelemetry(smoke ? { requests: 100, warmup: 50, rounds: 3 } : {});
+console.table(telemetry);
+for (const line of describeTelemetry(telemetry)) console.log(line);
 
 console.log('# stream');
 const stream = await benchStream(smoke ? 5_000 : undefined, smoke ? 1 : undefined);

@@ -4,6 +4,7 @@ import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.
 import { ConfigurationError } from './core/error.js';
 import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
 import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
+import { type ClientEvents, isHeaderName, type ListenerOptions } from './core/telemetry/index.js';
 import {
   defaultTransport,
   type FetchLike,
@@ -92,6 +93,18 @@ export interface MatchVenueOptions {
   settleWindowMs?: number;
   /** Most keys with an unknown outcome remembered at once. Default 10000. */
   maxUnknownKeys?: number;
+  /**
+   * Header carrying the client request id, a UUID made per call and sent on every attempt (with
+   * the attempt number in `x-client-attempt`), so even a call that never got an answer can be
+   * found in the venue's logs; errors carry it as `clientRequestId`. Default `x-client-request-id`.
+   */
+  requestIdHeader?: string;
+  /**
+   * Send the active OpenTelemetry trace context as a W3C `traceparent` (and `tracestate`) header
+   * on every attempt, so the venue's spans join the caller's trace. Needs `@opentelemetry/api` and
+   * a registered provider; default false (nothing about the caller's traces leaves the process).
+   */
+  propagateTraceContext?: boolean;
 }
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
@@ -156,6 +169,11 @@ export class MatchVenue extends ClientCore {
   constructor(options: MatchVenueOptions = {}) {
     checkLimits(options, 'MatchVenue options');
     checkLedgerOptions(options);
+    const idHeader = options.requestIdHeader;
+    if (idHeader !== undefined && !(typeof idHeader === 'string' && isHeaderName(idHeader)))
+      throw new ConfigurationError(
+        `MatchVenue options: requestIdHeader must be an HTTP header name, got ${JSON.stringify(idHeader)}`,
+      );
     const config = resolveConfig({ ...options, inProcess: options.handler !== undefined });
     let transport: Transport;
     if (options.handler) transport = handlerTransport(options.handler);
@@ -184,6 +202,8 @@ export class MatchVenue extends ClientCore {
       validateResponses: options.validateResponses ?? true,
       settleWindowMs: options.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS,
       maxUnknownKeys: options.maxUnknownKeys ?? DEFAULT_MAX_UNKNOWN_KEYS,
+      requestIdHeader: idHeader,
+      propagateTraceContext: options.propagateTraceContext,
     });
     this.environment = config.environment;
     this.wsUrl = config.wsUrl;
@@ -213,6 +233,27 @@ export class MatchVenue extends ClientCore {
    */
   verifyApiKey(options?: RequestOptions): Promise<boolean> {
     return this.configuration.verifyApiKey(options);
+  }
+
+  /**
+   * Calls `listener` for every HTTP attempt of this client's calls: `request` as it is sent,
+   * `response` as it ends (with its status, or the failure standing for one), `retry` when a retry
+   * is decided. Events carry timing, status, the client request id and the attempt, redacted;
+   * bodies only with `{ body: true }`. A listener that throws is logged and never breaks a call.
+   * Returns the function that removes the listener.
+   *
+   * @example
+   * ```ts
+   * venue.on('response', (e) => console.log(e.name, e.attempt, e.status, `${e.durationMs.toFixed(1)} ms`));
+   * venue.on('retry', (e) => console.warn(`${e.name} retry ${e.nextAttempt} in ${e.delayMs} ms`, e.reason));
+   * ```
+   */
+  on<E extends keyof ClientEvents>(
+    event: E,
+    listener: (event: ClientEvents[E]) => void,
+    options?: ListenerOptions,
+  ): () => void {
+    return this.telemetry.hooks.on(event, listener, options);
   }
 
   /**

@@ -68,6 +68,17 @@ export { Page, PagePromise, type PaginationInfo } from './core/pagination.js';
 export { path } from './core/path.js';
 export type { Absence, FinalAbsence, PendingAbsence, ResolveOptions } from './core/resolve-unknown.js';
 export type { RetrySettings } from './core/retry.js';
+export type {
+  AttemptError,
+  ClientEvents,
+  ListenerOptions,
+  RequestEvent,
+  RequestEventBase,
+  ResponseEvent,
+  RetryEvent,
+  RetryReason,
+} from './core/telemetry/index.js';
+export { CHANNELS as DIAGNOSTICS_CHANNELS } from './core/telemetry/names.js';
 export type { FetchLike, WebHandler } from './core/transport.js';
 export type { OperationId } from './generated/endpoints.js';
 export { ErrorCode, type ErrorCodeInfo, errorCatalog, lookupErrorCode } from './generated/errors.js';

@@ -28,6 +28,7 @@ import {
 import { type Failure, failureOf, successData, successOf } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { settleRefusal } from './settle-refusal.js';
+import { type CallTrace, ClientTelemetry } from './telemetry/index.js';
 import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
 import { UnknownKeys } from './unknown-keys.js';
 
@@ -60,6 +61,10 @@ export interface ClientCoreOptions {
   settleWindowMs: number;
   /** Most unsettled keys remembered. */
   maxUnknownKeys: number;
+  /** Header of the client request id sent on every attempt. Default `x-client-request-id`. */
+  requestIdHeader?: string | undefined;
+  /** Send the active trace context as `traceparent` on every attempt (core/telemetry). Default false. */
+  propagateTraceContext?: boolean | undefined;
 }
 
 // Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
@@ -89,6 +94,11 @@ export class ClientCore {
    * @internal
    */
   readonly unknownKeys: UnknownKeys;
+  /**
+   * Request ids, hooks, diagnostics channels and OpenTelemetry spans of this client's calls.
+   * @internal
+   */
+  readonly telemetry: ClientTelemetry;
 
   constructor(options: ClientCoreOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -103,6 +113,13 @@ export class ClientCore {
         options.logger.warn(
           `forgot the unknown outcome of ${entry.operation} key ${entry.key}: more than ${options.maxUnknownKeys} keys are unsettled`,
         ),
+    });
+    this.telemetry = new ClientTelemetry({
+      baseUrl: this.baseUrl,
+      requestIdHeader: options.requestIdHeader,
+      propagateTraceContext: options.propagateTraceContext,
+      secrets: () => this.#secrets(),
+      logger: () => options.logger,
     });
     this.#headers = {
       accept: 'application/json',
@@ -213,7 +230,13 @@ export class ClientCore {
     return successData(raw, req.responseSchema, this.#options.validateResponses !== false, req);
   }
 
-  async #execute<T>(req: FinalRequest<T>): Promise<RawResponse> {
+  /** One call: its attempts (#send), observed by whatever listens (core/telemetry/call.ts). */
+  #execute<T>(req: FinalRequest<T>): Promise<RawResponse> {
+    const call = this.telemetry.begin(req, this.baseUrl);
+    return call.run(() => this.#send(req, call));
+  }
+
+  async #send<T>(req: FinalRequest<T>, call: CallTrace): Promise<RawResponse> {
     const opts = this.#options;
     const retry = opts.retry;
     const maxRetries = req.maxRetries ?? opts.maxRetries;
@@ -240,6 +263,7 @@ export class ClientCore {
     let ambiguous = key !== undefined && this.unknownKeys.get(key) !== undefined;
     let settlesAt = 0;
     let attempt = 0;
+    const callHeaders = headers;
     for (;;) {
       attempt++;
       const remaining = deadline - retry.now();
@@ -256,6 +280,8 @@ export class ClientCore {
         };
       } else {
         const started = log.enabled('debug') ? performance.now() : 0;
+        // Every attempt names the call's request id and its number, and is observed.
+        headers = call.attemptHeaders(callHeaders, attempt);
         const outcome = await this.#attempt(
           req,
           url,
@@ -264,6 +290,7 @@ export class ClientCore {
           Math.min(timeout, remaining, MAX_TIMER_MS),
           timeout < remaining,
         );
+        call.attemptEnded(outcome);
         if ('raw' in outcome) {
           // A success is the answer about the key: the object it made, or its replay.
           if (key !== undefined) this.unknownKeys.settle(key);
@@ -291,6 +318,7 @@ export class ClientCore {
       if (failure.retryable && retriesLeft && resendable) {
         const delay = failure.retryAfterMs ?? backoffDelay(attempt - 1, retry);
         if (retry.now() + delay < deadline) {
+          call.retrying(failure, delay);
           log.warn(
             `${req.method} ${req.path} failed (${failure.error.message.split('\n')[0]}); retry ${attempt} of ${maxRetries} in ${delay}ms`,
           );

@@ -109,6 +109,15 @@ export class MatchVenueError extends Error {
    * the venue's numeric error code instead (their `kind` is the stable string).
    */
   readonly code: string | number | undefined;
+  /**
+   * The client request id of the call that failed: sent on every attempt in the
+   * `x-client-request-id` header (the client's `requestIdHeader`), so a timeout or connection
+   * error that never got an answer can still be found in the venue's logs. Set by the request
+   * pipeline on the error of a call that sent at least one request.
+   */
+  declare readonly clientRequestId?: string;
+  /** Requests the failed call sent (its attempts), set with `clientRequestId`. */
+  declare readonly attempts?: number;
 
   constructor(message?: string, options?: ErrorOptions) {
     // Messages quote what servers and transports said, which can include an echoed credential.

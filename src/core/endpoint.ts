@@ -92,6 +92,7 @@ export function endpointRequest<D extends EndpointDefinition>(
         ? undefined
         : (validate(def.query, call.query ?? {}, contextOf(def, call)) as Record<string, QueryValue>),
     body,
+    template: def.path,
     operation: def.operationId,
     idempotent: def.idempotent,
     idempotencyKey: def.keyed ? (body as { idempotencyKey: string }).idempotencyKey : undefined,

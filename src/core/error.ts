@@ -215,7 +215,7 @@ export class APIConnectionError extends MatchVenueError {
    * How many attempts the call made, retries included (the message says it too). Set on every one
    * the client throws; undefined only on one built by other code.
    */
-  readonly attempts: number | undefined;
+  override readonly attempts: number | undefined;
   constructor(message = 'Connection error.', options?: { cause?: unknown; attempts?: number }) {
     super(message, options);
     this.attempts = options?.attempts;
@@ -302,7 +302,7 @@ export class OutcomeUnknownError extends MatchVenueError {
   /** For placed orders the orderId equals the idempotency key. */
   readonly orderId: string | undefined;
   /** Number of attempts this call made. */
-  readonly attempts: number;
+  override readonly attempts: number;
   /** The request body that was sent (no credentials), so the same request can be replayed. */
   readonly request: unknown;
   /**

@@ -42,6 +42,8 @@ export interface FinalRequest<T> extends RequestOptions {
   query?: Record<string, QueryValue> | undefined;
   /** The JSON body. */
   body?: unknown;
+  /** The endpoint table's path template (`/v1/match/orders/{id}`): spans' `url.template`. */
+  template?: string | undefined;
   /** The endpoint table's operation, named in an OutcomeUnknownError. */
   operation?: OperationId | undefined;
   /**

@@ -15,6 +15,7 @@ import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import { APIResource } from '../core/resource.js';
 import { isUuid } from '../core/validation.js';
+import { inSpan } from '../core/telemetry/index.js';
 import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
@@ -272,7 +273,12 @@ export class Orders extends APIResource {
       shared: () => this.#state.shared(),
       logger: this.client.logger,
     };
-    return waitForOutcome(host, orderId, options);
+    return inSpan(
+      'orders.waitForOutcome',
+      { 'match_venue.order_id': orderId },
+      () => waitForOutcome(host, orderId, options),
+      (span, order) => span.setAttribute('match_venue.order.status', order.status),
+    );
   }
 
   /**

@@ -13,7 +13,13 @@ import {
 } from './http/node-io.js';
 import { HttpError } from './http/responses.js';
 import type { Logger } from './options.js';
-import { errorCodeOf, loggablePath, type RequestLogEntry, type RequestLogHook } from './request-log.js';
+import {
+  clientCorrelation,
+  errorCodeOf,
+  loggablePath,
+  type RequestLogEntry,
+  type RequestLogHook,
+} from './request-log.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
 /**
@@ -136,11 +142,13 @@ function reporter(
   hook: RequestLogHook | undefined,
   method: string,
   path: string,
+  headers: IncomingMessage['headers'] = {},
 ): Report {
   if (!hook) return () => {};
   const started = performance.now();
   return (status, code) => {
     const entry: RequestLogEntry = { kind: 'http', method, path, status, ms: performance.now() - started };
+    Object.assign(entry, clientCorrelation(headers));
     if (code !== undefined && status !== null && status >= 400) entry.code = code;
     safely(sim, hook, entry);
   };
@@ -166,7 +174,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   // Host is checked by toRequest, so that its absence gets the JSON error body too.
   const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
-    const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url));
+    const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers);
     serve(sim, req, res, host, access, report).catch((err: unknown) => {
       sim.logger.error('simulator request failed', err);
       req.socket.destroy();

@@ -15,6 +15,13 @@ export interface RequestLogEntry {
   code?: number;
   /** Wall-clock milliseconds from the request's arrival to its answer being handed to the socket. */
   ms: number;
+  /**
+   * The client's request id (the SDK's `x-client-request-id` header), when it sent a well-formed
+   * one: the id an SDK error names as `clientRequestId`, even for an attempt that got no answer.
+   */
+  requestId?: string;
+  /** The client's attempt number (`x-client-attempt`), when it sent one. */
+  attempt?: number;
 }
 
 /** Receives each request-log entry (`listen({ onRequest })`, `attachWebSocket({ onUpgrade })`). */
@@ -49,4 +56,22 @@ export function errorCodeOf(
   } catch {
     return undefined;
   }
+}
+
+/** The SDK's correlation headers (core/telemetry/names.ts on the client side). */
+const CLIENT_REQUEST_ID = 'x-client-request-id';
+const CLIENT_ATTEMPT = 'x-client-attempt';
+// An id is logged only when it looks like one: a header is the client's to fill with anything.
+const ID_SHAPE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request id and attempt a client sent, each only when well-formed. */
+export function clientCorrelation(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+): Pick<RequestLogEntry, 'requestId' | 'attempt'> {
+  const out: Pick<RequestLogEntry, 'requestId' | 'attempt'> = {};
+  const id = headers[CLIENT_REQUEST_ID];
+  if (typeof id === 'string' && ID_SHAPE.test(id)) out.requestId = id;
+  const attempt = headers[CLIENT_ATTEMPT];
+  if (typeof attempt === 'string' && /^[1-9]\d{0,5}$/.test(attempt)) out.attempt = Number(attempt);
+  return out;
 }

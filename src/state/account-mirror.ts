@@ -1,5 +1,6 @@
 import { backoffDelay, STREAM_BACKOFF, sleep } from '../contract/retry-policy.js';
 import { APIUserAbortError } from '../core/error.js';
+import { inSpan } from '../core/telemetry/index.js';
 import type { AccountSummary, Order, Withdrawal } from '../generated/models.js';
 import type { AccountEvent, StreamSubscription, VenueStream } from '../stream/index.js';
 import { isKnownEvent } from '../stream/index.js';
@@ -161,7 +162,7 @@ export class Mirror implements AccountMirror {
       await this.#sub.next();
       throw new APIUserAbortError('The stream closed before the mirror was ready.');
     }
-    await this.#firstLoad();
+    await inSpan('mirror.load', {}, () => this.#firstLoad());
     for (const key of this.#host.unknownKeys.list()) if (!this.#unknown.has(key.key)) this.#unknown.add(key);
     // Events that arrived during the reads, so that `ready` means "consistent as of now".
     while (this.#sub.buffered > 0 && !this.#closed) {
@@ -198,7 +199,7 @@ export class Mirror implements AccountMirror {
       if (this.#closed) return;
       if (r === WAKE) {
         this.#wake = wakeSignal();
-        if (this.#rereadAsked > this.#rereadDone) await this.#reread();
+        if (this.#rereadAsked > this.#rereadDone) await inSpan('mirror.reread', {}, () => this.#reread());
         continue;
       }
       if (r.done) return void this.#shutdown(undefined);

@@ -26,6 +26,7 @@ import type { AccountEvent, MarketEvent, StreamEvent } from './events.js';
 import { FlowControl } from './flow.js';
 import { isOrderLike } from './order-tracker.js';
 import { EventQueue, type OverflowPolicy } from './queue.js';
+import { StreamObserver } from './observe.js';
 import { Reconciler } from './reconcile.js';
 import { Session } from './session.js';
 
@@ -59,6 +60,7 @@ class StreamConnection implements VenueStream {
   readonly #channels: Channels;
   readonly #flow: FlowControl;
   readonly #reconciler: Reconciler;
+  readonly #observe: StreamObserver;
   #duplicatesDropped = 0;
   #resyncs = 0;
 
@@ -100,7 +102,19 @@ class StreamConnection implements VenueStream {
       closed: () => this.#session.closed,
       reconnects: () => this.#session.reconnects,
     });
+    this.#observe = new StreamObserver(() => this.#depths());
+    this.#session.onState((change) => this.#observe.state(change));
     this.#session.start();
+  }
+
+  /** Events waiting per channel (the iterators' buffers), and frames read but not yet decoded. */
+  *#depths(): Iterable<[string, number]> {
+    for (const name of ['market', 'account'] as const) {
+      let depth = 0;
+      for (const queue of this.#channels.get(name)?.subs ?? []) depth += queue.length;
+      yield [name, depth];
+    }
+    yield ['undecoded', this.#flow.backlogSize];
   }
 
   get state(): StreamState {
@@ -225,6 +239,7 @@ class StreamConnection implements VenueStream {
       this.#duplicatesDropped += 1;
       return;
     }
+    this.#observe.event(frame.ts);
     this.#flow.deliver(ch.subs, ev);
   }
 
@@ -265,7 +280,12 @@ class StreamConnection implements VenueStream {
     this.#resyncs += 1;
     const { marker, watermark, lastSeen } = this.#channels.jump(ch, reason, resumedAt, ts, refused);
     this.#flow.deliver(ch.subs, marker);
-    if (ch.name === 'account') void this.#reconciler.reconcile(ch.subs, watermark, lastSeen, resumedAt);
+    const reconcile =
+      ch.name === 'account'
+        ? () => this.#reconciler.reconcile(ch.subs, watermark, lastSeen, resumedAt)
+        : undefined;
+    // Runs `reconcile` at once (frames that follow must queue behind it), inside the resync's span.
+    this.#observe.resync(ch.name, reason, lastSeen ?? null, resumedAt, reconcile);
   }
 }
 

@@ -10,7 +10,7 @@ export class StreamGaveUpError extends MatchVenueError {
   override name = 'StreamGaveUpError';
   declare readonly code: string;
   /** Consecutive failed connection attempts. */
-  readonly attempts: number;
+  override readonly attempts: number;
   /** Why the last one failed, e.g. `socket closed (1006)` or `ticket request failed`. */
   readonly reason: string;
 

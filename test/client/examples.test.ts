@@ -49,6 +49,7 @@ describe.concurrent('examples run by themselves and exit 0', () => {
     ['market-maker.ts', 'market maker done'],
     ['list-and-reconcile.ts', 'reconciled: fills match the account summary'],
     ['withdraw.ts', 'withdraw done'],
+    ['observability.ts', 'observability done'],
     ['demo.ts', 'demo finished'],
   ])(
     '%s',

@@ -76,10 +76,15 @@ export class Output {
     const method = entry.kind === 'websocket' ? 'WS' : entry.method;
     const status = entry.status === null ? 'no answer' : String(entry.status);
     const code = entry.code === undefined ? '' : ` code ${entry.code}`;
+    // The client's request id, so an SDK error's clientRequestId can be found here.
+    const id =
+      entry.requestId === undefined
+        ? ''
+        : ` ${this.paint('dim', `req ${entry.requestId}${entry.attempt === undefined ? '' : ` #${entry.attempt}`}`)}`;
     this.line(
       'request',
       {},
-      `${method} ${entry.path} ${this.paint(statusStyle(entry.status), status + code)} ${this.paint('dim', `${ms} ms`)}`,
+      `${method} ${entry.path} ${this.paint(statusStyle(entry.status), status + code)} ${this.paint('dim', `${ms} ms`)}${id}`,
     );
   }
 

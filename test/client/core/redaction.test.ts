@@ -1,8 +1,10 @@
+import dc from 'node:diagnostics_channel';
 import { inspect } from 'node:util';
 import {
   APIConnectionError,
   AuthenticationError,
   BadRequestError,
+  DIAGNOSTICS_CHANNELS,
   InternalServerError,
   type Logger,
   MatchVenue,
@@ -93,6 +95,39 @@ describe('secrets never leak', () => {
     expect(inspect(err, { depth: 10 })).not.toContain(TICKET);
     expect(inspect(err, { depth: 10 })).not.toContain('verysecretpart');
     expect((err as Error).message).toContain('unknown key [redacted]');
+  });
+
+  it('hook events (bodies included) and diagnostics_channel payloads contain no key or ticket', async () => {
+    const events: unknown[] = [];
+    const record = (message: unknown) => void events.push(message);
+    const names = Object.values(DIAGNOSTICS_CHANNELS).filter((n) => n !== DIAGNOSTICS_CHANNELS.call);
+    for (const name of names) dc.subscribe(name, record);
+    const call = dc.tracingChannel(DIAGNOSTICS_CHANNELS.call);
+    const handlers = { start: record, end: record, asyncStart: record, asyncEnd: record, error: record };
+    call.subscribe(handlers);
+    try {
+      server.script(
+        json(503, { code: -1, message: `echo ${KEY}` }, { 'x-echo': KEY }),
+        json(200, { data: { ticket: TICKET, expiresAt: '2030-01-01T00:00:00Z' } }),
+        json(401, { code: 156007, message: `unknown key ${KEY}` }),
+      );
+      const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
+      for (const event of ['request', 'response', 'retry'] as const) {
+        venue.on(event, record, { body: true });
+        venue.on(event, record);
+      }
+      expect((await venue.stream.ticket()).ticket).toBe(TICKET);
+      const err = await venue.account.retrieve().catch((e: unknown) => e);
+      expect(events.length).toBeGreaterThanOrEqual(12);
+      // The error objects in `error` payloads render redacted (their own inspect and toJSON).
+      const all = [JSON.stringify(events), inspect(events, { depth: 10 }), JSON.stringify(err)].join('\n');
+      expect(all).toContain('authorization');
+      expect(all).not.toContain('verysecretpart');
+      expect(all).not.toContain(TICKET);
+    } finally {
+      for (const name of names) dc.unsubscribe(name, record);
+      call.unsubscribe(handlers);
+    }
   });
 
   it('MATCH_VENUE_LOG_LEVEL sets the level', async () => {

@@ -1,0 +1,83 @@
+import type { OperationId } from '../../generated/endpoints.js';
+
+// Every name the SDK's telemetry publishes, in one place: they are public API (docs/OBSERVABILITY.md),
+// and a dashboard or an APM subscription breaks when one changes.
+
+/**
+ * The SDK method each operation of the endpoint table is called through: a call span is named
+ * `match_venue <method>`. A Record over OperationId, so a new operation cannot go unnamed.
+ */
+export const OPERATION_METHODS: Readonly<Record<OperationId, string>> = {
+  getAccount: 'account.retrieve',
+  listOrders: 'orders.list',
+  placeOrder: 'orders.place',
+  getOrder: 'orders.retrieve',
+  cancelOrder: 'orders.cancel',
+  cancelAllOrders: 'orders.cancelAll',
+  modifyOrder: 'orders.modify',
+  createWithdrawal: 'withdrawals.create',
+  createWsTicket: 'stream.ticket',
+  getConfiguration: 'configuration.retrieve',
+  createWalletSubscription: 'notifications.create',
+  createPaymentsNetworkSubscription: 'notifications.createPaymentsNetwork',
+  createFxSubscription: 'notifications.createFx',
+  createTransferSubscription: 'notifications.createTransfer',
+  listV1Subscriptions: 'subscriptions.list',
+  createV1Subscription: 'subscriptions.create',
+  deleteV1Subscription: 'subscriptions.delete',
+  getNotificationPublicKey: 'notifications.getPublicKey',
+};
+
+/** `orders.place` for an operation of the table; `GET /path` for a request sent without one. */
+export function methodName(operation: OperationId | undefined, method: string, path: string): string {
+  return operation === undefined ? `${method} ${path}` : OPERATION_METHODS[operation];
+}
+
+/** Prefix of every span the SDK starts, and the instrumentation scope's name. */
+export const SPAN_PREFIX = 'match_venue';
+export const INSTRUMENTATION_SCOPE = 'match-venue';
+
+/** Default header carrying the client-generated request id (option `requestIdHeader`). */
+export const DEFAULT_REQUEST_ID_HEADER = 'x-client-request-id';
+/** Header carrying the attempt number (1 for the first), sent with the request id. */
+export const ATTEMPT_HEADER = 'x-client-attempt';
+
+/** The SDK's own span attributes (the HTTP ones follow the OpenTelemetry semantic conventions). */
+export const ATTR = {
+  requestId: 'match_venue.request_id',
+  clientRequestId: 'match_venue.client_request_id',
+  errorCode: 'match_venue.error_code',
+  idempotencyKey: 'match_venue.idempotency_key',
+  outcome: 'match_venue.outcome',
+  operation: 'match_venue.operation',
+  attempts: 'match_venue.attempts',
+  ambiguous: 'match_venue.ambiguous',
+} as const;
+
+/** diagnostics_channel names (docs/OBSERVABILITY.md lists each payload). */
+export const CHANNELS = {
+  /** TracingChannel: start, end, asyncStart, asyncEnd, error of every SDK call. */
+  call: 'match_venue:call',
+  /** Each HTTP attempt as it is sent. */
+  request: 'match_venue:request',
+  /** Each HTTP attempt as it ends (a response, or the failure that stands for one). */
+  response: 'match_venue:response',
+  /** A retry decided, with its delay. */
+  retry: 'match_venue:retry',
+  /** A stream's state changes (connecting, open, reconnecting, closed). */
+  streamState: 'match_venue:stream:state',
+  /** A stream channel that could not resume exactly (gap, replay unavailable, undecodable). */
+  streamResync: 'match_venue:stream:resync',
+} as const;
+
+/** Metric instrument names. */
+export const METRICS = {
+  requestDuration: 'http.client.request.duration',
+  streamConnects: 'match_venue.stream.connects',
+  streamReconnects: 'match_venue.stream.reconnects',
+  streamResyncs: 'match_venue.stream.resyncs',
+  streamGaps: 'match_venue.stream.sequence_gaps',
+  streamReplayFallbacks: 'match_venue.stream.replay_fallbacks',
+  streamBufferDepth: 'match_venue.stream.buffer.depth',
+  streamEventLag: 'match_venue.stream.event.lag',
+} as const;
