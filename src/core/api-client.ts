@@ -1,22 +1,14 @@
-import { ErrorCode } from '../generated/errors.js';
 import { VERSION } from '../internal/version.js';
 import { APIPromise, type RawResponse } from './api-promise.js';
+import { abortError, answersForKey, attemptOnce, finalError } from './attempt.js';
 import {
   type EndpointCall,
   type EndpointData,
   type EndpointDefinition,
   endpointRequest,
 } from './endpoint.js';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  type APIError,
-  APIUserAbortError,
-  MatchVenueError,
-  OutcomeUnknownError,
-  withAttempts,
-} from './error.js';
-import { type Logger, type LogLevel, redactText } from './logger.js';
+import { APIConnectionTimeoutError } from './error.js';
+import type { Logger, LogLevel } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
 import {
   checkLimits,
@@ -25,11 +17,11 @@ import {
   type RequestOptions,
   requestUrl,
 } from './request.js';
-import { type Failure, failureOf, successData, successOf } from './response.js';
+import { type Failure, successData } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { settleRefusal } from './settle-refusal.js';
 import { type CallTrace, ClientTelemetry } from './telemetry/index.js';
-import { neverSent, type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
+import type { Transport } from './transport.js';
 import { UnknownKeys } from './unknown-keys.js';
 
 export type { EndpointCall, EndpointData } from './endpoint.js';
@@ -69,12 +61,6 @@ export interface ClientCoreOptions {
 
 // Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** 409 137004: the key is held by a different request, so this call's request never became it. */
-function answersForKey(error: MatchVenueError): boolean {
-  const apiError = error as Partial<APIError>;
-  return apiError.status === 409 && apiError.code === ErrorCode.IdempotencyKeyReused;
-}
 
 /**
  * The request pipeline: URL building, auth, per-attempt timeouts, retries with backoff and
@@ -269,7 +255,7 @@ export class ClientCore {
       const remaining = deadline - retry.now();
       let failure: Failure;
       if (req.signal?.aborted) {
-        failure = { error: this.#abortError(req), retryable: false, ambiguous: false };
+        failure = { error: abortError(req), retryable: false, ambiguous: false };
       } else if (remaining <= 0) {
         failure = {
           error: new APIConnectionTimeoutError(
@@ -282,7 +268,8 @@ export class ClientCore {
         const started = log.enabled('debug') ? performance.now() : 0;
         // Every attempt names the call's request id and its number, and is observed.
         headers = call.attemptHeaders(callHeaders, attempt);
-        const outcome = await this.#attempt(
+        const outcome = await attemptOnce(
+          { transport: this.#transport, secrets: this.#secrets(), retry: this.#options.retry },
           req,
           url,
           headers,
@@ -325,9 +312,10 @@ export class ClientCore {
           try {
             await retry.sleep(delay, req.signal);
           } catch {
-            throw this.#finalError(
+            throw finalError(
+              this.unknownKeys,
               req,
-              { error: this.#abortError(req), retryable: false, ambiguous: false },
+              { error: abortError(req), retryable: false, ambiguous: false },
               ambiguous,
               attempt,
               settlesAt,
@@ -343,86 +331,7 @@ export class ClientCore {
       log[level](
         `${req.method} ${req.path} failed after ${attempt} attempt(s): ${failure.error.message.split('\n')[0]}`,
       );
-      throw this.#finalError(req, failure, ambiguous, attempt, settlesAt);
-    }
-  }
-
-  #abortError(req: FinalRequest<unknown>): APIUserAbortError {
-    return new APIUserAbortError('Request was aborted.', {
-      cause: req.signal?.reason,
-      idempotencyKey: req.idempotencyKey,
-    });
-  }
-
-  #finalError(
-    req: FinalRequest<unknown>,
-    failure: Failure,
-    ambiguous: boolean,
-    attempts: number,
-    settlesAt: number,
-  ): MatchVenueError {
-    // A timeout or connection error says how many attempts the call made.
-    const error = withAttempts(failure.error, attempts);
-    if (!ambiguous || error instanceof APIUserAbortError) return error;
-    const key = req.idempotencyKey;
-    // A read, or a change safe to repeat (modify, cancel: their refusals are settled from the
-    // order), reports what its last attempt met.
-    if (key === undefined && req.idempotent !== false) return error;
-    // Once an earlier attempt may have reached the venue, a later attempt's refusal only says what
-    // that attempt met (a cap that filled meanwhile, say): the earlier one can still be in flight
-    // and land after it. Only an answer about the key itself settles the outcome.
-    if (answersForKey(error)) return error;
-    if (req.operation === undefined) return error;
-    const entry = key === undefined ? undefined : this.unknownKeys.get(key);
-    return new OutcomeUnknownError({
-      operation: req.operation,
-      idempotencyKey: key,
-      attempts,
-      request: req.body,
-      settlesAt: entry?.settlesAt ?? settlesAt,
-      cause: error,
-    });
-  }
-
-  async #attempt(
-    req: FinalRequest<unknown>,
-    url: string,
-    headers: Record<string, string>,
-    body: string | undefined,
-    limitMs: number,
-    limitIsPerAttempt: boolean,
-  ): Promise<{ raw: RawResponse } | Failure> {
-    let response: TransportResponse | undefined;
-    try {
-      response = await this.#transport({
-        method: req.method,
-        url,
-        headers,
-        body,
-        signal: req.signal,
-        timeoutMs: limitMs,
-      });
-      const text = await response.text();
-      return successOf(response, text) ?? failureOf(response, text, this.#secrets(), this.#options.retry);
-    } catch (cause) {
-      // Aborted in flight: the request may have reached the server all the same.
-      if (req.signal?.aborted) return { error: this.#abortError(req), retryable: false, ambiguous: true };
-      if (cause instanceof TransportTimeoutError) {
-        const what = limitIsPerAttempt ? `timed out after ${limitMs}ms` : `exceeded its total time budget`;
-        return {
-          error: new APIConnectionTimeoutError(`${req.method} ${req.path} ${what}.`, { cause }),
-          retryable: true,
-          ambiguous: true,
-        };
-      }
-      if (cause instanceof MatchVenueError) return { error: cause, retryable: false, ambiguous: false };
-      const detail = redactText(cause instanceof Error ? cause.message : String(cause), this.#secrets());
-      return {
-        error: new APIConnectionError(`Connection error on ${req.method} ${req.path}: ${detail}`, { cause }),
-        retryable: true,
-        // A response that arrived but whose body broke off was certainly processed.
-        ambiguous: response !== undefined || !neverSent(cause),
-      };
+      throw finalError(this.unknownKeys, req, failure, ambiguous, attempt, settlesAt);
     }
   }
 }

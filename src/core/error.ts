@@ -1,7 +1,4 @@
-import { orderIdFor } from '../contract/ids.js';
-import type { OperationId } from '../generated/endpoints.js';
 import { type ErrorCodeInfo, lookupErrorCode } from '../generated/errors.js';
-import type { Order } from '../generated/models.js';
 import { type APIErrorKind, type ConnectionErrorKind, MatchVenueError } from './base-error.js';
 import { redact, redactHeaders, redactText } from './logger.js';
 import { isRetryableStatus } from './retry.js';
@@ -14,7 +11,9 @@ export {
   type MatchVenueErrorKind,
   type WebhookErrorKind,
 } from './base-error.js';
+export { OutcomeUnknownError, type UnknownOutcomeOperation } from './outcome-error.js';
 export { ResponseValidationError, ValidationError, type ValidationIssue } from './validation-error.js';
+export { OrderFinalError, WaitTimeoutError } from './wait-errors.js';
 
 /** One entry of the platform's extended error body (`errors: [...]` on code 2 responses). */
 export interface APIErrorDetail {
@@ -274,120 +273,6 @@ export class ConfigurationError extends MatchVenueError {
   /** The class name. */
   override name = 'ConfigurationError';
   declare readonly code: string;
-}
-
-/**
- * The operations whose failure can leave it unknown whether they took effect: those that create
- * something (every keyed call, the subscription creates) and those the endpoint table marks not
- * safe to re-send. The names are the endpoint table's operationIds.
- */
-export type UnknownOutcomeOperation = OperationId;
-
-/**
- * A call that changes something failed after at least one attempt may have reached the server, so
- * it may have taken effect; no answer since was about its key. For a keyed call (`orders.place`,
- * `withdrawals.create`) settle it with `resolveUnknown(err)`; calling again with the same
- * `idempotencyKey` never creates a second one. An operation not safe to re-send (the endpoint
- * table's `idempotent: false`, e.g. a subscription create) was sent once and never again.
- */
-export class OutcomeUnknownError extends MatchVenueError {
-  static override readonly kind = 'MV_OUTCOME_UNKNOWN';
-  /** The class name. */
-  override name = 'OutcomeUnknownError';
-  declare readonly code: string;
-  /** Which operation of the endpoint table it was. */
-  readonly operation: UnknownOutcomeOperation;
-  /** The key the request carried (keyed calls only): call again with it, or look the object up by it. */
-  readonly idempotencyKey: string | undefined;
-  /** For placed orders the orderId equals the idempotency key. */
-  readonly orderId: string | undefined;
-  /** Number of attempts this call made. */
-  override readonly attempts: number;
-  /** The request body that was sent (no credentials), so the same request can be replayed. */
-  readonly request: unknown;
-  /**
-   * When an absence becomes final: the end of the last attempt that may have reached the server,
-   * plus the client's settle window (`settleWindowMs`). Until then an attempt can still land.
-   */
-  readonly settlesAt: Date;
-  /**
-   * Made by the client when a call's outcome cannot be known.
-   * @internal
-   */
-  constructor(init: {
-    operation: UnknownOutcomeOperation;
-    idempotencyKey: string | undefined;
-    attempts: number;
-    request: unknown;
-    settlesAt: number;
-    cause: unknown;
-  }) {
-    const last = init.cause instanceof Error ? init.cause.message : String(init.cause);
-    const key = init.idempotencyKey ? ` (idempotencyKey ${init.idempotencyKey})` : '';
-    super(
-      `Outcome unknown for ${init.operation}${key} after ${init.attempts} attempt(s); ` +
-        `the request may have reached the server. Last error: ${last}`,
-      { cause: init.cause },
-    );
-    this.operation = init.operation;
-    this.idempotencyKey = init.idempotencyKey;
-    this.orderId =
-      init.operation === 'placeOrder' && init.idempotencyKey ? orderIdFor(init.idempotencyKey) : undefined;
-    this.attempts = init.attempts;
-    this.request = init.request;
-    this.settlesAt = new Date(init.settlesAt);
-  }
-}
-
-/**
- * A wait for an order (`orders.waitForOutcome`, `mirror.waitFor`) ran out of its `timeout` before
- * the order got where it was awaited. `lastSeen` is the last state read of the order (undefined if
- * none was read); the order itself is untouched: wait again, or act on `lastSeen`.
- */
-export class WaitTimeoutError extends MatchVenueError {
-  static override readonly kind = 'MV_WAIT_TIMEOUT';
-  /** The class name. */
-  override name = 'WaitTimeoutError';
-  declare readonly code: string;
-  /** The order waited for. */
-  readonly orderId: string;
-  /** The `timeout` that ran out, in ms. */
-  readonly timeoutMs: number;
-  /** The last state of the order seen while waiting; undefined when none was. */
-  readonly lastSeen: Order | undefined;
-  /**
-   * Made by the waits when their timeout runs out.
-   * @internal
-   */
-  constructor(orderId: string, timeoutMs: number, lastSeen: Order | undefined) {
-    const where = lastSeen ? `last seen ${lastSeen.status}` : 'never read';
-    super(`Gave up waiting for order ${orderId} after ${timeoutMs}ms (${where}).`);
-    this.orderId = orderId;
-    this.timeoutMs = timeoutMs;
-    this.lastSeen = lastSeen;
-  }
-}
-
-/**
- * `mirror.waitFor` met the order in a final state its predicate does not accept: the order will not
- * change any more, so the wait ends instead of running into its timeout (or forever). `order` is
- * that final state.
- */
-export class OrderFinalError extends MatchVenueError {
-  static override readonly kind = 'MV_ORDER_FINAL';
-  /** The class name. */
-  override name = 'OrderFinalError';
-  declare readonly code: string;
-  /** The order's final state, which the predicate refused. */
-  readonly order: Order;
-  /**
-   * Made by `mirror.waitFor`.
-   * @internal
-   */
-  constructor(order: Order) {
-    super(`Order ${order.orderId} is final (${order.status}) and does not satisfy the predicate.`);
-    this.order = order;
-  }
 }
 
 /**

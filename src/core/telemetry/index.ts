@@ -7,6 +7,7 @@ import { loadOtel, otelRegistered } from './otel.js';
 // The telemetry of one client: its hooks, how it names requests, where it sends them. Each call
 // gets a CallTrace (call.ts); the sinks are hooks.ts, channels.ts and otel.ts.
 
+export { CallTrace, type TracedRequest } from './call.js';
 export type {
   AttemptError,
   ClientEvents,
@@ -17,7 +18,6 @@ export type {
   RetryEvent,
   RetryReason,
 } from './hooks.js';
-export { CallTrace, type TracedRequest } from './call.js';
 export { inSpan } from './otel.js';
 
 /** What a client's telemetry is made from. */

@@ -312,7 +312,8 @@ describe('request pipeline', () => {
     const { venue } = client();
     const controller = new AbortController();
     const pending = get(venue, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 20));
+    // Abort once the request is in flight (it reached the server), however slow the machine is.
+    while (server.seen.length === 0) await new Promise((r) => setTimeout(r, 5));
     controller.abort();
     await expect(pending).rejects.toBeInstanceOf(APIUserAbortError);
     expect(server.seen).toHaveLength(1);
