@@ -2,11 +2,12 @@
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
  * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
  */
+import type { ControlSignal, EntityRef, SimulatorStateView } from './simulator-types.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { VenueEngine } from './engine/engine.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { EngineState } from './engine/state.js';
-import type { SimulatorEvent } from './engine/types.js';
+import type { EngineConfig, SimulatorEvent } from './engine/types.js';
 import type { WireAuction } from './engine/wire.js';
 import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
@@ -15,23 +16,14 @@ import { handleRequest } from './http/handler.js';
 import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
-import { MarketPopulation, type MarketSummary } from './market/population.js';
+import { MarketPopulation } from './market/population.js';
 import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { simulatorPort } from './simulator-port.js';
+import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
-/** What {@link Simulator.onControl} listeners hear: drop every WebSocket now, or the state was reset. */
-export type ControlSignal =
-  | {
-      /** Drop every WebSocket now. */
-      type: 'killSockets';
-    }
-  | {
-      /** The simulator went back to its seeded state. */
-      type: 'reset';
-    };
-
+export type { ControlSignal, EntityRef, SimulatorStateView } from './simulator-types.js';
 export type { Logger, SimulatorOptions } from './options.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
@@ -42,19 +34,12 @@ export class Simulator {
   readonly logger: Logger;
   /** Issues and verifies WebSocket tickets (ES256, single use, on the simulator clock). */
   readonly tickets: TicketIssuer;
-  /**
-   * The platform side (configuration, webhook subscriptions and deliveries).
-   * @internal
-   */
+  /** The platform side (configuration, webhook subscriptions and deliveries). @internal */
   readonly platform: Platform;
-  /**
-   * The engine, for benchmarks and invariant checks; not a stable API.
-   * @internal
-   */
+  /** The engine, for benchmarks and invariant checks; not a stable API. @internal */
   engine: VenueEngine;
   /** The base URL while listening (used by the platform for SNS URLs). */
   baseUrl: string | undefined;
-  private readonly options: SimulatorOptions;
   private readonly events: EventFanout;
   private readonly controlListeners = new Set<(signal: ControlSignal) => void>();
   private readonly faultState = new FaultState();
@@ -66,18 +51,22 @@ export class Simulator {
   /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
   private readonly wallStart: number;
   private closed = false;
-  /** The background market's configuration (checked at creation), and its population now. */
-  private readonly market: MarketConfig | undefined;
+  /** The background market's configuration (checked at creation, or restored), and its population now. */
+  private market: MarketConfig | undefined;
+  /** The engine's seed and configuration: the options', until a restore brings a document's. */
+  private seed: number;
+  private config: Partial<EngineConfig>;
   private population: MarketPopulation | undefined;
   private readonly servers = new Set<RunningSimulator>();
 
   constructor(options: SimulatorOptions = {}) {
-    this.options = options;
     this.clock = options.clock ?? 'manual';
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
     this.wallStart = Date.now();
     this.start = startTimeMs(options.startTime, this.wallStart);
     this.market = options.market === undefined ? undefined : resolveMarket(options.market);
+    this.seed = options.seed ?? 1;
+    this.config = engineConfig(options);
     this.engine = this.newEngine();
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -116,7 +105,7 @@ export class Simulator {
     const market = this.market;
     // A fresh population with a fresh generator: a reset replays the same market from the start.
     this.population = market
-      ? new MarketPopulation(() => market, this.options.seed ?? 1, {
+      ? new MarketPopulation(() => market, this.seed, {
           noise: market.noise.count,
           lp: market.liquidity.count,
           balance: market.balance,
@@ -125,8 +114,8 @@ export class Simulator {
     return new VenueEngine({
       population: this.population,
       now: () => this.now(),
-      config: engineConfig(this.options),
-      seed: this.options.seed ?? 1,
+      config: this.config,
+      seed: this.seed,
       // Built only when someone reads them (event-fanout.ts); an engine step asks per event.
       onEvent: (e) => this.events.emit(e),
       wantsEvents: (entityId) => this.events.wants(entityId),
@@ -142,10 +131,7 @@ export class Simulator {
     return this.start + elapsed + this.offset;
   }
 
-  /**
-   * The engine's state, for `checkInvariants`; not a stable API.
-   * @internal
-   */
+  /** The engine's state, for `checkInvariants`; not a stable API. @internal */
   get state(): EngineState {
     return this.engine.state;
   }
@@ -206,14 +192,7 @@ export class Simulator {
   }
 
   /** The entity a (test) API key belongs to, or undefined. */
-  entityForApiKey(apiKey: string):
-    | {
-        /** The entity id. */
-        entityId: string;
-        /** Its seeded name. */
-        name: string;
-      }
-    | undefined {
+  entityForApiKey(apiKey: string): EntityRef | undefined {
     const e = this.engine.entityForApiKey(apiKey);
     return e ? { entityId: e.id, name: e.name } : undefined;
   }
@@ -248,10 +227,8 @@ export class Simulator {
   }
 
   /**
-   * Lands a settled USD wire on an entity's venue-only balance (the mint side's prefunding), from
-   * its bank: `sim.wire({ entityId: SEEDED.minter.entityId, amount: { amount: '5000.00', currency:
-   * 'USD' } })`. Throws the VenueError `POST /_sim/wires` answers with (400 code 2 naming the field,
-   * 404 138003 for an entity without a venue account).
+   * Lands a settled USD wire from an entity's bank on its venue-only balance (the mint side's
+   * prefunding); throws the VenueError `POST /_sim/wires` answers with (400 code 2, 404 138003).
    */
   wire(input: WireInput): ReturnType<VenueEngine['wire']> {
     const r = this.engine.wire(input);
@@ -260,19 +237,13 @@ export class Simulator {
   }
 
   /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
-  getState(): ReturnType<VenueEngine['snapshot']> & {
-    /** `manual` or `real`. */
-    clock: Simulator['clock'];
-    /** The background market's participants and what they placed; null without one. */
-    market: MarketSummary | null;
-  } {
+  getState(): SimulatorStateView {
     return { ...this.engine.snapshot(), clock: this.clock, market: this.population?.summary() ?? null };
   }
 
   /**
-   * The clearing report of a cleared auction (`GET /_sim/auctions/{auctionId}`): fee, volume, the
-   * rule's deciding step, the curves and every order with its fill, pro-rata share and nearMiss.
-   * Undefined when the auction is unknown, still open, or was skipped idle by a clock jump.
+   * The clearing report of a cleared auction (`GET /_sim/auctions/{auctionId}`; docs/MARKET.md);
+   * undefined when the auction is unknown, still open, or was skipped idle by a clock jump.
    */
   auctionReport(auctionId: number): ClearingReport | undefined {
     return this.engine.report(auctionId);
@@ -281,6 +252,44 @@ export class Simulator {
   /** The open auction's indicative fee, volume and imbalance from what rests now (`GET /_sim/auctions/current`). */
   currentAuctionReport(): IndicativeReport {
     return this.engine.indicative();
+  }
+
+  /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
+  snapshot(): SnapshotDocument {
+    this.engine.advanceTo();
+    const [{ population: p, market: m }, engine] = [this, this.engine.exportSnapshot()];
+    const market = m && p ? { config: m, state: p.getState() } : undefined;
+    return snapshotDocument({
+      now: this.now(),
+      seed: this.seed,
+      config: this.engine.config,
+      faults: this.faults,
+      engine,
+      market,
+    });
+  }
+
+  /**
+   * Puts this simulator exactly where `doc` was taken (its clock, config, seed and market too; a
+   * later reset goes back to their seeded state). Throws a SnapshotError (a RangeError naming the
+   * path and the rule) and changes nothing for a document it cannot use, another version included.
+   */
+  restore(doc: unknown): void {
+    const { document: d, market, faults } = checkSnapshot(doc);
+    const before = { market: this.market, seed: this.seed, config: this.config, population: this.population };
+    Object.assign(this, { market, seed: d.seed, config: d.config });
+    try {
+      const engine = this.newEngine();
+      restoreEngine(engine, this.population, d);
+      this.engine = engine;
+    } catch (err) {
+      Object.assign(this, before);
+      throw err;
+    }
+    this.offset += d.clock.now - this.now();
+    this.setFaults(faults);
+    this.signal({ type: 'reset' });
+    this.arm();
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
