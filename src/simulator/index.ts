@@ -42,6 +42,7 @@ export {
   type ControlSignal,
   createSimulator,
   type EntityRef,
+  type EventLogView,
   type Logger,
   Simulator,
   type SimulatorOptions,

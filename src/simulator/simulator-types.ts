@@ -10,6 +10,14 @@ export type SimulatorStateView = ReturnType<VenueEngine['snapshot']> & {
   market: MarketSummary | null;
 };
 
+/** `sim.eventLog()`: the log as `GET /_sim/log` answers it. */
+export interface EventLogView {
+  /** Every line kept, oldest first, each ending with a newline. */
+  ndjson: string;
+  /** Lines the ring let go (`x-sim-log-dropped`). */
+  dropped: number;
+}
+
 /** An entity a (test) API key belongs to. */
 export interface EntityRef {
   /** The entity id. */

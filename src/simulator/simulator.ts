@@ -2,7 +2,7 @@
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
  * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
  */
-import type { ControlSignal, EntityRef, SimulatorStateView } from './simulator-types.js';
+import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { VenueEngine } from './engine/engine.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
@@ -11,19 +11,20 @@ import type { EngineConfig, SimulatorEvent } from './engine/types.js';
 import type { WireAuction } from './engine/wire.js';
 import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
+import { EventLog, eventLogLines } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { handleRequest } from './http/handler.js';
 import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
-import { MarketPopulation } from './market/population.js';
+import { type MarketPopulation, populationFor } from './market/population.js';
 import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { simulatorPort } from './simulator-port.js';
 import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
-export type { ControlSignal, EntityRef, SimulatorStateView } from './simulator-types.js';
+export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 export type { Logger, SimulatorOptions } from './options.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
@@ -57,6 +58,7 @@ export class Simulator {
   private seed: number;
   private config: Partial<EngineConfig>;
   private population: MarketPopulation | undefined;
+  private readonly log: EventLog | undefined;
   private readonly servers = new Set<RunningSimulator>();
 
   constructor(options: SimulatorOptions = {}) {
@@ -67,6 +69,8 @@ export class Simulator {
     this.market = options.market === undefined ? undefined : resolveMarket(options.market);
     this.seed = options.seed ?? 1;
     this.config = engineConfig(options);
+    const logLines = eventLogLines(options.eventLog);
+    this.log = logLines > 0 ? new EventLog(logLines) : undefined;
     this.engine = this.newEngine();
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -102,30 +106,23 @@ export class Simulator {
   }
 
   private newEngine(): VenueEngine {
-    const market = this.market;
     // A fresh population with a fresh generator: a reset replays the same market from the start.
-    this.population = market
-      ? new MarketPopulation(() => market, this.seed, {
-          noise: market.noise.count,
-          lp: market.liquidity.count,
-          balance: market.balance,
-        })
-      : undefined;
+    this.population = this.market && populationFor(this.market, this.seed);
     return new VenueEngine({
       population: this.population,
       now: () => this.now(),
       config: this.config,
       seed: this.seed,
-      // Built only when someone reads them (event-fanout.ts); an engine step asks per event.
-      onEvent: (e) => this.events.emit(e),
-      wantsEvents: (entityId) => this.events.wants(entityId),
+      onEvent: (e) => {
+        this.log?.event(e);
+        this.events.emit(e);
+      },
+      // Built only when someone reads them (event-fanout.ts), the log included; asked per event.
+      wantsEvents: (entityId) => this.log !== undefined || this.events.wants(entityId),
     });
   }
 
-  /**
-   * Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since
-   * creation. With the default start a real clock reads the wall clock plus the advances.
-   */
+  /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
   now(): number {
     const elapsed = this.clock === 'real' ? Date.now() - this.wallStart : 0;
     return this.start + elapsed + this.offset;
@@ -140,10 +137,7 @@ export class Simulator {
   get faults(): Faults {
     return this.faultState.current;
   }
-  /**
-   * Replaces the fault set the request path reads; prefer `setFaults`, which also hands the
-   * settlement faults to the engine.
-   */
+  /** Replaces the fault set the request path reads; prefer `setFaults` (it tells the engine too). */
   set faults(faults: Faults) {
     this.faultState.current = faults;
   }
@@ -199,31 +193,26 @@ export class Simulator {
 
   /** Lock -> clear -> (settle) the current auction now; returns the cleared auction. */
   clearAuction(options: { settle?: boolean } = {}): WireAuction {
-    const r = this.engine.clear(options);
-    this.arm();
-    return r;
+    return this.act('clearAuction', options, () => this.engine.clear(options));
   }
 
   /** Settles the auction that is settling now (after `clearAuction({ settle: false })`); null when none is. */
   settleAuction(): WireAuction | null {
-    const r = this.engine.settle();
-    this.arm();
-    return r;
+    return this.act('settleAuction', undefined, () => this.engine.settle());
   }
 
   /** Moves simulated time forward, running every transition that falls due. */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
-    this.offset += ms;
-    this.engine.advanceTo();
-    this.arm();
+    this.act('advance', { ms }, () => {
+      this.offset += ms;
+      this.engine.advanceTo();
+    });
   }
 
   /** Locks the current auction now, or opens it again; returns the auction. */
   setPhase(phase: 'open' | 'lock'): WireAuction {
-    const r = this.engine.setPhase(phase);
-    this.arm();
-    return r;
+    return this.act('setPhase', { phase }, () => this.engine.setPhase(phase));
   }
 
   /**
@@ -231,9 +220,7 @@ export class Simulator {
    * prefunding); throws the VenueError `POST /_sim/wires` answers with (400 code 2, 404 138003).
    */
   wire(input: WireInput): ReturnType<VenueEngine['wire']> {
-    const r = this.engine.wire(input);
-    this.arm();
-    return r;
+    return this.act('wire', input, () => this.engine.wire(input));
   }
 
   /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
@@ -257,16 +244,9 @@ export class Simulator {
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
   snapshot(): SnapshotDocument {
     this.engine.advanceTo();
-    const [{ population: p, market: m }, engine] = [this, this.engine.exportSnapshot()];
+    const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot()];
     const market = m && p ? { config: m, state: p.getState() } : undefined;
-    return snapshotDocument({
-      now: this.now(),
-      seed: this.seed,
-      config: this.engine.config,
-      faults: this.faults,
-      engine,
-      market,
-    });
+    return snapshotDocument({ now: this.now(), seed, config: this.engine.config, faults, engine, market });
   }
 
   /**
@@ -287,16 +267,16 @@ export class Simulator {
       throw err;
     }
     this.offset += d.clock.now - this.now();
-    this.setFaults(faults);
+    this.log?.clear();
+    this.act('restore', { now: d.clock.now }, () => this.applyFaults(faults));
     this.signal({ type: 'reset' });
-    this.arm();
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
   reset(): void {
+    this.log?.control(this.now(), 'reset');
     this.engine = this.newEngine();
-    this.faultState.set({});
-    this.engine.faults = this.faultState.settlement();
+    this.applyFaults({});
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.arm();
@@ -304,9 +284,27 @@ export class Simulator {
 
   /** Replaces the fault set (`{}` clears it); `killSockets: true` drops every WebSocket now. */
   setFaults(faults: FaultSettings): void {
+    this.log?.control(this.now(), 'setFaults', faults);
+    if (this.applyFaults(faults)) this.killSockets();
+  }
+
+  private applyFaults(faults: FaultSettings): boolean {
     const killSockets = this.faultState.set(faults);
     this.engine.faults = this.faultState.settlement();
-    if (killSockets) this.killSockets();
+    return killSockets;
+  }
+
+  /** A control action: logged before it runs (its events follow it), then the real clock re-armed. */
+  private act<T>(action: string, args: unknown, run: () => T): T {
+    this.log?.control(this.now(), action, args);
+    const r = run();
+    this.arm();
+    return r;
+  }
+
+  /** The event log as NDJSON (`GET /_sim/log`; docs/MARKET.md); undefined when `eventLog` is off. */
+  eventLog(): EventLogView | undefined {
+    return this.log && { ndjson: this.log.ndjson(), dropped: this.log.dropped };
   }
 
   /** Drops every WebSocket now (clients reconnect and resync). */

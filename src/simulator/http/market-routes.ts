@@ -25,6 +25,21 @@ export const marketRoutes: RouteTable<ControlHandler> = {
       return jsonResponse(200, sim.snapshot());
     },
   },
+  '/_sim/log': {
+    GET: (sim) => {
+      const log = sim.eventLog();
+      if (!log)
+        throw new HttpError(
+          409,
+          -1,
+          'The event log is off: create the simulator with eventLog (true or a number of lines) to record it',
+        );
+      return new Response(log.ndjson, {
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson', 'x-sim-log-dropped': String(log.dropped) },
+      });
+    },
+  },
   '/_sim/restore': {
     POST: async (sim, req) => {
       const doc = await readJsonObject(req);
