@@ -5,7 +5,7 @@
  * MATCH_VENUE_WALLET_ID and MATCH_VENUE_FIAT_ACCOUNT_ID and auctions clear on their own schedule.
  */
 import { getMockSimulator } from 'match-venue';
-import { createSimulator, SEEDED } from 'match-venue/simulator';
+import { createSimulator, SEEDED, type SimulatorOptions } from 'match-venue/simulator';
 
 export interface Party {
   apiKey: string;
@@ -21,6 +21,8 @@ export interface Target {
   minter: Party;
   /** Runs the current auction to the end now (simulator), or waits for the venue's own clearing. */
   clearAuction(): Promise<void>;
+  /** GET `/_sim/<path>`'s `data` (a simulator only; a real venue has no control plane). */
+  control(path: string): Promise<unknown>;
   close(): Promise<void>;
 }
 
@@ -55,7 +57,9 @@ const seeded = (name: 'burner' | 'minter'): Party => ({
   fiatAccountId: SEEDED[name].fiatAccountId,
 });
 
-export async function openTarget(): Promise<Target> {
+// A remote simulator or mock mode is configured where it starts (--market, MATCH_VENUE_MOCK_MARKET).
+/** `embedded`: the options of the simulator started when no other target is set. */
+export async function openTarget(embedded: SimulatorOptions = {}): Promise<Target> {
   if (process.env.MATCH_VENUE_ENV === 'mock') {
     // Mock mode: every client talks to the process's shared in-process simulator.
     const sim = await getMockSimulator();
@@ -67,12 +71,17 @@ export async function openTarget(): Promise<Target> {
       clearAuction: async () => {
         sim.clearAuction();
       },
+      control: async (path) => {
+        const res = await sim.handle(new Request(`http://127.0.0.1/_sim/${path}`));
+        if (!res.ok) throw new Error(`/_sim/${path} answered ${res.status}`);
+        return ((await res.json()) as { data: unknown }).data;
+      },
       close: () => sim.close(),
     };
   }
   const remote = process.env.MATCH_VENUE_BASE_URL;
   if (!remote) {
-    const sim = createSimulator();
+    const sim = createSimulator(embedded);
     const running = await sim.listen();
     return {
       baseUrl: running.url,
@@ -82,6 +91,7 @@ export async function openTarget(): Promise<Target> {
       clearAuction: async () => {
         await control(running.url, 'auctions/clear', {});
       },
+      control: (path) => control(running.url, path),
       close: () => sim.close(),
     };
   }
@@ -99,6 +109,7 @@ export async function openTarget(): Promise<Target> {
       clearAuction: async () => {
         await control(baseUrl, 'auctions/clear', {});
       },
+      control: (path) => control(baseUrl, path),
       close: async () => {},
     };
   }
@@ -111,6 +122,9 @@ export async function openTarget(): Promise<Target> {
     // A real venue clears on its own cycle; give it one.
     clearAuction: () =>
       new Promise((resolve) => setTimeout(resolve, Number(process.env.MATCH_VENUE_CYCLE_MS ?? 15_000))),
+    control: async (path) => {
+      throw new Error(`/_sim/${path}: a real venue has no simulator control plane`);
+    },
     close: async () => {},
   };
 }

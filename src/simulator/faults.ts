@@ -1,4 +1,5 @@
 /** The fault set of `setFaults` / `POST /_sim/faults`, and the state the faults keep. */
+import { z } from 'zod';
 import type { SettlementFaults } from './engine/types.js';
 
 /** The faults in force; each is off when absent. */
@@ -49,3 +50,15 @@ export class FaultState {
     return typeof f === 'number' ? { failRate: f } : f ? { failOrderIds: [...f] } : {};
   }
 }
+
+/** The fault set's shape (`POST /_sim/faults` bodies, and the faults a snapshot carries). */
+export const FaultsBody = z
+  .object({
+    latencyMs: z.number().int().min(0).max(60_000).optional(),
+    errorRate: z.number().min(0).max(1).optional(),
+    dropResponse: z.union([z.boolean(), z.number().int().min(0)]).optional(),
+    killSockets: z.boolean().optional(),
+    failSettlement: z.union([z.array(z.string()), z.number().min(0).max(1)]).optional(),
+    venueWalletInvalid: z.boolean().optional(),
+  })
+  .strict();

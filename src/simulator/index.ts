@@ -41,8 +41,12 @@ export type { RequestLogEntry, RequestLogHook } from './request-log.js';
 export {
   type ControlSignal,
   createSimulator,
+  type EntityRef,
+  type EventLogView,
   type Logger,
   Simulator,
   type SimulatorOptions,
+  type SimulatorStateView,
 } from './simulator.js';
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, SnapshotError } from './snapshot.js';
 export type { TicketIssuer } from './ws/tickets.js';

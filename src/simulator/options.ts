@@ -49,6 +49,12 @@ export interface SimulatorOptions {
    * one. Off by default: the venue stays empty unless asked.
    */
   market?: MarketOption;
+  /**
+   * The replayable event log (`GET /_sim/log`, `sim.eventLog()`): every venue event and control
+   * action as NDJSON, in a ring of this many lines (`true`: 10,000; at most 5,000,000). Off by
+   * default: with it on every event is built, which costs at books of a million orders.
+   */
+  eventLog?: boolean | number;
   /** 429 with Retry-After past this many requests per API key per window. Off by default. */
   rateLimit?: RateLimitOptions;
   /** Receives unexpected handler errors (500s). Default: console.error, info silent. */

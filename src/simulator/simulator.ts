@@ -2,36 +2,29 @@
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
  * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
  */
+import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { VenueEngine } from './engine/engine.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { EngineState } from './engine/state.js';
-import type { SimulatorEvent } from './engine/types.js';
+import type { EngineConfig, SimulatorEvent } from './engine/types.js';
 import type { WireAuction } from './engine/wire.js';
 import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
+import { EventLog, eventLogLines } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { handleRequest } from './http/handler.js';
 import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
-import { MarketPopulation, type MarketSummary } from './market/population.js';
+import { type MarketPopulation, populationFor } from './market/population.js';
 import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { simulatorPort } from './simulator-port.js';
+import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
-/** What {@link Simulator.onControl} listeners hear: drop every WebSocket now, or the state was reset. */
-export type ControlSignal =
-  | {
-      /** Drop every WebSocket now. */
-      type: 'killSockets';
-    }
-  | {
-      /** The simulator went back to its seeded state. */
-      type: 'reset';
-    };
-
+export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 export type { Logger, SimulatorOptions } from './options.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
@@ -42,19 +35,12 @@ export class Simulator {
   readonly logger: Logger;
   /** Issues and verifies WebSocket tickets (ES256, single use, on the simulator clock). */
   readonly tickets: TicketIssuer;
-  /**
-   * The platform side (configuration, webhook subscriptions and deliveries).
-   * @internal
-   */
+  /** The platform side (configuration, webhook subscriptions and deliveries). @internal */
   readonly platform: Platform;
-  /**
-   * The engine, for benchmarks and invariant checks; not a stable API.
-   * @internal
-   */
+  /** The engine, for benchmarks and invariant checks; not a stable API. @internal */
   engine: VenueEngine;
   /** The base URL while listening (used by the platform for SNS URLs). */
   baseUrl: string | undefined;
-  private readonly options: SimulatorOptions;
   private readonly events: EventFanout;
   private readonly controlListeners = new Set<(signal: ControlSignal) => void>();
   private readonly faultState = new FaultState();
@@ -66,18 +52,25 @@ export class Simulator {
   /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
   private readonly wallStart: number;
   private closed = false;
-  /** The background market's configuration (checked at creation), and its population now. */
-  private readonly market: MarketConfig | undefined;
+  /** The background market's configuration (checked at creation, or restored), and its population now. */
+  private market: MarketConfig | undefined;
+  /** The engine's seed and configuration: the options', until a restore brings a document's. */
+  private seed: number;
+  private config: Partial<EngineConfig>;
   private population: MarketPopulation | undefined;
+  private readonly log: EventLog | undefined;
   private readonly servers = new Set<RunningSimulator>();
 
   constructor(options: SimulatorOptions = {}) {
-    this.options = options;
     this.clock = options.clock ?? 'manual';
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
     this.wallStart = Date.now();
     this.start = startTimeMs(options.startTime, this.wallStart);
     this.market = options.market === undefined ? undefined : resolveMarket(options.market);
+    this.seed = options.seed ?? 1;
+    this.config = engineConfig(options);
+    const logLines = eventLogLines(options.eventLog);
+    this.log = logLines > 0 ? new EventLog(logLines) : undefined;
     this.engine = this.newEngine();
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -113,39 +106,29 @@ export class Simulator {
   }
 
   private newEngine(): VenueEngine {
-    const market = this.market;
     // A fresh population with a fresh generator: a reset replays the same market from the start.
-    this.population = market
-      ? new MarketPopulation(() => market, this.options.seed ?? 1, {
-          noise: market.noise.count,
-          lp: market.liquidity.count,
-          balance: market.balance,
-        })
-      : undefined;
+    this.population = this.market && populationFor(this.market, this.seed);
     return new VenueEngine({
       population: this.population,
       now: () => this.now(),
-      config: engineConfig(this.options),
-      seed: this.options.seed ?? 1,
-      // Built only when someone reads them (event-fanout.ts); an engine step asks per event.
-      onEvent: (e) => this.events.emit(e),
-      wantsEvents: (entityId) => this.events.wants(entityId),
+      config: this.config,
+      seed: this.seed,
+      onEvent: (e) => {
+        this.log?.event(e);
+        this.events.emit(e);
+      },
+      // Built only when someone reads them (event-fanout.ts), the log included; asked per event.
+      wantsEvents: (entityId) => this.log !== undefined || this.events.wants(entityId),
     });
   }
 
-  /**
-   * Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since
-   * creation. With the default start a real clock reads the wall clock plus the advances.
-   */
+  /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
   now(): number {
     const elapsed = this.clock === 'real' ? Date.now() - this.wallStart : 0;
     return this.start + elapsed + this.offset;
   }
 
-  /**
-   * The engine's state, for `checkInvariants`; not a stable API.
-   * @internal
-   */
+  /** The engine's state, for `checkInvariants`; not a stable API. @internal */
   get state(): EngineState {
     return this.engine.state;
   }
@@ -154,10 +137,7 @@ export class Simulator {
   get faults(): Faults {
     return this.faultState.current;
   }
-  /**
-   * Replaces the fault set the request path reads; prefer `setFaults`, which also hands the
-   * settlement faults to the engine.
-   */
+  /** Replaces the fault set the request path reads; prefer `setFaults` (it tells the engine too). */
   set faults(faults: Faults) {
     this.faultState.current = faults;
   }
@@ -206,73 +186,51 @@ export class Simulator {
   }
 
   /** The entity a (test) API key belongs to, or undefined. */
-  entityForApiKey(apiKey: string):
-    | {
-        /** The entity id. */
-        entityId: string;
-        /** Its seeded name. */
-        name: string;
-      }
-    | undefined {
+  entityForApiKey(apiKey: string): EntityRef | undefined {
     const e = this.engine.entityForApiKey(apiKey);
     return e ? { entityId: e.id, name: e.name } : undefined;
   }
 
   /** Lock -> clear -> (settle) the current auction now; returns the cleared auction. */
   clearAuction(options: { settle?: boolean } = {}): WireAuction {
-    const r = this.engine.clear(options);
-    this.arm();
-    return r;
+    return this.act('clearAuction', options, () => this.engine.clear(options));
   }
 
   /** Settles the auction that is settling now (after `clearAuction({ settle: false })`); null when none is. */
   settleAuction(): WireAuction | null {
-    const r = this.engine.settle();
-    this.arm();
-    return r;
+    return this.act('settleAuction', undefined, () => this.engine.settle());
   }
 
   /** Moves simulated time forward, running every transition that falls due. */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
-    this.offset += ms;
-    this.engine.advanceTo();
-    this.arm();
+    this.act('advance', { ms }, () => {
+      this.offset += ms;
+      this.engine.advanceTo();
+    });
   }
 
   /** Locks the current auction now, or opens it again; returns the auction. */
   setPhase(phase: 'open' | 'lock'): WireAuction {
-    const r = this.engine.setPhase(phase);
-    this.arm();
-    return r;
+    return this.act('setPhase', { phase }, () => this.engine.setPhase(phase));
   }
 
   /**
-   * Lands a settled USD wire on an entity's venue-only balance (the mint side's prefunding), from
-   * its bank: `sim.wire({ entityId: SEEDED.minter.entityId, amount: { amount: '5000.00', currency:
-   * 'USD' } })`. Throws the VenueError `POST /_sim/wires` answers with (400 code 2 naming the field,
-   * 404 138003 for an entity without a venue account).
+   * Lands a settled USD wire from an entity's bank on its venue-only balance (the mint side's
+   * prefunding); throws the VenueError `POST /_sim/wires` answers with (400 code 2, 404 138003).
    */
   wire(input: WireInput): ReturnType<VenueEngine['wire']> {
-    const r = this.engine.wire(input);
-    this.arm();
-    return r;
+    return this.act('wire', input, () => this.engine.wire(input));
   }
 
   /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
-  getState(): ReturnType<VenueEngine['snapshot']> & {
-    /** `manual` or `real`. */
-    clock: Simulator['clock'];
-    /** The background market's participants and what they placed; null without one. */
-    market: MarketSummary | null;
-  } {
+  getState(): SimulatorStateView {
     return { ...this.engine.snapshot(), clock: this.clock, market: this.population?.summary() ?? null };
   }
 
   /**
-   * The clearing report of a cleared auction (`GET /_sim/auctions/{auctionId}`): fee, volume, the
-   * rule's deciding step, the curves and every order with its fill, pro-rata share and nearMiss.
-   * Undefined when the auction is unknown, still open, or was skipped idle by a clock jump.
+   * The clearing report of a cleared auction (`GET /_sim/auctions/{auctionId}`; docs/MARKET.md);
+   * undefined when the auction is unknown, still open, or was skipped idle by a clock jump.
    */
   auctionReport(auctionId: number): ClearingReport | undefined {
     return this.engine.report(auctionId);
@@ -283,11 +241,42 @@ export class Simulator {
     return this.engine.indicative();
   }
 
+  /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
+  snapshot(): SnapshotDocument {
+    this.engine.advanceTo();
+    const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot()];
+    const market = m && p ? { config: m, state: p.getState() } : undefined;
+    return snapshotDocument({ now: this.now(), seed, config: this.engine.config, faults, engine, market });
+  }
+
+  /**
+   * Puts this simulator exactly where `doc` was taken (its clock, config, seed and market too; a
+   * later reset goes back to their seeded state). Throws a SnapshotError (a RangeError naming the
+   * path and the rule) and changes nothing for a document it cannot use, another version included.
+   */
+  restore(doc: unknown): void {
+    const { document: d, market, faults } = checkSnapshot(doc);
+    const before = { market: this.market, seed: this.seed, config: this.config, population: this.population };
+    Object.assign(this, { market, seed: d.seed, config: d.config });
+    try {
+      const engine = this.newEngine();
+      restoreEngine(engine, this.population, d);
+      this.engine = engine;
+    } catch (err) {
+      Object.assign(this, before);
+      throw err;
+    }
+    this.offset += d.clock.now - this.now();
+    this.log?.clear();
+    this.act('restore', { now: d.clock.now }, () => this.applyFaults(faults));
+    this.signal({ type: 'reset' });
+  }
+
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
   reset(): void {
+    this.log?.control(this.now(), 'reset');
     this.engine = this.newEngine();
-    this.faultState.set({});
-    this.engine.faults = this.faultState.settlement();
+    this.applyFaults({});
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.arm();
@@ -295,9 +284,27 @@ export class Simulator {
 
   /** Replaces the fault set (`{}` clears it); `killSockets: true` drops every WebSocket now. */
   setFaults(faults: FaultSettings): void {
+    this.log?.control(this.now(), 'setFaults', faults);
+    if (this.applyFaults(faults)) this.killSockets();
+  }
+
+  private applyFaults(faults: FaultSettings): boolean {
     const killSockets = this.faultState.set(faults);
     this.engine.faults = this.faultState.settlement();
-    if (killSockets) this.killSockets();
+    return killSockets;
+  }
+
+  /** A control action: logged before it runs (its events follow it), then the real clock re-armed. */
+  private act<T>(action: string, args: unknown, run: () => T): T {
+    this.log?.control(this.now(), action, args);
+    const r = run();
+    this.arm();
+    return r;
+  }
+
+  /** The event log as NDJSON (`GET /_sim/log`; docs/MARKET.md); undefined when `eventLog` is off. */
+  eventLog(): EventLogView | undefined {
+    return this.log && { ndjson: this.log.ndjson(), dropped: this.log.dropped };
   }
 
   /** Drops every WebSocket now (clients reconnect and resync). */

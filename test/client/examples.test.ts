@@ -47,6 +47,7 @@ describe.concurrent('examples run by themselves and exit 0', () => {
   it.each([
     ['quickstart.ts', 'quickstart done'],
     ['market-maker.ts', 'market maker done'],
+    ['quoting-bot.ts', 'quoting bot done'],
     ['list-and-reconcile.ts', 'reconciled: fills match the account summary'],
     ['withdraw.ts', 'withdraw done'],
     ['observability.ts', 'observability done'],

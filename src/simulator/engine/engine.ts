@@ -2,7 +2,7 @@ import { accountNumbers, accountSummary } from './account.js';
 import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
 import { balanceEvent } from './events.js';
-import { seededRandom } from './ids.js';
+import { SeededRandom } from './ids.js';
 import {
   cancelAllOrders,
   cancelOrder,
@@ -16,6 +16,7 @@ import {
 } from './orders.js';
 import { clearingReport, indicativeReport } from './report.js';
 import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
+import { type EngineStateDocument, exportEngineState, importEngineState } from './snapshot.js';
 import { stateView } from './state-view.js';
 import {
   type Auction,
@@ -50,6 +51,20 @@ export interface EngineOptions {
 }
 
 /**
+ * The engine's changing state as JSON.
+ * @internal
+ */
+export interface EngineSnapshot {
+  /** The engine's clock: the instant of its last step (epoch ms). */
+  time: number;
+  /** The fault draws' generator word. */
+  random: number;
+  /** The population has yet to act in auction 1. */
+  firstOpenPending: boolean;
+  state: EngineStateDocument;
+}
+
+/**
  * What the engine needs of a background population.
  * @internal
  */
@@ -73,7 +88,8 @@ export class VenueEngine {
   state: EngineState;
   faults: SettlementFaults = {};
   private readonly now: () => number;
-  private readonly random: () => number;
+  private readonly rng: SeededRandom;
+  private readonly random = (): number => this.rng.next();
   private readonly onEvent: (event: SimulatorEvent) => void;
   private readonly wants: (entityId?: string) => boolean;
   private time: number;
@@ -86,7 +102,7 @@ export class VenueEngine {
     if (this.config.lockMs >= this.config.cycleMs)
       throw new RangeError('lockMs must be shorter than cycleMs');
     this.now = options.now;
-    this.random = seededRandom(options.seed ?? 1);
+    this.rng = new SeededRandom(options.seed ?? 1);
     this.onEvent = options.onEvent ?? (() => {});
     const listening = options.onEvent !== undefined;
     this.wants = options.wantsEvents ?? (() => listening);
@@ -247,6 +263,23 @@ export class VenueEngine {
   /** The open auction's indicative clear from what rests now (`GET /_sim/auctions/current`). */
   indicative() {
     return this.step((ctx) => indicativeReport(currentAuction(ctx.state), this.config.referenceFeeCentiBps));
+  }
+
+  /** Everything that changes as the engine runs, as JSON (snapshot.ts); the config is the caller's. */
+  exportSnapshot(): EngineSnapshot {
+    return {
+      time: this.time,
+      random: this.rng.word,
+      firstOpenPending: this.firstOpenPending,
+      state: exportEngineState(this.state),
+    };
+  }
+  /** Puts the engine where `exportSnapshot` found one (built with the same config and population). */
+  importSnapshot(s: EngineSnapshot): void {
+    this.state = importEngineState(s.state);
+    this.time = s.time;
+    this.rng.word = s.random;
+    this.firstOpenPending = s.firstOpenPending && this.population !== undefined;
   }
 
   /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */

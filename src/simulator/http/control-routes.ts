@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FaultsBody } from '../faults.js';
 import { assertNoBody } from './body.js';
 import { visibleState } from './key-visibility.js';
 import { type ControlHandler, marketRoutes } from './market-routes.js';
@@ -28,16 +29,6 @@ const WireBody = z
   .object({
     entityId: z.string().min(1).max(100),
     amount: z.object({ amount: z.string().max(64), currency: z.string().max(16) }).strict(),
-  })
-  .strict();
-export const FaultsBody = z
-  .object({
-    latencyMs: z.number().int().min(0).max(60_000).optional(),
-    errorRate: z.number().min(0).max(1).optional(),
-    dropResponse: z.union([z.boolean(), z.number().int().min(0)]).optional(),
-    killSockets: z.boolean().optional(),
-    failSettlement: z.union([z.array(z.string()), z.number().min(0).max(1)]).optional(),
-    venueWalletInvalid: z.boolean().optional(),
   })
   .strict();
 

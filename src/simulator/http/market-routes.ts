@@ -1,7 +1,11 @@
-/** The market sandbox's `/_sim/` routes: clearing reports (docs/MARKET.md). */
+/** The market sandbox's `/_sim/` routes: clearing reports, snapshots (docs/MARKET.md). */
+import { SnapshotError } from '../snapshot.js';
+import { assertNoBody } from './body.js';
+import { visibleState } from './key-visibility.js';
 import type { ControlPort } from './port.js';
-import { dataResponse, HttpError, invalidRequest } from './responses.js';
+import { dataResponse, HttpError, invalidRequest, jsonResponse } from './responses.js';
 import type { RouteTable } from './router.js';
+import { readJsonObject } from './validation.js';
 
 /** A `/_sim/` route: the control port, the request and the path's `{name}` segments. */
 export type ControlHandler = (
@@ -14,6 +18,42 @@ const AUCTION_ID = /^[1-9]\d{0,14}$/;
 
 /** Keyed by path like the other control routes; `current` is exact, so it wins over `{auctionId}`. */
 export const marketRoutes: RouteTable<ControlHandler> = {
+  // The document itself, not under `data`: it is posted back to /_sim/restore as it came.
+  '/_sim/snapshot': {
+    POST: async (sim, req) => {
+      await assertNoBody(req);
+      return jsonResponse(200, sim.snapshot());
+    },
+  },
+  '/_sim/log': {
+    GET: (sim) => {
+      const log = sim.eventLog();
+      if (!log)
+        throw new HttpError(
+          409,
+          -1,
+          'The event log is off: create the simulator with eventLog (true or a number of lines) to record it',
+        );
+      return new Response(log.ndjson, {
+        status: 200,
+        headers: { 'content-type': 'application/x-ndjson', 'x-sim-log-dropped': String(log.dropped) },
+      });
+    },
+  },
+  '/_sim/restore': {
+    POST: async (sim, req) => {
+      const doc = await readJsonObject(req);
+      try {
+        sim.restore(doc);
+      } catch (err) {
+        if (!(err instanceof SnapshotError)) throw err;
+        throw invalidRequest(`Invalid request: ${err.message.slice(0, 500)}`, [
+          { error: 'invalid_snapshot', message: err.message.slice(0, 500), location: err.path || 'body' },
+        ]);
+      }
+      return dataResponse(200, visibleState(sim.getState(), req));
+    },
+  },
   '/_sim/auctions/current': {
     GET: (sim) => dataResponse(200, sim.currentAuctionReport()),
   },

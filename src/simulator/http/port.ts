@@ -65,6 +65,12 @@ export interface ControlPort {
   auctionReport(auctionId: number): unknown;
   /** The open auction's indicative clear. */
   currentAuctionReport(): unknown;
+  /** The event log as NDJSON and the lines its ring dropped; undefined when it is off. */
+  eventLog(): { ndjson: string; dropped: number } | undefined;
+  /** The whole state as one versioned document. */
+  snapshot(): unknown;
+  /** Puts the simulator where the document was; throws a SnapshotError for one it cannot use. */
+  restore(doc: unknown): void;
 }
 
 export interface SimulatorPort {

@@ -252,3 +252,9 @@ export class MarketPopulation {
     this.stats = { placed: s.stats.placed, refused: { ...s.stats.refused } };
   }
 }
+
+/** The population of a configuration, fresh (its generator at the seed's start). */
+export function populationFor(market: MarketConfig, seed: number): MarketPopulation {
+  const sizes = { noise: market.noise.count, lp: market.liquidity.count, balance: market.balance };
+  return new MarketPopulation(() => market, seed, sizes);
+}

@@ -1,0 +1,133 @@
+/**
+ * Snapshots (`POST /_sim/snapshot`, `/_sim/restore`; `sim.snapshot()`, `sim.restore(doc)`): the
+ * whole simulator state as one versioned JSON document, and the check a document passes before a
+ * simulator is put there. The document is checked in full first, so a bad one changes nothing.
+ */
+import type { z } from 'zod';
+import type { EngineSnapshot, VenueEngine } from './engine/engine.js';
+import { SnapshotReferenceError } from './engine/snapshot.js';
+import type { EngineConfig } from './engine/types.js';
+import { type Faults, FaultsBody } from './faults.js';
+import { type MarketConfig, MarketConfigError, resolveMarket } from './market/config.js';
+import type { MarketPopulation, PopulationState } from './market/population.js';
+import {
+  type CheckedDocument,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type SnapshotDocument,
+  SnapshotSchema,
+} from './snapshot-schema.js';
+
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument } from './snapshot-schema.js';
+
+/** A document that cannot be restored: `path` names the part, the message says the rule. */
+export class SnapshotError extends RangeError {
+  constructor(
+    message: string,
+    /** Where in the document (`engine.state.orders.3.amountCents`); `` for the whole. */
+    readonly path: string,
+  ) {
+    super(message);
+    this.name = 'SnapshotError';
+  }
+}
+
+/** What a snapshot is taken from. */
+export interface SnapshotParts {
+  now: number;
+  seed: number;
+  config: EngineConfig;
+  engine: EngineSnapshot;
+  market: { config: MarketConfig; state: PopulationState } | undefined;
+  faults: Faults;
+}
+
+/** The document for `parts` (already deep copies: the simulator may run on). */
+export function snapshotDocument(parts: SnapshotParts): SnapshotDocument {
+  const document: CheckedDocument = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    clock: { now: parts.now },
+    seed: parts.seed,
+    config: { ...parts.config },
+    engine: parts.engine,
+    market: parts.market
+      ? {
+          config: structuredClone(parts.market.config) as unknown as Record<string, unknown>,
+          state: parts.market.state,
+        }
+      : null,
+    faults: structuredClone(parts.faults) as Record<string, unknown>,
+  };
+  // The public type is the documented outline; the checked one is the same document in detail.
+  return document as unknown as SnapshotDocument;
+}
+
+/** A document checked for restore: its market configuration and faults re-read by their own rules. */
+export interface CheckedSnapshot {
+  document: CheckedDocument;
+  market: MarketConfig | undefined;
+  faults: Faults;
+}
+
+const path = (parts: readonly PropertyKey[]) => parts.map(String).join('.');
+
+function fail(issue: z.core.$ZodIssue | undefined, prefix: string): never {
+  const where = path([...(prefix ? [prefix] : []), ...(issue?.path ?? [])]);
+  throw new SnapshotError(`snapshot ${where || 'document'}: ${issue?.message ?? 'is invalid'}`, where);
+}
+
+/**
+ * Checks a document for restore, or throws a SnapshotError naming the path and the rule. Another
+ * format or version is refused first, by name, before its shape is looked at.
+ */
+export function checkSnapshot(input: unknown): CheckedSnapshot {
+  if (input === null || typeof input !== 'object' || Array.isArray(input))
+    throw new SnapshotError('snapshot document must be a JSON object', '');
+  const { format, version } = input as { format?: unknown; version?: unknown };
+  if (format !== SNAPSHOT_FORMAT)
+    throw new SnapshotError(
+      `snapshot format must be "${SNAPSHOT_FORMAT}" (a document from POST /_sim/snapshot); got ${JSON.stringify(format) ?? 'none'}`,
+      'format',
+    );
+  if (version !== SNAPSHOT_VERSION)
+    throw new SnapshotError(
+      `snapshot version ${JSON.stringify(version) ?? 'none'} is not supported: this simulator reads version ${SNAPSHOT_VERSION} only; take the snapshot again with this version`,
+      'version',
+    );
+  const r = SnapshotSchema.safeParse(input);
+  if (!r.success) fail(r.error.issues[0], '');
+  const document = r.data;
+  const faults = FaultsBody.safeParse(document.faults);
+  if (!faults.success) fail(faults.error.issues[0], 'faults');
+  let market: MarketConfig | undefined;
+  try {
+    market = document.market ? resolveMarket(document.market.config, 'market.config') : undefined;
+  } catch (err) {
+    if (err instanceof MarketConfigError) throw new SnapshotError(`snapshot ${err.message}`, 'market.config');
+    throw err;
+  }
+  if (document.config.lockMs >= document.config.cycleMs)
+    throw new SnapshotError('snapshot config.lockMs must be shorter than config.cycleMs', 'config.lockMs');
+  const { killSockets: _ignored, ...kept } = faults.data;
+  return { document, market, faults: kept };
+}
+
+/**
+ * Puts a freshly built engine (and its population) where the checked document was; a reference
+ * that does not resolve becomes a SnapshotError like any other mistake in the document.
+ */
+export function restoreEngine(
+  engine: VenueEngine,
+  population: MarketPopulation | undefined,
+  d: CheckedDocument,
+): void {
+  try {
+    engine.importSnapshot(d.engine as EngineSnapshot);
+  } catch (err) {
+    if (err instanceof SnapshotReferenceError)
+      throw new SnapshotError(`snapshot ${err.message}`, 'engine.state');
+    throw err;
+  }
+  if (d.market) population?.setState(d.market.state);
+}
