@@ -4,6 +4,7 @@
  */
 import { DeadlineTimer } from './deadline-timer.js';
 import { VenueEngine } from './engine/engine.js';
+import type { AllOrdersQuery } from './engine/dashboard-views.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { EngineState } from './engine/state.js';
 import type { SimulatorEvent } from './engine/types.js';
@@ -281,6 +282,16 @@ export class Simulator {
   /** The open auction's indicative fee, volume and imbalance from what rests now (`GET /_sim/auctions/current`). */
   currentAuctionReport(): IndicativeReport {
     return this.engine.indicative();
+  }
+
+  /** The newest orders over every entity, filtered (`GET /_sim/orders`, the dashboard's table). */
+  allOrders(query: AllOrdersQuery): ReturnType<VenueEngine['allOrders']> {
+    return this.engine.allOrders(query);
+  }
+
+  /** The last `limit` auctions that cleared, newest first (`GET /_sim/auctions`). */
+  clearedAuctions(limit: number): ReturnType<VenueEngine['clearedAuctions']> {
+    return this.engine.clearedAuctions(limit);
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */

@@ -16,6 +16,7 @@ import {
 } from './orders.js';
 import { clearingReport, indicativeReport } from './report.js';
 import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
+import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
 import { stateView } from './state-view.js';
 import {
   type Auction,
@@ -247,6 +248,15 @@ export class VenueEngine {
   /** The open auction's indicative clear from what rests now (`GET /_sim/auctions/current`). */
   indicative() {
     return this.step((ctx) => indicativeReport(currentAuction(ctx.state), this.config.referenceFeeCentiBps));
+  }
+
+  /** `GET /_sim/orders`: the newest orders over every entity (the dashboard's table). */
+  allOrders(query: AllOrdersQuery) {
+    return this.step((ctx) => allOrders(ctx.state, query));
+  }
+  /** `GET /_sim/auctions`: the last auctions that cleared, newest first. */
+  clearedAuctions(limit: number) {
+    return this.step((ctx) => clearedAuctions(ctx.state, limit));
   }
 
   /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */

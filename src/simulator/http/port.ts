@@ -2,6 +2,7 @@
  * What the web handler and its routes see of the simulator: the port of the HTTP binding. The
  * composition root (simulator.ts) implements it; nothing here reaches the engine itself.
  */
+import type { AllOrdersQuery } from '../engine/dashboard-views.js';
 import type { ListQuery, PlaceInput } from '../engine/orders.js';
 import type { WireInput } from '../engine/wires.js';
 import type { WithdrawalInput } from '../engine/withdrawals.js';
@@ -65,6 +66,10 @@ export interface ControlPort {
   auctionReport(auctionId: number): unknown;
   /** The open auction's indicative clear. */
   currentAuctionReport(): unknown;
+  /** The newest orders over every entity, filtered (`GET /_sim/orders`). */
+  allOrders(query: AllOrdersQuery): unknown;
+  /** The last `limit` auctions that cleared, newest first (`GET /_sim/auctions`). */
+  clearedAuctions(limit: number): unknown;
 }
 
 export interface SimulatorPort {
