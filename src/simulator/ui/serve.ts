@@ -7,6 +7,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimulatorEvent } from '../engine/types.js';
+import { controlRoutes } from '../http/control-routes.js';
 import { UI_ASSETS } from './assets.generated.js';
 
 export const UI_PATH = '/_sim/ui';
@@ -47,6 +48,18 @@ export interface UiSimulator {
   onEvent(listener: (event: SimulatorEvent) => void): () => void;
   onControl?(listener: (signal: { type: string }) => void): () => void;
   now?(): number;
+}
+
+/**
+ * Control routes the page offers only where this simulator has them: read from the route table,
+ * so the buttons appear with the routes (POST /_sim/snapshot, POST /_sim/restore) and no probe
+ * request is needed.
+ */
+export function features(): { snapshot: boolean; restore: boolean } {
+  return {
+    snapshot: controlRoutes['/_sim/snapshot']?.POST !== undefined,
+    restore: controlRoutes['/_sim/restore']?.POST !== undefined,
+  };
 }
 
 export const isUiPath = (path: string): boolean => path === UI_PATH || path.startsWith(`${UI_PATH}/`);
@@ -110,9 +123,8 @@ function streamEvents(
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
   });
-  res.write(
-    `event: hello\ndata: ${JSON.stringify({ now: new Date(sim.now?.() ?? Date.now()).toISOString() })}\n\n`,
-  );
+  const hello = { now: new Date(sim.now?.() ?? Date.now()).toISOString(), features: features() };
+  res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
   let pending: Record<string, unknown>[] = [];
   let count = 0;
   let timer: NodeJS.Timeout | undefined;

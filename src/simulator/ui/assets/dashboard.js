@@ -134,7 +134,7 @@ function fillEntitySelects(entities) {
     const keep = select.value;
     const options = entities.map((e) => new Option(e.name, e.entityId));
     select.replaceChildren(...(id === 'f-entity' ? [new Option('all', '')] : []), ...options);
-    select.value = keep;
+    if (keep && options.some((o) => o.value === keep)) select.value = keep;
   }
 }
 
@@ -259,7 +259,10 @@ function onMessage(block) {
   const lines = block.split('\n');
   const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
   const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-  if (event === 'hello') refresh();
+  if (event === 'hello') {
+    showFeatures(JSON.parse(data ?? '{}').features);
+    refresh();
+  }
   if (event === 'batch' && data) {
     logEvents(JSON.parse(data));
     refresh();
@@ -331,10 +334,9 @@ function wireControls() {
 
 // ---- snapshots (shown only where the simulator has the routes) ---------------------------------
 
-async function detectSnapshots() {
-  const headers = token() ? { 'x-sim-control-token': token() } : {};
-  const res = await fetch('/_sim/snapshot', { method: 'POST', headers }).catch(() => undefined);
-  $('snapshot-controls').hidden = !res || res.status === 404 || res.status === 405;
+/** The stream's hello names the routes this simulator has (snapshots come with a later version). */
+function showFeatures(features) {
+  $('snapshot-controls').hidden = !(features?.snapshot && features?.restore);
 }
 
 async function downloadSnapshot() {
@@ -369,7 +371,6 @@ async function restoreSnapshot(event) {
 function start() {
   refresh();
   stream();
-  detectSnapshots();
 }
 
 wireControls();
