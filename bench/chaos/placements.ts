@@ -21,15 +21,7 @@
 import { Agent } from 'undici';
 import { DEFAULT_FAULTS, type FaultProxyStats, type FaultRates, startFaultProxy } from './fault-proxy.js';
 import { type Call, type CreateChaosReport, followRecipe, judge, refusalCode } from './placement-verdicts.js';
-import {
-  burnOrder,
-  Cleanup,
-  hash01,
-  loadSources,
-  seededRandom,
-  seededUuid,
-  sleep,
-} from './support.js';
+import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
 
 export type { CreateChaosReport } from './placement-verdicts.js';
 
