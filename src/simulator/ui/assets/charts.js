@@ -44,8 +44,10 @@ export function curvesChart(curves, feeBps) {
   curves.forEach((r, i) => {
     if (r.chosen)
       root.append(el('rect', { class: 'chosen', x: x(i), y: pad.t, width: step, height: H - pad.t - pad.b }));
+    // A busy book has hundreds of regions: label about a dozen of them, always the chosen one.
     const label = regionLabel(r);
-    if (label) root.append(el('text', { x: x(i) + step / 2, y: H - 12, 'text-anchor': 'middle' }, label));
+    if (label && (r.chosen || i % Math.ceil(n / 12) === 0))
+      root.append(el('text', { x: x(i) + step / 2, y: H - 12, 'text-anchor': 'middle' }, label));
   });
   for (const side of ['burn', 'mint']) {
     let d = '';
