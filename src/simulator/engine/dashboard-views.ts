@@ -9,8 +9,11 @@ import { toWireAuction, toWireOrder } from './wire.js';
 
 /** Filters of `GET /_sim/orders`. */
 export interface AllOrdersQuery {
+  /** Only this entity's orders. */
   entityId?: string;
+  /** Only `BURN` or only `MINT`. */
   side?: OrderType;
+  /** Only orders in this status. */
   status?: OrderStatus;
   /** At most this many, newest first. */
   limit: number;
@@ -37,7 +40,9 @@ export function allOrders(state: EngineState, q: AllOrdersQuery) {
   picked.sort((a, b) => b.createdAt - a.createdAt || (a.orderId < b.orderId ? 1 : -1));
   return picked.slice(0, q.limit).map((o) => ({
     ...toWireOrder(o),
+    /** The entity that placed it. */
     entityId: o.entityId,
+    /** That entity's name in the simulator (`burner`, `noise-0007`, ...). */
     entityName: state.entities.get(o.entityId)?.name ?? '',
   }));
 }
