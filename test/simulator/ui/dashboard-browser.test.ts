@@ -147,4 +147,33 @@ describe.skipIf(executablePath === undefined)('the dashboard in Chromium', () =>
     await page.screenshot({ path: `${SHOTS}/dashboard-narrow.png`, fullPage: true });
     expect(problems).toEqual([]);
   });
+
+  it('asks for the control token where /_sim/* needs it, keeps it in the tab, never in the page', async () => {
+    const TOKEN = 'dashboard-token-0123456789';
+    const guarded = createSimulator({
+      clock: 'manual',
+      logger: { info: () => undefined, error: () => undefined },
+    });
+    try {
+      const running = await guarded.listen({ port: 0, ui: true, controlToken: TOKEN });
+      const tab = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      const seen: string[] = [];
+      tab.on('console', (m) => {
+        // The first reads are refused 401 before the token is given: expected, and all there is.
+        if (m.type() === 'error' && !m.text().includes('401')) seen.push(m.text());
+      });
+      await tab.goto(running.uiUrl as string);
+      await tab.waitForSelector('#token-form:not([hidden])');
+      await tab.fill('#token', TOKEN);
+      await tab.press('#token', 'Enter');
+      await expect.poll(() => tab.textContent('#conn')).toBe('live');
+      await expect.poll(() => tab.textContent('#auction-id')).toBe('1');
+      expect(await tab.content()).not.toContain(TOKEN);
+      expect(await tab.evaluate(() => sessionStorage.length)).toBe(1);
+      expect(seen).toEqual([]);
+      await tab.close();
+    } finally {
+      await guarded.close();
+    }
+  });
 });
