@@ -48,6 +48,7 @@ describe('/_sim/ui', () => {
     for (const [file, type] of [
       ['dashboard.js', 'text/javascript'],
       ['charts.js', 'text/javascript'],
+      ['live.js', 'text/javascript'],
       ['dashboard.css', 'text/css'],
     ]) {
       const res = await fetch(`${running.url}/_sim/ui/${file}`);

@@ -2,6 +2,7 @@
 // route (state, orders, auctions, clearing reports); the event stream only says when to read
 // again, so the page never polls and computes nothing the engine does not answer itself.
 import { curvesChart, historyChart } from './charts.js';
+import { connect } from './live.js';
 
 const TOKEN_KEY = 'match-venue-sim-control-token';
 const $ = (id) => document.getElementById(id);
@@ -203,10 +204,9 @@ async function openReport(auctionId) {
   }
 }
 
-// ---- the event stream --------------------------------------------------------------------------
+// ---- the event log ---------------------------------------------------------------------------------
 
 const LOG_MAX = 200;
-let backoff = 1000;
 
 function logEvents(batch) {
   const list = $('log-list');
@@ -226,47 +226,10 @@ function logEvents(batch) {
   while (list.children.length > LOG_MAX) list.lastChild.remove();
 }
 
-/** Server-sent events read with fetch, so the control token can travel in its header. */
-async function stream() {
-  try {
-    const headers = token() ? { 'x-sim-control-token': token() } : {};
-    const res = await fetch('/_sim/ui/events', { headers });
-    if (res.status === 401) return askForToken();
-    if (!res.ok || !res.body) throw new Error(`events: ${res.status}`);
-    $('conn').textContent = 'live';
-    backoff = 1000;
-    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-    let buffer = '';
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += value;
-      let end = buffer.indexOf('\n\n');
-      while (end >= 0) {
-        onMessage(buffer.slice(0, end));
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
-      }
-    }
-  } catch {}
-  // The simulator stopped or restarted: try again, less often each time (at most every 30 s).
-  $('conn').textContent = 'disconnected; reconnecting…';
-  setTimeout(stream, backoff);
-  backoff = Math.min(backoff * 2, 30_000);
-}
-
-function onMessage(block) {
-  const lines = block.split('\n');
-  const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
-  const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-  if (event === 'hello') {
-    showFeatures(JSON.parse(data ?? '{}').features);
-    refresh();
-  }
-  if (event === 'batch' && data) {
-    logEvents(JSON.parse(data));
-    refresh();
-  }
+function onMessage(event, data) {
+  if (event === 'hello') showFeatures(data.features);
+  if (event === 'batch') logEvents(data);
+  if (event === 'hello' || event === 'batch') refresh();
 }
 
 // ---- controls ----------------------------------------------------------------------------------
@@ -370,7 +333,13 @@ async function restoreSnapshot(event) {
 
 function start() {
   refresh();
-  stream();
+  connect(token, {
+    message: onMessage,
+    status: (text) => {
+      $('conn').textContent = text;
+    },
+    unauthorized: askForToken,
+  });
 }
 
 wireControls();
