@@ -11,11 +11,14 @@
  *   npm run size
  *   npm run size -- --source
  *   npm run size -- --platform browser
+ *
+ * Then the simulator dashboard's page weight (bench/dashboard-size.ts).
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, type Metafile } from 'esbuild';
+import { measureDashboard } from './dashboard-size.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -145,4 +148,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   console.table(report.rows);
   for (const error of report.errors.slice(0, 20)) console.log(`esbuild: ${error}`);
   console.log(describeSize(report));
+  const page = measureDashboard();
+  console.table(page);
+  console.log(
+    `dashboard page (/_sim/ui, every file it loads): ${page[0]?.rawKB} kB raw, ${page[0]?.gzipKB} kB gzip`,
+  );
 }

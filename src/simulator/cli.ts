@@ -139,6 +139,7 @@ function startup(running: RunningSimulator): void {
     `match-venue simulator ${packageVersion()}`,
     `  base URL:      ${running.url}`,
     `  WebSocket URL: ${wsUrl}`,
+    ...(running.uiUrl ? [`  dashboard:     ${running.uiUrl}`] : []),
     `  clock:         ${args.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
     '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
     ...guideLines(running.url, running.wsUrl).map((line) => `  ${line}`),
@@ -149,6 +150,7 @@ function startup(running: RunningSimulator): void {
       version: packageVersion(),
       url: running.url,
       wsUrl,
+      dashboard: running.uiUrl ?? null,
       clock: args.clock,
       now: new Date(sim.now()).toISOString(),
       auction: { auctionId: state.auction.auctionId, phase: state.auction.phase },
@@ -172,6 +174,7 @@ async function main(): Promise<void> {
     .listen({
       host: args.host,
       port: args.port,
+      ui: args.ui,
       ...args.access,
       ...(args.quiet ? {} : { onRequest: (entry) => out.request(entry) }),
     })

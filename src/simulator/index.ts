@@ -4,6 +4,7 @@ export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export { checkInvariants } from './engine/invariants.js';
 export type { WireMoney } from './engine/money.js';
 export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';
+export type { AllOrdersQuery } from './engine/dashboard-views.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineState } from './engine/state.js';
 export type {

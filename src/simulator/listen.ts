@@ -20,6 +20,7 @@ import {
   type RequestLogEntry,
   type RequestLogHook,
 } from './request-log.js';
+import { isUiPath, serveUi, UI_PATH } from './ui/serve.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
 /**
@@ -37,6 +38,11 @@ export interface ListenOptions extends AccessOptions {
    * request log). It sees no query string, header or ticket; a hook that throws is logged and ignored.
    */
   onRequest?: RequestLogHook;
+  /**
+   * Serve the dashboard at `/_sim/ui` (default false; the CLI turns it on). It follows the rules
+   * above: its page loads without the control token, what it reads needs it where `/_sim/*` does.
+   */
+  ui?: boolean;
 }
 
 /** What the node:http + WebSocket binding serves: the web handler and the socket layer's port. */
@@ -60,6 +66,8 @@ export interface RunningSimulator {
   controlToken?: string;
   /** Whether {@link controlToken} was generated (the CLI prints it then, once). */
   controlTokenGenerated: boolean;
+  /** The dashboard's address (`${url}/_sim/ui`) when `ui` was asked for. */
+  uiUrl?: string;
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }
@@ -74,6 +82,7 @@ async function serve(
   host: string,
   access: AccessPolicy,
   report: Report,
+  ui: boolean,
 ): Promise<void> {
   const body = await readNodeBody(req);
   if (body === undefined) {
@@ -98,6 +107,11 @@ async function serve(
     return;
   }
   const cors = access.corsHeaders(admission.corsOrigin);
+  const path = ui ? pathOf(req.url) : '';
+  if (ui && isUiPath(path)) {
+    report(serveUi(sim, req, res, method, path, cors));
+    return;
+  }
   let request: Request;
   try {
     request = toRequest(req, host, body);
@@ -175,7 +189,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers);
-    serve(sim, req, res, host, access, report).catch((err: unknown) => {
+    serve(sim, req, res, host, access, report, options.ui === true).catch((err: unknown) => {
       sim.logger.error('simulator request failed', err);
       req.socket.destroy();
       report(null);
@@ -219,6 +233,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
         server,
         ...(access.controlToken === undefined ? {} : { controlToken: access.controlToken }),
         controlTokenGenerated: access.generatedToken,
+        ...(options.ui ? { uiUrl: `http://${hostPart}:${port}${UI_PATH}` } : {}),
         close() {
           closing ??= (async () => {
             await ws.close();

@@ -5,6 +5,7 @@
 import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 import { DeadlineTimer } from './deadline-timer.js';
 import { VenueEngine } from './engine/engine.js';
+import type { AllOrdersQuery } from './engine/dashboard-views.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { EngineState } from './engine/state.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
@@ -270,6 +271,16 @@ export class Simulator {
     this.log?.clear();
     this.act('restore', { now: d.clock.now }, () => this.applyFaults(faults));
     this.signal({ type: 'reset' });
+  }
+
+  /** The newest orders over every entity, filtered (`GET /_sim/orders`, the dashboard's table). */
+  allOrders(query: AllOrdersQuery): ReturnType<VenueEngine['allOrders']> {
+    return this.engine.allOrders(query);
+  }
+
+  /** The last `limit` auctions that cleared, newest first (`GET /_sim/auctions`). */
+  clearedAuctions(limit: number): ReturnType<VenueEngine['clearedAuctions']> {
+    return this.engine.clearedAuctions(limit);
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */

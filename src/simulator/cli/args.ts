@@ -52,6 +52,7 @@ const FLAGS: readonly Flag[] = [
     value: '<preset|file>',
     help: 'background participants: calm, busy, one-sided, or a JSON/YAML file (default: none)',
   },
+  { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
   { name: 'version', short: 'v', help: 'print the package version and exit' },
@@ -91,6 +92,8 @@ export interface CliArgs {
   access: AccessOptions;
   /** `--market`: a preset name or a file (read by the CLI). */
   market?: string;
+  /** Serve the dashboard (`/_sim/ui`); `--no-ui` turns it off. */
+  ui: boolean;
   quiet: boolean;
   json: boolean;
   version: boolean;
@@ -130,6 +133,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     port,
     clock,
     access: accessArgs(text('allowed-hosts'), text('cors'), text('control-token'), env),
+    ui: !flag('no-ui'),
     quiet: flag('quiet'),
     json: flag('json'),
     version: flag('version'),

@@ -17,6 +17,7 @@ import {
 import { clearingReport, indicativeReport } from './report.js';
 import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import { type EngineStateDocument, exportEngineState, importEngineState } from './snapshot.js';
+import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
 import { stateView } from './state-view.js';
 import {
   type Auction,
@@ -280,6 +281,14 @@ export class VenueEngine {
     this.time = s.time;
     this.rng.word = s.random;
     this.firstOpenPending = s.firstOpenPending && this.population !== undefined;
+  }
+  /** `GET /_sim/orders`: the newest orders over every entity (the dashboard's table). */
+  allOrders(query: AllOrdersQuery) {
+    return this.step((ctx) => allOrders(ctx.state, query));
+  }
+  /** `GET /_sim/auctions`: the last auctions that cleared, newest first. */
+  clearedAuctions(limit: number) {
+    return this.step((ctx) => clearedAuctions(ctx.state, limit));
   }
 
   /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */

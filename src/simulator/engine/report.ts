@@ -113,6 +113,8 @@ export interface IndicativeReport {
   rule: ClearingRule;
   /** Orders resting now. */
   orderCount: number;
+  /** Eligible volume per side for every region of the fee axis, as in the clearing report. */
+  curves: CurveRegion[];
 }
 
 /** The book of `orders` as clearing columns (the engine's BookColumns, plain). */
@@ -235,5 +237,6 @@ export function indicativeReport(auction: Auction, referenceFeeCentiBps: number)
     longSide: burn > mint ? 'BURN' : mint > burn ? 'MINT' : null,
     rule: x.rule,
     orderCount: orders.length,
+    curves: curvesOf(x),
   };
 }

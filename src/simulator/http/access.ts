@@ -7,6 +7,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import { UI_ASSET_PATHS } from '../ui/serve.js';
 import {
   checkAllowedHosts,
   checkControlToken,
@@ -43,6 +44,11 @@ export type Admission =
 // SNS's own endpoints stand in for public ones: webhook receivers fetch the certificate and follow
 // SubscribeURL / UnsubscribeURL (each carrying its own token or ARN) without the control token.
 const TOKEN_EXEMPT = '/_sim/sns/';
+
+// The dashboard's page, script and style hold no state and no secret: a browser cannot send the
+// header on a navigation, so they load without it and the page asks for the token (ui/serve.ts).
+const tokenExempt = (method: string, path: string): boolean =>
+  path.startsWith(TOKEN_EXEMPT) || ((method === 'GET' || method === 'HEAD') && UI_ASSET_PATHS.has(path));
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 // Sent by browsers only; these two mean another origin's page made the request (no Origin on a
 // no-cors GET such as an <img>), where `none` means the user typed the address.
@@ -155,7 +161,7 @@ export class AccessPolicy {
       if (foreign !== undefined) return { refused: crossOrigin(foreign) };
     }
     const tokenGiven = this.tokenMatches(one(headers[CONTROL_TOKEN_HEADER]));
-    if (control && this.tokenDigest && !tokenGiven && !path.startsWith(TOKEN_EXEMPT))
+    if (control && this.tokenDigest && !tokenGiven && !tokenExempt(method, path))
       return {
         refused: {
           status: 401,

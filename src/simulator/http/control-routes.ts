@@ -6,6 +6,7 @@ import { type ControlHandler, marketRoutes } from './market-routes.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
+import { dashboardDataRoutes } from '../ui/data-routes.js';
 import { readJsonObject, validate } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
@@ -43,6 +44,7 @@ function noBody(handler: (sim: ControlPort, req: Request) => Response): ControlH
 /** Simulator-only routes: not in the contract, so keyed by path. */
 export const controlRoutes: RouteTable<ControlHandler> = {
   ...marketRoutes,
+  ...dashboardDataRoutes,
   '/_sim/auctions/clear': {
     POST: async (sim, req) => {
       const b = validate(ClearBody, await optionalBody(req));

@@ -2,6 +2,7 @@
  * What the web handler and its routes see of the simulator: the port of the HTTP binding. The
  * composition root (simulator.ts) implements it; nothing here reaches the engine itself.
  */
+import type { AllOrdersQuery } from '../engine/dashboard-views.js';
 import type { ListQuery, PlaceInput } from '../engine/orders.js';
 import type { WireInput } from '../engine/wires.js';
 import type { WithdrawalInput } from '../engine/withdrawals.js';
@@ -71,6 +72,10 @@ export interface ControlPort {
   snapshot(): unknown;
   /** Puts the simulator where the document was; throws a SnapshotError for one it cannot use. */
   restore(doc: unknown): void;
+  /** The newest orders over every entity, filtered (`GET /_sim/orders`). */
+  allOrders(query: AllOrdersQuery): unknown;
+  /** The last `limit` auctions that cleared, newest first (`GET /_sim/auctions`). */
+  clearedAuctions(limit: number): unknown;
 }
 
 export interface SimulatorPort {
