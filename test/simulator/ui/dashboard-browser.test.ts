@@ -3,7 +3,9 @@
  * playwright-core) against a listening simulator with its dashboard. Screenshots of the main views
  * go to reports/screenshots/ (gitignored test artifacts).
  */
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { MatchVenue, usd } from 'match-venue';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
@@ -123,11 +125,37 @@ describe.skipIf(executablePath === undefined)('the dashboard in Chromium', () =>
     problems.length = 0; // the refused fault set is a 400 the console reports
   });
 
-  it('shows the snapshot controls only where the simulator has the routes', async () => {
-    // Probed from here, not by the page: a 404 in the page is a console error.
-    const probe = await fetch(`${url}/_sim/snapshot`, { method: 'POST' });
-    const hasRoutes = probe.status !== 404 && probe.status !== 405;
-    await expect.poll(() => page.isHidden('#snapshot-controls')).toBe(!hasRoutes);
+  it('shows the snapshot controls, and a restored snapshot shows the restored book', async () => {
+    await expect.poll(() => page.isHidden('#snapshot-controls')).toBe(false);
+    sim.setPhase('open'); // the control-plane test left the auction locked
+    const burner = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: url });
+    const burn = (fee: string) =>
+      burner.orders.place({
+        orderType: 'BURN',
+        amount: usd('2000'),
+        feeBps: fee,
+        postFillAction: 'cancel',
+        sourceWalletId: SEEDED.burner.walletId,
+        fiatAccountId: SEEDED.burner.fiatAccountId,
+      });
+    const kept = await burn('7');
+    const snapshot = await (await fetch(`${url}/_sim/snapshot`, { method: 'POST' })).text();
+    const file = join(mkdtempSync(join(tmpdir(), 'mv-snapshot-')), 'snapshot.json');
+    writeFileSync(file, snapshot);
+    // After the snapshot: the kept order is cancelled and another placed.
+    await burner.orders.cancel({ auctionId: kept.auctionId, orderId: kept.orderId });
+    const later = await burn('8');
+    const row = (id: string) => `#orders-table tr[data-order-id="${id}"]`;
+    await expect.poll(() => page.textContent(row(kept.orderId))).toContain('cancelled');
+    await page.waitForSelector(row(later.orderId));
+
+    await page.setInputFiles('#restore-file', file);
+    await expect.poll(() => page.textContent(row(kept.orderId))).toContain('pending');
+    await expect.poll(() => page.locator(row(later.orderId)).count()).toBe(0);
+    // The page shows what the engine holds: the REST API answers the same book.
+    expect((await burner.orders.retrieve(kept.orderId)).status).toBe('pending');
+    await page.screenshot({ path: `${SHOTS}/dashboard-restored.png`, fullPage: true });
+    expect(problems).toEqual([]);
   });
 
   it('is keyboard-usable, readable narrow, and axe finds no serious or critical violation', async () => {
