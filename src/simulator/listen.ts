@@ -61,6 +61,8 @@ export interface RunningSimulator {
 
 type Report = (status: number | null, code?: number) => void;
 
+const ignore: Report = () => {};
+
 /** One request: body read within bounds first, then the dispatch (no web Request), then the answer. */
 async function serve(
   sim: ServedSimulator,
@@ -177,7 +179,8 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   // Host is checked by toRequest, so that its absence gets the JSON error body too.
   const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
-    const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url));
+    // The log's path is cut and cleaned only when there is a log: it costs on every request.
+    const report = hook ? reporter(sim, hook, req.method ?? '-', loggablePath(req.url)) : ignore;
     serve(sim, req, res, host, access, report).catch((err: unknown) => {
       sim.logger.error('simulator request failed', err);
       req.socket.destroy();
