@@ -4,6 +4,7 @@
 import { benchClearing, benchEnginePath, formatEngineTable } from './clearing.js';
 import { benchPlacements } from './placements.js';
 import { benchRest, benchValidation, describeRest } from './rest.js';
+import { benchServe } from './serve.js';
 import { describeSize, measureSize } from './size.js';
 import { benchStream } from './stream.js';
 import { benchTelemetry, describeTelemetry } from './telemetry.js';
@@ -52,6 +53,11 @@ console.log(
 const telemetry = await benchTelemetry(smoke ? { requests: 100, warmup: 50, rounds: 3 } : {});
 console.table(telemetry);
 for (const line of describeTelemetry(telemetry)) console.log(line);
+console.log('# simulator over HTTP against a bare node:http server (autocannon, 64 connections)');
+const serve = await benchServe({ smoke });
+console.table(serve);
+for (const r of serve.filter((row) => row.server === 'simulator'))
+  console.log(`${r.route}: ${r.ratioToBare}x the bare server's rate (target >= 0.5x)`);
 
 console.log('# stream');
 const stream = await benchStream(smoke ? 5_000 : undefined, smoke ? 1 : undefined);

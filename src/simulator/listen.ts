@@ -1,13 +1,14 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AccessOptions, AccessPolicy } from './http/access.js';
-import { withholdKeys } from './http/key-visibility.js';
+import { type Inbound, type Outcome, requestIdFor } from './http/handler.js';
 import {
   answerClientError,
+  nodeInbound,
   readNodeBody,
   refuseConnect,
   rejectTooLarge,
-  toRequest,
+  writeAnswer,
   writeJsonError,
   writeResponse,
 } from './http/node-io.js';
@@ -45,9 +46,9 @@ export interface ListenOptions extends AccessOptions {
   ui?: boolean;
 }
 
-/** What the node:http + WebSocket binding serves: the web handler and the socket layer's port. */
+/** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
 export interface ServedSimulator extends WsSimulator {
-  handle(req: Request): Promise<Response>;
+  dispatch(req: Inbound, requestId: string): Promise<Outcome>;
   readonly logger: Logger;
 }
 
@@ -74,7 +75,9 @@ export interface RunningSimulator {
 
 type Report = (status: number | null, code?: number) => void;
 
-/** One request: body read within bounds first, then the web handler, then the answer. */
+const ignore: Report = () => {};
+
+/** One request: body read within bounds first, then the dispatch (no web Request), then the answer. */
 async function serve(
   sim: ServedSimulator,
   req: IncomingMessage,
@@ -112,20 +115,30 @@ async function serve(
     report(serveUi(sim, req, res, method, path, cors));
     return;
   }
-  let request: Request;
+  let inbound: Inbound;
   try {
-    request = toRequest(req, host, body);
+    inbound = nodeInbound(req, host, body, admission.tokenGiven);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     const sent = writeJsonError(req, res, err.status, err.code, err.message, err.errors, cors);
     report(sent ? err.status : null, err.code);
     return;
   }
-  if (!admission.tokenGiven) withholdKeys(request);
+  const requestId = requestIdFor(inbound.header('x-request-id'));
   try {
-    const answer = await sim.handle(request);
-    const written = await writeResponse(answer, req, res, cors);
-    const code = errorCodeOf(answer.status, answer.headers.get('content-type'), written ?? undefined);
+    const answer = await sim.dispatch(inbound, requestId);
+    if (answer instanceof Response) {
+      const written = await writeResponse(answer, req, res, { ...cors, 'x-request-id': requestId });
+      const code = errorCodeOf(answer.status, answer.headers.get('content-type'), written ?? undefined);
+      report(written === null ? null : answer.status, code);
+      return;
+    }
+    const written = writeAnswer(answer, requestId, req, res, cors);
+    // The request log reads the error code back from the body; nothing is parsed without a log.
+    const code =
+      written && answer.status >= 400
+        ? errorCodeOf(answer.status, answer.headers['content-type'], Buffer.from(written))
+        : undefined;
     report(written === null ? null : answer.status, code);
   } catch (err) {
     // The dropResponse fault (or a failure to even build an answer): the client sees a dead socket.
@@ -188,7 +201,8 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   // Host is checked by toRequest, so that its absence gets the JSON error body too.
   const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
-    const report = reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers);
+    // The log's path is cut and cleaned only when there is a log: it costs on every request.
+    const report = hook ? reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers) : ignore;
     serve(sim, req, res, host, access, report, options.ui === true).catch((err: unknown) => {
       sim.logger.error('simulator request failed', err);
       req.socket.destroy();

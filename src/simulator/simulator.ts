@@ -14,7 +14,7 @@ import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
 import { EventLog, eventLogLines } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
-import { handleRequest } from './http/handler.js';
+import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
 import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
@@ -146,6 +146,14 @@ export class Simulator {
   /** Answers one request in-process, as the HTTP server would (a fetch-style handler). */
   handle(req: Request): Promise<Response> {
     return handleRequest(this.port, req);
+  }
+
+  /**
+   * The dispatch behind {@link handle}, for the node:http binding (no web Request built).
+   * @internal
+   */
+  dispatch(req: Inbound, requestId: string): Promise<Outcome> {
+    return dispatch(this.port, req, requestId);
   }
 
   /** Serves HTTP and the WebSocket on a port (loopback, any free port by default). */

@@ -45,11 +45,31 @@ export function unexpectedBody(): HttpError {
   ]);
 }
 
+const decoder = new TextDecoder();
+
+/**
+ * A body the node:http binding has already read within MAX_BODY_BYTES, with its Content-Type: what
+ * the routes read instead of a web Request's stream on that path. Decoded as a Request's text()
+ * decodes (TextDecoder: a leading BOM dropped, bad bytes replaced), so both paths see one text.
+ */
+export class ReadBody {
+  readonly text: string;
+  constructor(
+    bytes: Uint8Array,
+    readonly contentType: string | null,
+  ) {
+    this.text = bytes.length === 0 ? '' : decoder.decode(bytes);
+  }
+}
+
+/** What the body rules read: a web Request (in process, msw) or a node body already read. */
+export type BodySource = Request | ReadBody;
+
 /**
  * Refuses any body byte on an operation that takes no body: a client sending one has built the
  * request for another operation, or expects the body to count, and should hear that it does not.
  */
-export async function assertNoBody(req: Request): Promise<void> {
+export async function assertNoBody(req: BodySource): Promise<void> {
   if ((await readBodyText(req)).length > 0) throw unexpectedBody();
 }
 
@@ -57,7 +77,8 @@ export async function assertNoBody(req: Request): Promise<void> {
  * The request body as text, read once and at most MAX_BODY_BYTES (else 413). A body stream that
  * fails is the caller's side giving up, so it is a 400, never an unexpected 500.
  */
-export async function readBodyText(req: Request): Promise<string> {
+export async function readBodyText(req: BodySource): Promise<string> {
+  if (req instanceof ReadBody) return req.text;
   if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
     await req.body?.cancel().catch(() => undefined);
     throw bodyTooLarge();
@@ -123,9 +144,9 @@ export type ParsedJson =
  * refused here as bad input instead of overflowing the stack later. Each API words its own answer
  * from the failure. A missing body is no media type at all, so it stays the API's 400 (or `{}`).
  */
-export async function readJson(req: Request): Promise<ParsedJson> {
+export async function readJson(req: BodySource): Promise<ParsedJson> {
   const text = await readBodyText(req);
-  const contentType = req.headers.get('content-type');
+  const contentType = req instanceof ReadBody ? req.contentType : req.headers.get('content-type');
   if (text.trim() !== '' && !isJsonContentType(contentType)) throw unsupportedMediaType(contentType);
   if (text.trim() === '')
     return {

@@ -2,9 +2,10 @@ import { sleep } from '../../contract/retry-policy.js';
 import { VenueError } from '../engine/errors.js';
 import { bearerKey, unknownKey } from './auth.js';
 import { controlRoutes } from './control-routes.js';
-import { serveOperation } from './operations.js';
+import type { BodySource } from './body.js';
+import { runOperation } from './operations.js';
 import type { SimulatorPort } from './port.js';
-import { HttpError, jsonResponse } from './responses.js';
+import { type Answer, answerToResponse, HttpError, jsonAnswer } from './responses.js';
 import { matchRoute, methodNotAllowed, notFound } from './router.js';
 import { venueRoutes } from './venue-routes.js';
 
@@ -45,6 +46,25 @@ function toHttpError(err: unknown): HttpError | undefined {
   return undefined;
 }
 
+/**
+ * One request as the routes read it, whichever binding received it. The web handler wraps a
+ * Request; node:http builds this from the node request without a Request, and `web()` builds one
+ * only for the routes that take one (`/_sim/` and the platform), so both share every rule below.
+ */
+export interface Inbound {
+  /** Upper case. */
+  readonly method: string;
+  readonly path: string;
+  /** The query string, `?` included ('' without one). */
+  readonly search: string;
+  header(name: string): string | null;
+  readonly body: BodySource;
+  web(): Request;
+}
+
+/** An answer before its `x-request-id`: plain data from the venue routes, a Response from the others. */
+export type Outcome = Answer | Response;
+
 /** `/_sim/`: no auth, no faults; the platform's simulator-only endpoints first. */
 async function control(port: SimulatorPort, req: Request, method: string, path: string): Promise<Response> {
   const platformRes = await port.platform.handleControl(req);
@@ -57,9 +77,12 @@ async function control(port: SimulatorPort, req: Request, method: string, path: 
 }
 
 /** Auth, rate limit and the request faults: the entity calling, and whether its answer is dropped. */
-async function admit(port: SimulatorPort, req: Request): Promise<{ entityId: string; drop: boolean }> {
+async function admit(
+  port: SimulatorPort,
+  authorization: string | null,
+): Promise<{ entityId: string; drop: boolean }> {
   const { admission } = port;
-  const key = bearerKey(req);
+  const key = bearerKey(authorization);
   const entity = admission.entityForApiKey(key);
   if (!entity) throw unknownKey();
   const wait = admission.throttle(key);
@@ -76,16 +99,15 @@ async function admit(port: SimulatorPort, req: Request): Promise<{ entityId: str
   return { entityId: entity.entityId, drop: admission.takeDrop() };
 }
 
-async function route(port: SimulatorPort, req: Request, url: URL): Promise<{ res: Response; drop: boolean }> {
-  const path = url.pathname;
-  const method = req.method.toUpperCase();
-  if (path.startsWith('/_sim/')) return { res: await control(port, req, method, path), drop: false };
+async function route(port: SimulatorPort, req: Inbound): Promise<{ res: Outcome; drop: boolean }> {
+  const { path, method } = req;
+  if (path.startsWith('/_sim/')) return { res: await control(port, req.web(), method, path), drop: false };
   const isPlatform = PLATFORM_PREFIXES.some((p) => path === p || path.startsWith(p));
   const m = isPlatform ? undefined : matchRoute(venueRoutes, path);
   if (!isPlatform && !m) throw notFound(method, path);
-  const { entityId, drop } = await admit(port, req);
+  const { entityId, drop } = await admit(port, req.header('authorization'));
   if (!m) {
-    const res = await port.platform.handle(req, { entityId });
+    const res = await port.platform.handle(req.web(), { entityId });
     if (!res) throw notFound(method, path);
     return { res, drop };
   }
@@ -93,29 +115,48 @@ async function route(port: SimulatorPort, req: Request, url: URL): Promise<{ res
   if (!operation) throw methodNotAllowed(m.methods, method, path);
   // Ineligibility answers before the body is read or validated, on every venue path.
   port.venue.assertEligible(entityId);
-  const res = await serveOperation(operation, { venue: port.venue, req, url, entityId, params: m.params });
-  return { res, drop };
+  const request = { venue: port.venue, req: req.body, search: req.search, entityId, params: m.params };
+  return { res: await runOperation(operation, request), drop };
 }
 
-/** The one web handler: node:http, the in-process mock transport and msw all call this. */
-export async function handleRequest(port: SimulatorPort, req: Request): Promise<Response> {
-  const requestId = requestIdFor(req.headers.get('x-request-id'));
-  let res: Response;
+/**
+ * The one dispatch behind both bindings: routes, auth, rate limit, faults and validation. Throws
+ * DroppedResponseError for the dropResponse fault; the caller adds `requestId` to the answer.
+ */
+export async function dispatch(port: SimulatorPort, req: Inbound, requestId: string): Promise<Outcome> {
+  let res: Outcome;
   let drop = false;
   try {
-    const url = new URL(req.url);
-    ({ res, drop } = await route(port, req, url));
+    ({ res, drop } = await route(port, req));
   } catch (err) {
     const known = toHttpError(err);
-    if (known) res = known.toResponse();
+    if (known) res = known.toAnswer();
     else {
-      port.logger.error(`unexpected error handling ${req.method} ${req.url} (${requestId})`, err);
-      res = jsonResponse(500, { code: -1, message: 'Internal simulator error' });
+      port.logger.error(`unexpected error handling ${req.method} ${req.path} (${requestId})`, err);
+      res = jsonAnswer(500, { code: -1, message: 'Internal simulator error' });
     }
   } finally {
     port.afterRequest();
   }
   if (drop) throw new DroppedResponseError();
+  return res;
+}
+
+/** The one web handler: the in-process mock transport and msw call this; node:http shares dispatch. */
+export async function handleRequest(port: SimulatorPort, req: Request): Promise<Response> {
+  const requestId = requestIdFor(req.headers.get('x-request-id'));
+  const url = new URL(req.url);
+  const inbound: Inbound = {
+    method: req.method.toUpperCase(),
+    path: url.pathname,
+    search: url.search,
+    header: (name) => req.headers.get(name),
+    body: req,
+    web: () => req,
+  };
+  const res = await dispatch(port, inbound, requestId);
+  if (!(res instanceof Response))
+    return answerToResponse({ ...res, headers: { ...res.headers, 'x-request-id': requestId } });
   const headers = new Headers(res.headers);
   headers.set('x-request-id', requestId);
   return new Response(res.body, { status: res.status, statusText: res.statusText, headers });

@@ -3,8 +3,8 @@
  * generated endpoint table (src/generated/endpoints.ts), never restated by a route.
  */
 import { type EndpointDefinition, endpoints, type OperationId } from '../../generated/endpoints.js';
-import { assertNoBody } from './body.js';
-import { jsonResponse } from './responses.js';
+import { assertNoBody, type BodySource } from './body.js';
+import { type Answer, answerToResponse, jsonAnswer } from './responses.js';
 import type { RouteTable } from './router.js';
 
 /** A success answer's `data` with extra response headers. */
@@ -49,14 +49,22 @@ export function routesByOperation<C>(handlers: OperationHandlers<C>): RouteTable
  * the contract's success response has none (204). An operation the contract gives no request body
  * refuses one (400 code 2) before it runs: its handler never reads the body, so nothing else would.
  */
-export async function serveOperation<C extends { req: Request }>(
+export async function runOperation<C extends { req: BodySource }>(
   route: OperationRoute<C>,
   request: C,
-): Promise<Response> {
+): Promise<Answer> {
   if (route.endpoint.body === null) await assertNoBody(request.req);
   const result = await route.handler(request);
   const { data, headers } = result instanceof Reply ? result : { data: result, headers: {} };
   const status = route.endpoint.successStatus;
-  if (route.endpoint.responseData === null) return new Response(null, { status, headers });
-  return jsonResponse(status, { data }, headers);
+  if (route.endpoint.responseData === null) return { status, headers, body: null };
+  return jsonAnswer(status, { data }, headers);
+}
+
+/** {@link runOperation} as a web Response (the platform routes answer with one). */
+export async function serveOperation<C extends { req: BodySource }>(
+  route: OperationRoute<C>,
+  request: C,
+): Promise<Response> {
+  return answerToResponse(await runOperation(route, request));
 }

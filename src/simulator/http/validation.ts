@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { clip, type ErrorDetail, issueDetails, showValue } from '../../contract/error-details.js';
-import { readJson } from './body.js';
+import { type BodySource, readJson } from './body.js';
 import { invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
 
 /**
@@ -37,7 +37,10 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, root = 
  * `emptyAsObject` (control bodies whose every field is optional) an empty body means `{}`;
  * otherwise it is a 400 like any non-object.
  */
-export async function readJsonObject(req: Request, emptyAsObject = false): Promise<Record<string, unknown>> {
+export async function readJsonObject(
+  req: BodySource,
+  emptyAsObject = false,
+): Promise<Record<string, unknown>> {
   const parsed = await readJson(req);
   if (!parsed.ok) {
     if (parsed.reason === 'empty') {

@@ -4,6 +4,7 @@ import { isUuid } from '../../contract/ids.js';
 import { endpoints } from '../../generated/endpoints.js';
 import type { ListQuery } from '../engine/orders.js';
 import type { OrderStatus, OrderType } from '../engine/types.js';
+import type { BodySource } from './body.js';
 import { type OperationHandlers, Reply, routesByOperation } from './operations.js';
 import type { VenuePort } from './port.js';
 import { HttpError, invalidRequest } from './responses.js';
@@ -11,20 +12,21 @@ import { firstMessage, issuesToDetails, readJsonObject, validate } from './valid
 
 export interface VenueRequest {
   venue: VenuePort;
-  req: Request;
-  url: URL;
+  req: BodySource;
+  /** The query string, `?` included ('' without one). */
+  search: string;
   entityId: string;
   params: Record<string, string>;
 }
 
 /** The request body checked against an operation's body schema (400 code 2 naming every failing field). */
-async function body<S extends z.ZodType>(schema: S, req: Request): Promise<z.output<S>> {
+async function body<S extends z.ZodType>(schema: S, req: BodySource): Promise<z.output<S>> {
   return validate(schema, await readJsonObject(req));
 }
 
-function listQuery(url: URL): ListQuery {
+function listQuery(search: string): ListQuery {
   const raw: Record<string, string | number> = {};
-  for (const [k, v] of url.searchParams) {
+  for (const [k, v] of new URLSearchParams(search)) {
     if (k !== 'page' && k !== 'pageSize') {
       raw[k] = v;
       continue;
@@ -50,7 +52,7 @@ function listQuery(url: URL): ListQuery {
 }
 
 /** A withdrawal whose only fault is its amount (not positive, not USD) is 138002, not code 2. */
-async function withdrawalBody(req: Request) {
+async function withdrawalBody(req: BodySource) {
   const raw = await readJsonObject(req);
   const parsed = endpoints.createWithdrawal.body.safeParse(raw);
   if (parsed.success) return parsed.data;
@@ -69,8 +71,8 @@ const venueOperations: OperationHandlers<VenueRequest> = {
   getAccount: ({ venue, entityId }) => venue.account(entityId),
   placeOrder: async ({ venue, entityId, req }) =>
     venue.place(entityId, await body(endpoints.placeOrder.body, req)),
-  listOrders: ({ venue, entityId, url }) => {
-    const list = venue.listOrders(entityId, listQuery(url));
+  listOrders: ({ venue, entityId, search }) => {
+    const list = venue.listOrders(entityId, listQuery(search));
     // Read after the list, in the same tick: every account event up to this seq is in the list
     // (docs/PROTOCOL.md, resync), which lets a resyncing stream drop exactly those live events.
     const seq = venue.accountSeq(entityId);
