@@ -1,6 +1,7 @@
 import type { ClientCore } from './api-client.js';
 import { APIUserAbortError, InvalidArgumentError, OutcomeUnknownError } from './error.js';
 import type { RequestOptions } from './request.js';
+import { sleep } from './retry.js';
 
 // One meaning of `resolveUnknown` for every resource: look for what the uncertain call would have
 // made, and say whether an absence is final. It is final only once the settle window has passed
@@ -78,20 +79,13 @@ export async function resolveUnknownKey<T>(
   }
 }
 
+/** Waits `remainingMs` (and 1 ms more, past the deadline) with the contract's sleep; the signal ends it. */
 async function waitUntil(remainingMs: number, signal: AbortSignal | undefined): Promise<void> {
-  const ms = Math.max(0, remainingMs) + 1;
-  await new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new APIUserAbortError('resolveUnknown was aborted.'));
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new APIUserAbortError('resolveUnknown was aborted.', { cause: signal?.reason }));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  try {
+    await sleep(Math.max(0, remainingMs) + 1, signal);
+  } catch (reason) {
+    throw new APIUserAbortError('resolveUnknown was aborted.', { cause: reason });
+  }
 }
 
 /** The error, if it is an OutcomeUnknownError of `operation`; else an InvalidArgumentError naming both. */
