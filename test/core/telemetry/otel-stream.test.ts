@@ -4,7 +4,7 @@
 import dc from 'node:diagnostics_channel';
 import { DIAGNOSTICS_CHANNELS, WaitTimeoutError } from 'match-venue';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { clientOf, mintParams, outage, type Rig, startRig, until } from '../state/helpers.js';
+import { clientOf, mintParams, outage, type Rig, startRig, until } from '../../state/helpers.js';
 import { type OtelRig, parentOf, spanText, startOtel } from './otel-rig.js';
 
 let otel: OtelRig;

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { InvalidApiKeyError, isWellFormedApiKey, parseApiKey } from '../../src/core/api-key.js';
-import { MatchVenueError } from '../../src/core/error.js';
+import { InvalidApiKeyError, isWellFormedApiKey, parseApiKey } from '../../../src/core/api-key.js';
+import { MatchVenueError } from '../../../src/core/error.js';
 
 const SECRET = 'sUp3rS3cr3tValue9f8e7d';
 

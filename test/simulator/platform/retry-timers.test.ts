@@ -2,8 +2,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const script = fileURLToPath(new URL('../fixtures/platform/retry-timers.ts', import.meta.url));
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const script = fileURLToPath(new URL('../../fixtures/platform/retry-timers.ts', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('webhook retry timers', () => {
   it('keep the process alive only while idle() is awaited', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toV1Wire, V1SubscriptionStore } from '../../src/simulator/platform/v1-store.js';
+import { toV1Wire, V1SubscriptionStore } from '../../../src/simulator/platform/v1-store.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { MatchVenue } from 'match-venue';
 import { createSimulator, type Simulator } from 'match-venue/simulator';
 import { createWebhookReceiver, loopbackUrlPolicy, type WebhookEvent } from 'match-venue/webhooks';
-import type { Platform, PlatformMode } from '../../src/simulator/platform/index.js';
+import type { Platform, PlatformMode } from '../../../src/simulator/platform/index.js';
 
 export const BURNER = 'TEST_API_KEY:burner:sim';
 export const MINTER = 'TEST_API_KEY:minter:sim';

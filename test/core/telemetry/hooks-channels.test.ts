@@ -14,8 +14,8 @@ import {
 } from 'match-venue';
 import { createSimulator, type RequestLogEntry, SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Output } from '../../src/simulator/cli/log-format.js';
-import { json, type ScriptedServer, startScriptedServer } from '../client/helpers/scripted-server.js';
+import { Output } from '../../../src/simulator/cli/log-format.js';
+import { json, type ScriptedServer, startScriptedServer } from '../../helpers/scripted-server.js';
 
 const KEY = 'TEST_API_KEY:hooks:verysecretpart';
 const noWait = { sleep: async () => {} };

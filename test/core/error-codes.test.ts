@@ -21,7 +21,7 @@ import {
   WebhookErrorCode,
 } from 'match-venue/webhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { integer } from '../../../src/webhooks/testing/der.js';
+import { integer } from '../../src/webhooks/testing/der.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
@@ -139,7 +139,7 @@ describe('every exported error class', () => {
   });
 
   it('are all in the table of docs/ERRORS.md', () => {
-    const doc = readFileSync(new URL('../../../docs/ERRORS.md', import.meta.url), 'utf8');
+    const doc = readFileSync(new URL('../../docs/ERRORS.md', import.meta.url), 'utf8');
     for (const [name] of exported) {
       const kind = SAMPLES[name]?.().kind;
       if (name !== 'WebhookError') expect(doc, name).toContain(`| \`${name}\` (`);
@@ -314,7 +314,7 @@ describe('money helpers', () => {
 });
 
 describe('the source', () => {
-  const root = new URL('../../../src/', import.meta.url);
+  const root = new URL('../../src/', import.meta.url);
   /** Not the client's errors: the simulator answers over HTTP; generated code throws nothing. */
   const EXCLUDED = ['simulator/', 'generated/'];
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DeliveryQueue, type DeliveryRequest } from '../../src/simulator/platform/deliveries.js';
+import { DeliveryQueue, type DeliveryRequest } from '../../../src/simulator/platform/deliveries.js';
 
 function scriptedFetch(statuses: (number | Error)[]) {
   const calls: { url: string; init: RequestInit | undefined }[] = [];

@@ -6,7 +6,7 @@
 import { BadRequestError, ErrorCode, MatchVenue, OutcomeUnknownError, usd } from 'match-venue';
 import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HoldingProxy, startHoldingProxy } from './helpers/holding-proxy.js';
+import { type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.js';
 
 let sim: Simulator;
 let running: RunningSimulator;

@@ -1,6 +1,6 @@
 import { createSnsVerifier, loopbackUrlPolicy, type SnsSubscriptionConfirmation } from 'match-venue/webhooks';
 import { describe, expect, it } from 'vitest';
-import { createPlatform } from '../../src/simulator/platform/index.js';
+import { createPlatform } from '../../../src/simulator/platform/index.js';
 
 const ORIGIN = 'http://127.0.0.1:4010';
 

@@ -4,7 +4,7 @@
 import { APIConnectionTimeoutError, MatchVenue, OutcomeUnknownError, usd } from 'match-venue';
 import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { hang, json, type ScriptedServer, startScriptedServer } from '../client/helpers/scripted-server.js';
+import { hang, json, type ScriptedServer, startScriptedServer } from '../../helpers/scripted-server.js';
 import { type OtelRig, parentOf, spanText, startOtel } from './otel-rig.js';
 
 const KEY = 'TEST_API_KEY:otel:verysecretpart';

@@ -4,8 +4,8 @@
 import { APIConnectionError, BadRequestError, ErrorCode, MatchVenue, usd } from 'match-venue';
 import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Handling, type HoldingProxy, startHoldingProxy } from './helpers/holding-proxy.js';
-import { json, type ScriptedServer, startScriptedServer } from './helpers/scripted-server.js';
+import { type Handling, type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.js';
+import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 
 let sim: Simulator;
 let running: RunningSimulator;

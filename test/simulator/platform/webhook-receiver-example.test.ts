@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
+const root = fileURLToPath(new URL('../../..', import.meta.url));
 
 describe('examples/webhook-receiver.ts', () => {
   it('receives, verifies and prints the simulator’s v1 and v2 deliveries, then exits 0 by itself', async () => {

@@ -4,7 +4,7 @@
 // resets the client's connection.
 import { MatchVenue, OutcomeUnknownError } from 'match-venue';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type HoldingProxy, startHoldingProxy } from '../client/helpers/holding-proxy.js';
+import { type HoldingProxy, startHoldingProxy } from '../../helpers/holding-proxy.js';
 import { BURNER, type Receiver, type SimServer, startReceiver, startSimulator } from './harness.js';
 
 let sim: SimServer | undefined;
