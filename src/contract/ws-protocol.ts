@@ -75,10 +75,19 @@ export interface PongFrame {
   id?: FrameId;
   ts: string;
 }
-export type ErrorCode = 'invalid_json' | 'invalid_frame' | 'unknown_op' | 'invalid_channel' | 'invalid_since';
+/**
+ * The `code` of an error frame: why the server could not act on a client frame (the socket stays
+ * open). Not the error catalog's `ErrorCode` (the venue's numeric REST codes).
+ */
+export type ErrorFrameCode =
+  | 'invalid_json'
+  | 'invalid_frame'
+  | 'unknown_op'
+  | 'invalid_channel'
+  | 'invalid_since';
 export interface ErrorFrame {
   type: 'error';
-  code: ErrorCode | (string & {});
+  code: ErrorFrameCode | (string & {});
   message: string;
   id?: FrameId;
 }
