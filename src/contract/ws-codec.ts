@@ -1,17 +1,18 @@
 import { formatHundredths, parseHundredths, VENUE_CURRENCY } from './money.js';
-import type {
-  Channel,
-  ClientFrame,
-  ErrorFrame,
-  ErrorFrameCode,
-  EventFrame,
-  FrameId,
-  HelloFrame,
-  PongFrame,
-  ServerFrame,
-  SubscribedFrame,
-  SubscribeFrame,
-  UnsubscribedFrame,
+import {
+  type Channel,
+  type ClientFrame,
+  type ErrorFrame,
+  type ErrorFrameCode,
+  type EventFrame,
+  type FrameId,
+  type HelloFrame,
+  isFrameId,
+  type PongFrame,
+  type ServerFrame,
+  type SubscribedFrame,
+  type SubscribeFrame,
+  type UnsubscribedFrame,
 } from './ws-protocol.js';
 
 // How frames, and the money inside them, travel as socket text, in both directions: the client's
@@ -200,15 +201,6 @@ export interface FrameError {
 
 /** A decoded frame, or why the text is none. */
 export type Decoded<F> = { ok: true; frame: F } | { ok: false; error: FrameError };
-
-const MAX_ID_LENGTH = 64;
-
-function isFrameId(value: unknown): value is FrameId {
-  return (
-    (typeof value === 'number' && Number.isFinite(value)) ||
-    (typeof value === 'string' && value.length <= MAX_ID_LENGTH)
-  );
-}
 
 const fail = (code: ErrorFrameCode, message: string, id?: FrameId): { ok: false; error: FrameError } => ({
   ok: false,
