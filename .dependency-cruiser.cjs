@@ -2,28 +2,31 @@
 // and by test/package/boundaries.test.ts. The layers (src/testing/README.md):
 //
 //   contract   src/generated/, src/contract/      facts of the API; imports nothing of the others
+//   webhook-crypto src/webhook-crypto/            webhook signing, SNS string-to-sign, DER/X.509, node:crypto
+//                                                 lookup; over contract only (simulator and webhooks share it)
 //   core       src/core/, src/internal/           request pipeline; imports only core and contract
 //   resources  src/resources/                     one class per resource
 //   stream     src/stream/                        WebSocket client
 //   state      src/state/                         account mirror and waits; over core, stream, contract
 //   client     src/client.ts, src/index.ts        MatchVenue and the main entry
 //   webhooks   src/webhooks/                      receiver toolkit (its own entry)
-//   simulator  src/simulator/                     reference venue; imports only contract and itself
+//   simulator  src/simulator/                     reference venue; imports only contract, webhook-crypto
+//                                                 and itself
 //   testing    src/testing/                       mock mode, createMockVenue, msw; over client + simulator
 //
 // Type-only imports count (tsPreCompilationDeps): "never imports the simulator" means not even its
 // types. A dynamic import with a variable specifier (mock mode's `match-venue/testing`) cannot be
 // followed by this tool, nor by a bundler; that is the point of it.
 
-const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated)/';
+const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated|webhook-crypto)/';
 
 // TEMPORARY allowlist: imports that break `simulator-imports-only-contract` and wait for the contract
 // layer to take the shared piece over. Each entry names one simulator file and exactly the files it
 // may still import (`{ from: 'src/simulator/x.ts', to: ['src/webhooks/y.ts'] }`); any other import
 // from that file is still an error. Remove an entry as soon as its piece has moved (the boundaries
-// test fails on an entry that no longer matches). Empty: the webhook signing pieces the simulator
-// shares with match-venue/webhooks live in src/contract/ (sns-message, sns-canonical,
-// webhook-signing, der, self-signed-certificate).
+// test fails on an entry that no longer matches). Empty: the webhook pieces the simulator shares with
+// match-venue/webhooks live in src/contract/ (sns-message, v2-webhook: the API's facts) and
+// src/webhook-crypto/ (sns-canonical, signing, der, self-signed-certificate, node-crypto).
 const SIMULATOR_TEMPORARY_ALLOWLIST = [];
 
 // TEMPORARY allowlist: modules that sit on import cycles closed only by type-only imports (no cycle
@@ -40,8 +43,9 @@ module.exports = {
     {
       name: 'simulator-imports-only-contract',
       comment:
-        'The simulator is a reference venue: it may import the contract layer (src/contract, src/generated) and ' +
-        'itself, never the client, core, resources, stream, webhooks or testing support.',
+        'The simulator is a reference venue: it may import the contract layer (src/contract, src/generated), the ' +
+        'webhook crypto it shares with match-venue/webhooks (src/webhook-crypto) and itself, never the client, ' +
+        'core, resources, stream, webhooks or testing support.',
       severity: 'error',
       from: {
         path: '^src/simulator/',
@@ -99,6 +103,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(contract|generated)/' },
       to: { path: '^src/', pathNot: '^src/(contract|generated)/' },
+    },
+    {
+      name: 'webhook-crypto-imports-only-contract',
+      comment:
+        'The webhook crypto (src/webhook-crypto) is shared by the simulator and match-venue/webhooks: it builds on ' +
+        'the contract and imports neither side, nor anything else.',
+      severity: 'error',
+      from: { path: '^src/webhook-crypto/' },
+      to: { path: '^src/', pathNot: '^src/(webhook-crypto|contract|generated)/' },
     },
     {
       name: 'only-testing-imports-testing',

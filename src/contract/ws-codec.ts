@@ -1,10 +1,29 @@
-import { VENUE_CURRENCY } from './money.js';
-import type { ClientFrame, ServerFrame } from './ws-protocol.js';
+import { formatHundredths, parseHundredths, VENUE_CURRENCY } from './money.js';
+import {
+  type Channel,
+  type ClientFrame,
+  type ErrorFrame,
+  type ErrorFrameCode,
+  type EventFrame,
+  type FrameId,
+  type HelloFrame,
+  isFrameId,
+  type PongFrame,
+  type ServerFrame,
+  type SubscribedFrame,
+  type SubscribeFrame,
+  type UnsubscribedFrame,
+} from './ws-protocol.js';
 
-// How frames, and the money inside them, travel as socket text. The venue sends every money value
-// on the socket as a bare integer number of cents (`1000` = 10.00 USD), not REST's Money object.
-// The simulator's hub encodes and the client's stream decodes with the one table below, so both
-// sides agree on which fields are money; consumers always get REST's Money objects.
+// How frames, and the money inside them, travel as socket text, in both directions: the client's
+// stream encodes client frames and decodes server frames, the simulator's hub decodes client frames
+// and encodes server frames, all here, so a frame change is this file and ws-protocol.ts. Decoding
+// is a pure function of the text (connection state stays with the hub and the stream) and fails
+// with a typed FrameError, never a throw.
+//
+// The venue sends every money value on the socket as a bare integer number of cents (`1000` = 10.00
+// USD), not REST's Money object. The hub encodes and the stream decodes with the one table below,
+// so both sides agree on which fields are money; consumers always get REST's Money objects.
 
 /** The payload an event kind carries (its `data`). */
 export type SocketPayload = 'order' | 'withdrawal' | 'account' | 'auction' | 'snapshot';
@@ -122,22 +141,6 @@ function mapTree(
   return out;
 }
 
-const CENTS_TEXT = /^(\d+)(?:\.(\d{1,2}))?$/;
-
-/** '1000.50' -> 100050, exactly (string and integer operations, no float math). */
-function centsOf(amount: string): number | undefined {
-  const m = CENTS_TEXT.exec(amount);
-  if (!m) return undefined;
-  const cents = Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-  return Number.isSafeInteger(cents) && (m[1] as string).length <= 16 ? cents : undefined;
-}
-
-/** 100050 -> '1000.50'. */
-function amountOf(cents: number): string {
-  const text = String(cents).padStart(3, '0');
-  return `${text.slice(0, -2)}.${text.slice(-2)}`;
-}
-
 /**
  * REST wire JSON -> socket wire JSON (the simulator's side): every money field of the event's
  * payload becomes integer cents. Throws on a Money that cannot travel (not USD, sub-cent, negative):
@@ -152,7 +155,7 @@ export function encodeSocketEvent(event: string, data: unknown): unknown {
     TREES.get(payload) as Tree,
     (value, path) => {
       const money = value as { amount?: unknown; currency?: unknown };
-      const cents = typeof money.amount === 'string' ? centsOf(money.amount) : undefined;
+      const cents = parseHundredths(money.amount);
       if (cents === undefined || money.currency !== VENUE_CURRENCY) {
         throw new RangeError(`${event}: ${path} cannot travel as socket cents: ${describe(value)}`);
       }
@@ -181,24 +184,159 @@ export function decodeSocketEvent(event: string, data: unknown): unknown {
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
         throw new SocketMoneyError(event, path, value);
       }
-      return { amount: amountOf(value), currency: VENUE_CURRENCY };
+      return { amount: formatHundredths(value), currency: VENUE_CURRENCY };
     },
     true,
     'data',
   );
 }
 
-/**
- * Socket text -> a server frame; undefined when it is JSON but not an object. Throws (SyntaxError)
- * when the text is not JSON. Fields are not checked: the client ignores frame types it does not
- * know and passes unknown event kinds through.
- */
-export function parseServerFrame(text: string): ServerFrame | undefined {
-  const frame: unknown = JSON.parse(text);
-  return typeof frame === 'object' && frame !== null ? (frame as ServerFrame) : undefined;
+/** Why a frame's text is not a frame: the code and message of the error frame that says so. */
+export interface FrameError {
+  code: ErrorFrameCode;
+  message: string;
+  /** The frame's `id`, when it had a valid one (the server echoes it). */
+  id?: FrameId;
 }
 
-/** A client frame -> socket text. */
-export function serializeClientFrame(frame: ClientFrame): string {
+/** A decoded frame, or why the text is none. */
+export type Decoded<F> = { ok: true; frame: F } | { ok: false; error: FrameError };
+
+const fail = (code: ErrorFrameCode, message: string, id?: FrameId): { ok: false; error: FrameError } => ({
+  ok: false,
+  error: id === undefined ? { code, message } : { code, message, id },
+});
+
+/** JSON text -> an object, or the error of text that is not JSON or not a JSON object. */
+function parseObject(text: string | undefined): Decoded<Obj> {
+  // A binary message (the server's `ws` hands it over as bytes, not text).
+  if (text === undefined) return fail('invalid_frame', 'frames must be JSON text');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return fail('invalid_json', 'frame is not valid JSON');
+  }
+  return isPlainObject(value)
+    ? { ok: true, frame: value }
+    : fail('invalid_frame', 'frame must be a JSON object');
+}
+
+/** A client frame -> socket text (the client's side). */
+export function encodeClientFrame(frame: ClientFrame): string {
+  return JSON.stringify(frame);
+}
+
+/**
+ * Socket text -> a client frame (the simulator's side); `undefined` for a binary message. Checked
+ * in the order of docs/PROTOCOL.md's error codes; a failure carries the frame's `id` once it is
+ * known to be valid, for the error frame to echo.
+ */
+export function decodeClientFrame(text: string | undefined): Decoded<ClientFrame> {
+  const parsed = parseObject(text);
+  if (!parsed.ok) return parsed;
+  const raw = parsed.frame;
+  const id = isFrameId(raw.id) ? raw.id : undefined;
+  if (raw.id !== undefined && id === undefined) {
+    return fail('invalid_frame', 'id must be a number or a string of at most 64 characters');
+  }
+  const op = raw.op;
+  if (op === 'ping') return { ok: true, frame: id === undefined ? { op } : { op, id } };
+  if (op !== 'subscribe' && op !== 'unsubscribe') {
+    return fail('unknown_op', 'op must be one of subscribe, unsubscribe, ping', id);
+  }
+  const channel = raw.channel;
+  if (channel !== 'market' && channel !== 'account') {
+    return fail('invalid_channel', 'channel must be market or account', id);
+  }
+  if (op === 'unsubscribe') {
+    return { ok: true, frame: id === undefined ? { op, channel } : { op, channel, id } };
+  }
+  const since = raw.since;
+  if (since !== undefined && !(typeof since === 'number' && Number.isSafeInteger(since) && since >= 0)) {
+    return fail('invalid_since', 'since must be a non-negative integer', id);
+  }
+  const frame: SubscribeFrame = { op, channel };
+  if (id !== undefined) frame.id = id;
+  if (since !== undefined) frame.since = since;
+  return { ok: true, frame };
+}
+
+/**
+ * Socket text -> a server frame (the client's side). Fields are not checked: the client ignores
+ * frame types it does not know and passes unknown event kinds through; an event's money is decoded
+ * apart (decodeSocketEvent), once the stream knows the event is not a duplicate.
+ */
+export function decodeServerFrame(text: string): Decoded<ServerFrame> {
+  return parseObject(text) as Decoded<ServerFrame>;
+}
+
+// Server frames -> socket text (the simulator's side). Times are epoch milliseconds; an optional
+// field is left out when undefined, and the keys keep the order docs/PROTOCOL.md shows.
+
+const iso = (at: number): string => new Date(at).toISOString();
+
+/** The server's first frame; `heartbeatMs` 0 (no pings) is left out. */
+export function encodeHello(protocol: string, at: number, heartbeatMs: number): string {
+  const frame: HelloFrame = { type: 'hello', protocol, ts: iso(at) };
+  if (heartbeatMs > 0) frame.heartbeatMs = heartbeatMs;
+  return JSON.stringify(frame);
+}
+
+/** The answer to a subscribe; `replay` is set exactly when the client sent `since`. */
+export function encodeSubscribed(answer: {
+  channel: Channel;
+  id: FrameId | undefined;
+  seq: number;
+  at: number;
+  since: number | undefined;
+  replay: 'ok' | 'unavailable' | undefined;
+}): string {
+  const frame: SubscribedFrame = {
+    type: 'subscribed',
+    channel: answer.channel,
+    seq: answer.seq,
+    ts: iso(answer.at),
+  };
+  if (answer.id !== undefined) frame.id = answer.id;
+  if (answer.since !== undefined) {
+    frame.since = answer.since;
+    if (answer.replay !== undefined) frame.replay = answer.replay;
+  }
+  return JSON.stringify(frame);
+}
+
+export function encodeUnsubscribed(channel: Channel, id: FrameId | undefined): string {
+  const frame: UnsubscribedFrame = { type: 'unsubscribed', channel };
+  if (id !== undefined) frame.id = id;
+  return JSON.stringify(frame);
+}
+
+export function encodePong(id: FrameId | undefined, at: number): string {
+  const frame: PongFrame = { type: 'pong', ts: iso(at) };
+  if (id !== undefined) frame.id = id;
+  return JSON.stringify(frame);
+}
+
+/** The error frame of a client frame decodeClientFrame refused. */
+export function encodeError(error: FrameError): string {
+  const frame: ErrorFrame = { type: 'error', code: error.code, message: error.message };
+  if (error.id !== undefined) frame.id = error.id;
+  return JSON.stringify(frame);
+}
+
+/**
+ * An event frame: `data` is REST wire JSON, its money encoded as socket cents (encodeSocketEvent,
+ * which throws on money that cannot travel). Built once per event, however many sockets get it.
+ */
+export function encodeEvent(channel: Channel, seq: number, event: string, data: unknown, at: number): string {
+  const frame: EventFrame = {
+    type: 'event',
+    channel,
+    seq,
+    event,
+    data: encodeSocketEvent(event, data),
+    ts: iso(at),
+  };
   return JSON.stringify(frame);
 }

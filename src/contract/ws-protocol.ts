@@ -31,7 +31,14 @@ export const WS_PATH = '/v1/match/ws';
 /** The stream's channels: `market` (the auction cycle, for everyone) and `account` (the caller's own). */
 export type Channel = 'market' | 'account';
 
+/** A client frame's optional `id`, echoed on the answer: a number, or a string of at most 64 characters. */
 export type FrameId = number | string;
+
+export function isFrameId(value: unknown): value is FrameId {
+  return (
+    (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.length <= 64)
+  );
+}
 
 export interface SubscribeFrame {
   op: 'subscribe';
@@ -75,10 +82,19 @@ export interface PongFrame {
   id?: FrameId;
   ts: string;
 }
-export type ErrorCode = 'invalid_json' | 'invalid_frame' | 'unknown_op' | 'invalid_channel' | 'invalid_since';
+/**
+ * The `code` of an error frame: why the server could not act on a client frame (the socket stays
+ * open). Not the error catalog's `ErrorCode` (the venue's numeric REST codes).
+ */
+export type ErrorFrameCode =
+  | 'invalid_json'
+  | 'invalid_frame'
+  | 'unknown_op'
+  | 'invalid_channel'
+  | 'invalid_since';
 export interface ErrorFrame {
   type: 'error';
-  code: ErrorCode | (string & {});
+  code: ErrorFrameCode | (string & {});
   message: string;
   id?: FrameId;
 }

@@ -1,4 +1,5 @@
 import { orderIdFor } from '../contract/ids.js';
+import { parseHundredths } from '../contract/money.js';
 import { operations } from '../contract/operations.js';
 import type { ClientCore } from '../core/api-client.js';
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
@@ -99,17 +100,11 @@ function badWalletId(params: PlaceOrderParams): ValidationError | undefined {
 
 const ordersOf = (list: OrderList): Order[] => list.orders;
 
-/** A fee in hundredths of a basis point, so that '5', '5.0' and '5.00' compare equal. */
-function centiBps(fee: string): number | undefined {
-  const m = /^(\d{1,12})(?:\.(\d{1,2}))?$/.exec(fee);
-  return m ? Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0')) : undefined;
-}
-
-/** Whether two fee limits are the same limit (null: a market order). */
+/** Whether two fee limits are the same limit (null: a market order); '5', '5.0' and '5.00' are. */
 function sameFee(a: string | null, b: string | null): boolean {
   if (a === null || b === null) return a === b;
-  const x = centiBps(a);
-  return x === undefined ? a === b : x === centiBps(b);
+  const x = parseHundredths(a);
+  return x === undefined ? a === b : x === parseHundredths(b);
 }
 
 /** `venue.orders`: place, read, list, cancel and modify orders. */

@@ -1,10 +1,9 @@
 import { type BackoffPolicy, STREAM_BACKOFF } from '../contract/retry-policy.js';
-import { decodeSocketEvent, parseServerFrame } from '../contract/ws-codec.js';
+import { decodeServerFrame, decodeSocketEvent } from '../contract/ws-codec.js';
 import {
   type Channel,
   type EventFrame,
   isSubprotocolName,
-  type ServerFrame,
   SUBPROTOCOL_RULE,
   type SubscribedFrame,
 } from '../contract/ws-protocol.js';
@@ -175,14 +174,14 @@ class StreamConnection implements VenueStream {
   }
 
   #handle(text: string): void {
-    let frame: ServerFrame | undefined;
-    try {
-      frame = parseServerFrame(text);
-    } catch {
-      this.#log.warn('stream: ignoring a frame that is not JSON');
+    const decoded = decodeServerFrame(text);
+    if (!decoded.ok) {
+      // JSON that is not an object is ignored as silently as an unknown frame type.
+      if (decoded.error.code === 'invalid_json') this.#log.warn('stream: ignoring a frame that is not JSON');
       return;
     }
-    switch (frame?.type) {
+    const frame = decoded.frame;
+    switch (frame.type) {
       case 'event':
         this.#onEvent(frame, text);
         return;

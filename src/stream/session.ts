@@ -1,5 +1,5 @@
 import { type BackoffPolicy, backoffDelay, isPermanentRefusal } from '../contract/retry-policy.js';
-import { parseServerFrame, serializeClientFrame } from '../contract/ws-codec.js';
+import { decodeServerFrame, encodeClientFrame } from '../contract/ws-codec.js';
 import { type ClientFrame, SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../contract/ws-protocol.js';
 import { ConfigurationError } from '../core/error.js';
 import type { Logger } from '../core/logger.js';
@@ -61,11 +61,8 @@ function isRefusal(err: unknown): err is Error {
 
 /** Whether a frame is the server's `hello`; only frames before it are looked at. */
 function isHello(text: string): boolean {
-  try {
-    return parseServerFrame(text)?.type === 'hello';
-  } catch {
-    return false;
-  }
+  const decoded = decodeServerFrame(text);
+  return decoded.ok && decoded.frame.type === 'hello';
 }
 
 export class Session {
@@ -135,7 +132,7 @@ export class Session {
     const ws = this.#ws;
     if (!ws || ws.readyState !== SOCKET_OPEN) return;
     if (!this.greeted && frame.op !== 'ping') return;
-    ws.send(serializeClientFrame(frame));
+    ws.send(encodeClientFrame(frame));
   }
 
   /** Stops reading the socket (TCP backpressure reaches the server); resume() reads again. */

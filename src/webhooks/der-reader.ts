@@ -1,7 +1,7 @@
 /**
  * Just enough ASN.1 DER reading to take a certificate's validity and public key, a public key's
  * algorithm and an ECDSA signature's two integers apart, on any runtime (the writing side is
- * src/contract/der.ts). Canonical DER only: a definite, minimally encoded length, single-byte tags,
+ * src/webhook-crypto/der.ts). Canonical DER only: a definite, minimally encoded length, single-byte tags,
  * nothing after the outermost value.
  */
 

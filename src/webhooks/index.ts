@@ -11,7 +11,7 @@
  * @module match-venue/webhooks
  */
 
-export { snsCanonicalString } from '../contract/sns-canonical.js';
+export { snsCanonicalString } from '../webhook-crypto/sns-canonical.js';
 export {
   isAllowedSource,
   normalizeSourceAddress,

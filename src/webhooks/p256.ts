@@ -1,4 +1,4 @@
-import { oid } from '../contract/der.js';
+import { oid } from '../webhook-crypto/der.js';
 import {
   DER_TAG,
   DerReadError,

@@ -1,4 +1,4 @@
-import { snsCanonicalString } from '../contract/sns-canonical.js';
+import { snsCanonicalString } from '../webhook-crypto/sns-canonical.js';
 import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';

@@ -1,10 +1,10 @@
-import type { V2PublicKeyData } from '../contract/webhook-signing.js';
+import type { V2PublicKeyData } from '../contract/v2-webhook.js';
 import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';
 import { type FetchLike, globalFetch } from './fetch.js';
 import { readP256PublicKey } from './p256.js';
 
-export type { V2PublicKeyData } from '../contract/webhook-signing.js';
+export type { V2PublicKeyData } from '../contract/v2-webhook.js';
 
 /** A validated v2 verification key record. */
 export interface V2PublicKey extends V2PublicKeyData {

@@ -1,4 +1,4 @@
-import { V2_KEY_ID_HEADER, V2_SIGNATURE_HEADER } from '../contract/webhook-signing.js';
+import { V2_KEY_ID_HEADER, V2_SIGNATURE_HEADER } from '../contract/v2-webhook.js';
 import { AsyncCache } from './async-cache.js';
 import { decodeBase64 } from './base64.js';
 import { WebhookError } from './errors.js';

@@ -1,4 +1,4 @@
-import { oid } from '../contract/der.js';
+import { oid } from '../webhook-crypto/der.js';
 import { decodeBase64 } from './base64.js';
 import { DER_TAG, DerReadError, type DerValue, readDer, readSequence, sameBytes } from './der-reader.js';
 

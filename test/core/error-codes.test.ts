@@ -337,7 +337,7 @@ describe('the source', () => {
     'contract/ws-codec.ts': /throw new RangeError\(`\$\{event\}: \$\{path\} cannot travel as socket cents/,
     // The signing code's node:crypto lookup: only the simulator reaches it unchecked (on Node);
     // match-venue/webhooks' test signers check first and throw WEBHOOK_CONFIG_INVALID.
-    'contract/node-crypto.ts': /throw new RangeError\(/,
+    'webhook-crypto/node-crypto.ts': /throw new RangeError\(/,
   };
   const PLAIN =
     /\bnew (?:Error|TypeError|RangeError|SyntaxError|MatchVenueError)\(|\bextends (?:Error|TypeError|RangeError)\b/;

@@ -100,9 +100,19 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write('src/index.ts', "export { client } from './client.js';\n");
     write('src/webhooks/index.ts', 'export const receiver = 1;\n');
     write('src/webhooks/sns-message.ts', 'export type SnsMessage = { a: 1 };\n');
+    // The webhook crypto over the contract, shared by the simulator and the receiver toolkit.
+    write(
+      'src/webhook-crypto/signing.ts',
+      "import { isUuid } from '../contract/ids.js';\nexport const sign = isUuid;\n",
+    );
+    write(
+      'src/webhooks/verify.ts',
+      "import { sign } from '../webhook-crypto/signing.js';\nexport const verify = sign;\n",
+    );
     write(
       'src/simulator/index.ts',
-      "import { isUuid } from '../contract/ids.js';\nexport const sim = isUuid;\n",
+      "import { isUuid } from '../contract/ids.js';\nimport { sign } from '../webhook-crypto/signing.js';\n" +
+        'export const sim = [isUuid, sign];\n',
     );
     write(
       'src/testing/index.ts',
@@ -116,11 +126,20 @@ describe('layer boundaries (dependency-cruiser)', () => {
     // One wrong import per rule; the assertions below also prove that the correct imports are clean.
     write('src/simulator/__probe__.ts', "import { client } from '../client.js';\nexport const p = client;\n");
     // A simulator file reaching into the receiver toolkit (as signers.ts did while it was allowlisted,
-    // before the signing pieces moved to src/contract/): an error like any other.
+    // before the signing pieces moved to src/contract/ and src/webhook-crypto/): an error like any other.
     write(
       'src/simulator/platform/signers.ts',
       "import type { SnsMessage } from '../../webhooks/sns-message.js';\n" +
         "import { isUuid } from '../../core/validation.js';\nexport type S = SnsMessage;\nexport const u = isUuid;\n",
+    );
+    // The shared crypto reaching into one of the sides that share it, and the contract reaching up into it.
+    write(
+      'src/webhook-crypto/__probe__.ts',
+      "import { verify } from '../webhooks/verify.js';\nexport const p = verify;\n",
+    );
+    write(
+      'src/contract/__probe__.ts',
+      "import { sign } from '../webhook-crypto/signing.js';\nexport const p = sign;\n",
     );
     write(
       'src/core/__probe__.ts',
@@ -167,6 +186,8 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/webhooks\/sns-message\.ts$/,
       /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^contract-imports-only-contract: src\/generated\/__probe__\.ts -> src\/core\/validation\.ts$/,
+      /^contract-imports-only-contract: src\/contract\/__probe__\.ts -> src\/webhook-crypto\/signing\.ts$/,
+      /^webhook-crypto-imports-only-contract: src\/webhook-crypto\/__probe__\.ts -> src\/webhooks\/verify\.ts$/,
       /^state-imports-only-core-stream-contract: src\/state\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/resources\/__probe__\.ts -> src\/simulator\/index\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,

@@ -126,7 +126,10 @@ describe.each(paths)('on the $path path', ({ create, webCrypto }) => {
     const verifier = create(() => createV2Verifier({ getPublicKey: async () => v2Signer.publicKeyRecord }));
     const { body, headers } = v2Signer.sign({ notificationType: 'payments.completed' });
     const der = Buffer.from(headers['X-Circle-Signature']!, 'base64');
-    await expect(verifier.verify({ body, headers })).resolves.toBeDefined();
+    await expect(verifier.verify({ body, headers })).resolves.toEqual({
+      keyId: v2Signer.keyId,
+      notification: { notificationType: 'payments.completed' },
+    });
     const variants = {
       'trailing byte': Buffer.concat([der, Buffer.of(0)]),
       'long-form length': Buffer.concat([Buffer.of(0x30, 0x81, der[1]!), der.subarray(2)]),

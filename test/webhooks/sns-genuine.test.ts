@@ -161,7 +161,10 @@ describe('tampering with a genuine notification', () => {
   it('fetches the WHATWG-normalised URL (uppercase scheme and host of the genuine URL are the same URL)', async () => {
     const { sns, fetch } = verifier();
     const shouted = genuineCertUrl.replace('https://sns.us-east-2', 'HTTPS://SNS.US-EAST-2');
-    await expect(sns.verify(rawBody({ ...messages[0]!, SigningCertURL: shouted }))).resolves.toBeDefined();
+    await expect(sns.verify(rawBody({ ...messages[0]!, SigningCertURL: shouted }))).resolves.toEqual({
+      ...messages[0],
+      SigningCertURL: shouted,
+    });
     expect(fetch.calls).toEqual([genuineCertUrl]);
   });
 
@@ -183,7 +186,7 @@ describe('TopicArn allow pattern', () => {
       ignoreCertificateExpiry: true,
       topicArn: /^arn:aws:sns:us-east-2:295079676684:publish-and-verify-892f85fe-/,
     });
-    await expect(sns.verify(rawBody(messages[0]!))).resolves.toBeDefined();
+    await expect(sns.verify(rawBody(messages[0]!))).resolves.toEqual(messages[0]);
     expect(await codeOf(sns.verify(rawBody(messages[1]!)))).toBe('WEBHOOK_TOPIC_REJECTED');
   });
 
@@ -194,7 +197,7 @@ describe('TopicArn allow pattern', () => {
       ignoreCertificateExpiry: true,
       topicArn: messages[1]!.TopicArn,
     });
-    await expect(exact.verify(rawBody(messages[1]!))).resolves.toBeDefined();
+    await expect(exact.verify(rawBody(messages[1]!))).resolves.toEqual(messages[1]);
     expect(await codeOf(exact.verify(rawBody(messages[0]!)))).toBe('WEBHOOK_TOPIC_REJECTED');
     const predicate = createSnsVerifier({ fetch, ignoreCertificateExpiry: true, topicArn: () => false });
     expect(await codeOf(predicate.verify(rawBody(messages[0]!)))).toBe('WEBHOOK_TOPIC_REJECTED');

@@ -157,7 +157,8 @@ describe('SubscribeURL host rule', () => {
       throw new Error('must not fetch');
     };
     const pinned = createSnsVerifier({ fetch, trustedCertificate: local.certificatePem });
-    await expect(pinned.verify(JSON.stringify(local.notification({ Message: 'm' })))).resolves.toBeDefined();
+    const sent = local.notification({ Message: 'm' });
+    await expect(pinned.verify(JSON.stringify(sent))).resolves.toEqual(sent);
     expect(await codeOf(pinned.verify(JSON.stringify(signer.notification({ Message: 'm' }))))).toBe(
       'WEBHOOK_SIGNATURE_INVALID',
     );

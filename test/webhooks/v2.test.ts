@@ -46,7 +46,10 @@ describe('v2 signatures', () => {
     await expect(verifier.verify({ headers: nodeHeaders, body: Buffer.from(body) })).resolves.toMatchObject({
       notification: { notificationType: 'webhooks.test' },
     });
-    await expect(verifier.verify({ headers: new Headers(headers), body })).resolves.toBeDefined();
+    await expect(verifier.verify({ headers: new Headers(headers), body })).resolves.toEqual({
+      keyId: signer.keyId,
+      notification: { notificationType: 'webhooks.test' },
+    });
   });
 
   it('one changed byte in the body fails', async () => {
@@ -135,7 +138,10 @@ describe('v2 public key fetching and cache', () => {
     const delivery = signer.notification({ notificationType: 'x' });
     expect(await codeOf(verifier.verify(delivery))).toBe('WEBHOOK_KEY_FETCH_FAILED');
     down = false;
-    await expect(verifier.verify(delivery)).resolves.toBeDefined();
+    await expect(verifier.verify(delivery)).resolves.toEqual({
+      keyId: signer.keyId,
+      notification: delivery.notification,
+    });
     expect(calls).toBe(2);
   });
 
@@ -149,7 +155,11 @@ describe('v2 public key fetching and cache', () => {
       keyIdHeader: 'x-kid',
       publicKeyPath: '/v9/keys/publicKey/{keyId}',
     });
-    await expect(verifier.verify(signer.notification({ notificationType: 'x' }))).resolves.toBeDefined();
+    const delivery = signer.notification({ notificationType: 'x' });
+    await expect(verifier.verify(delivery)).resolves.toEqual({
+      keyId: signer.keyId,
+      notification: delivery.notification,
+    });
     expect(signer.fetch.calls[0]?.url).toBe(`${BASE}/v9/keys/publicKey/${signer.keyId}`);
   });
 

@@ -1,33 +1,17 @@
 /**
  * Integer cents (safe integers) for every balance; decimal strings only at the wire. The
- * conversions are string/integer operations, exact for every safe integer (no float math).
+ * conversions are the contract's (src/contract/money.ts): string/integer operations, exact for
+ * every safe integer (no float math). Here they get the engine's names for its two units.
  */
+import { formatHundredths, isHundredthsText, parseHundredths, VENUE_CURRENCY } from '../../contract/money.js';
+
 export function formatCents(cents: number): string {
   return formatHundredths(cents);
 }
 
-const TWO_DECIMALS = /^(-?)(\d+)(?:\.(\d{1,2}))?$/;
-
-function parseHundredths(text: string, allowNegative: boolean): number | undefined {
-  const m = TWO_DECIMALS.exec(text);
-  if (!m) return undefined;
-  const [, sign, whole = '', frac = ''] = m;
-  if (sign && !allowNegative) return undefined;
-  const n = Number(whole) * 100 + Number(frac.padEnd(2, '0'));
-  if (!Number.isSafeInteger(n) || whole.length > 16) return undefined;
-  return sign && n !== 0 ? -n : n;
-}
-
-function formatHundredths(n: number): string {
-  const abs = Math.abs(n);
-  const whole = Math.floor(abs / 100);
-  const frac = abs - whole * 100;
-  return `${n < 0 ? '-' : ''}${whole}.${frac < 10 ? '0' : ''}${frac}`;
-}
-
-/** Parses a 2-decimal amount string to cents; undefined when it is not one. */
+/** Parses a 2-decimal amount string to cents (negative allowed); undefined when it is not one. */
 export function parseCents(amount: string): number | undefined {
-  return parseHundredths(amount, true);
+  return parseHundredths(amount, 'signed');
 }
 
 /**
@@ -35,7 +19,7 @@ export function parseCents(amount: string): number | undefined {
  * large for exact cents: far above any transaction limit, so it answers 137009, not a format error.
  */
 export function isOversizeAmount(amount: string): boolean {
-  return /^\d+(?:\.\d{1,2})?$/.test(amount);
+  return isHundredthsText(amount);
 }
 
 /** Money as the simulator's REST answers carry it: a decimal string with 2 decimals. */
@@ -47,12 +31,12 @@ export interface WireMoney {
 }
 
 export function usdMoney(cents: number): WireMoney {
-  return { amount: formatCents(cents), currency: 'USD' };
+  return { amount: formatCents(cents), currency: VENUE_CURRENCY };
 }
 
 /** feeBps strings are non-negative with at most 2 decimals; the engine works in hundredths of a bps. */
 export function parseCentiBps(feeBps: string): number | undefined {
-  return parseHundredths(feeBps, false);
+  return parseHundredths(feeBps);
 }
 
 export function formatCentiBps(centiBps: number): string {

@@ -1,18 +1,18 @@
 /**
  * The simulator's signing keys. Messages are signed as the platform signs them
- * (src/contract/webhook-signing.ts), the code match-venue/webhooks' verifiers and test signers share,
+ * (src/webhook-crypto/signing.ts), the code match-venue/webhooks' verifiers and test signers share,
  * so the simulator's deliveries verify with exactly the code users verify real deliveries with.
  */
 import { generateKeyPairSync, type KeyObject, randomUUID } from 'node:crypto';
-import { selfSignedCertificate } from '../../contract/self-signed-certificate.js';
+import { selfSignedCertificate } from '../../webhook-crypto/self-signed-certificate.js';
 import type { SnsMessage, SnsSignatureVersion, UnsignedSnsMessage } from '../../contract/sns-message.js';
+import type { V2PublicKeyData } from '../../contract/v2-webhook.js';
 import {
   type SignedV2Delivery,
   signSnsMessage,
   signV2Delivery,
-  type V2PublicKeyData,
   v2PublicKeyRecord,
-} from '../../contract/webhook-signing.js';
+} from '../../webhook-crypto/signing.js';
 
 /** RSA signer of SNS messages; the simulator replaces SigningCertURL (not a signed field) afterwards. */
 export interface SnsSigner {

@@ -1,15 +1,14 @@
 import type { WebSocket } from 'ws';
-import { encodeSocketEvent } from '../../contract/ws-codec.js';
-import type {
-  Channel,
-  ErrorCode,
-  ErrorFrame,
-  FrameId,
-  HelloFrame,
-  PongFrame,
-  SubscribedFrame,
-  UnsubscribedFrame,
-} from '../../contract/ws-protocol.js';
+import {
+  decodeClientFrame,
+  encodeError,
+  encodeEvent,
+  encodeHello,
+  encodePong,
+  encodeSubscribed,
+  encodeUnsubscribed,
+} from '../../contract/ws-codec.js';
+import type { Channel, FrameId } from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
 import { SequenceLog } from './replay-buffer.js';
 
@@ -36,25 +35,9 @@ interface Connection {
   alive: boolean;
 }
 
-const MAX_ID_LENGTH = 64;
-
-function isFrameId(value: unknown): value is FrameId {
-  return (
-    (typeof value === 'number' && Number.isFinite(value)) ||
-    (typeof value === 'string' && value.length <= MAX_ID_LENGTH)
-  );
-}
-
 /** The event frame of `ev`, published at `at`, numbered `seq`. */
 function eventFrame(ev: SimulatorEvent, at: number, seq: number): string {
-  return JSON.stringify({
-    type: 'event',
-    channel: ev.channel,
-    seq,
-    event: ev.event,
-    data: encodeSocketEvent(ev.event, ev.data),
-    ts: new Date(at).toISOString(),
-  });
+  return encodeEvent(ev.channel, seq, ev.event, ev.data, at);
 }
 
 // Stands in for a frame too old to be replayed; always overwritten before `after` can return it.
@@ -177,13 +160,7 @@ export class Hub {
     ws.on('close', () => this.connections.delete(c));
     ws.on('error', () => ws.terminate());
     // The venue greets first and expects subscriptions after; nothing can precede this frame.
-    const hello: HelloFrame = {
-      type: 'hello',
-      protocol: this.opts.protocol,
-      ts: new Date(this.opts.now()).toISOString(),
-    };
-    if (this.opts.heartbeatMs > 0) hello.heartbeatMs = this.opts.heartbeatMs;
-    this.sendJson(c, hello);
+    this.send(c, encodeHello(this.opts.protocol, this.opts.now(), this.opts.heartbeatMs));
   }
 
   /** Server heartbeat: a socket that did not answer the previous ping is dead. */
@@ -234,79 +211,26 @@ export class Hub {
     c.ws.send(frame);
   }
 
-  private sendJson(
-    c: Connection,
-    frame:
-      | HelloFrame
-      | SubscribedFrame
-      | UnsubscribedFrame
-      | PongFrame
-      | ErrorFrame
-      | Record<string, unknown>,
-  ): void {
-    this.send(c, JSON.stringify(frame));
-  }
-
-  private error(c: Connection, code: ErrorCode, message: string, id?: FrameId): void {
-    const frame: ErrorFrame = { type: 'error', code, message };
-    if (id !== undefined) frame.id = id;
-    this.sendJson(c, frame);
-  }
-
+  /** Frame parsing is the codec's (decodeClientFrame); the hub only acts on what it decoded. */
   private onMessage(c: Connection, text: string | undefined): void {
-    if (text === undefined) {
-      this.error(c, 'invalid_frame', 'frames must be JSON text');
+    const decoded = decodeClientFrame(text);
+    if (!decoded.ok) {
+      this.send(c, encodeError(decoded.error));
       return;
     }
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
-      this.error(c, 'invalid_json', 'frame is not valid JSON');
+    const frame = decoded.frame;
+    if (frame.op === 'ping') {
+      this.opts.onClientFrame?.(c.entityId, { op: frame.op });
+      this.send(c, encodePong(frame.id, this.opts.now()));
       return;
     }
-    if (typeof msg !== 'object' || msg === null || Array.isArray(msg)) {
-      this.error(c, 'invalid_frame', 'frame must be a JSON object');
+    this.opts.onClientFrame?.(c.entityId, { op: frame.op, channel: frame.channel });
+    if (frame.op === 'unsubscribe') {
+      c[frame.channel] = false;
+      this.send(c, encodeUnsubscribed(frame.channel, frame.id));
       return;
     }
-    const frame = msg as Record<string, unknown>;
-    const id = isFrameId(frame.id) ? frame.id : undefined;
-    if (frame.id !== undefined && id === undefined) {
-      this.error(c, 'invalid_frame', 'id must be a number or a string of at most 64 characters');
-      return;
-    }
-    const op = frame.op;
-    if (op === 'ping') {
-      this.opts.onClientFrame?.(c.entityId, { op });
-      const pong: PongFrame = { type: 'pong', ts: new Date(this.opts.now()).toISOString() };
-      if (id !== undefined) pong.id = id;
-      this.sendJson(c, pong);
-      return;
-    }
-    if (op !== 'subscribe' && op !== 'unsubscribe') {
-      this.error(c, 'unknown_op', 'op must be one of subscribe, unsubscribe, ping', id);
-      return;
-    }
-    const channel = frame.channel;
-    if (channel !== 'market' && channel !== 'account') {
-      this.error(c, 'invalid_channel', 'channel must be market or account', id);
-      return;
-    }
-    if (op === 'unsubscribe') {
-      this.opts.onClientFrame?.(c.entityId, { op, channel });
-      c[channel] = false;
-      const done: UnsubscribedFrame = { type: 'unsubscribed', channel };
-      if (id !== undefined) done.id = id;
-      this.sendJson(c, done);
-      return;
-    }
-    const since = frame.since;
-    if (since !== undefined && !(Number.isSafeInteger(since) && (since as number) >= 0)) {
-      this.error(c, 'invalid_since', 'since must be a non-negative integer', id);
-      return;
-    }
-    this.opts.onClientFrame?.(c.entityId, { op, channel });
-    this.subscribe(c, channel, id, since as number | undefined);
+    this.subscribe(c, frame.channel, frame.id, frame.since);
   }
 
   private subscribe(
@@ -316,26 +240,15 @@ export class Hub {
     since: number | undefined,
   ): void {
     const log = channel === 'market' ? this.market : this.accountLog(c.entityId);
-    const ts = new Date(this.opts.now()).toISOString();
+    const at = this.opts.now();
     const replay = since === undefined ? undefined : log.after(since);
-    const subscribed: SubscribedFrame = { type: 'subscribed', channel, seq: log.seq, ts };
-    if (id !== undefined) subscribed.id = id;
-    if (since !== undefined) {
-      subscribed.since = since;
-      subscribed.replay = replay === undefined ? 'unavailable' : 'ok';
-    }
+    const replayed = since === undefined ? undefined : replay === undefined ? 'unavailable' : 'ok';
     // Everything below runs in one tick: no live event can slip between the replay and the live feed.
-    this.sendJson(c, subscribed);
+    this.send(c, encodeSubscribed({ channel, id, seq: log.seq, at, since, replay: replayed }));
     if (replay) for (const frame of replay) this.send(c, frame);
     if (channel === 'market') {
-      this.sendJson(c, {
-        type: 'event',
-        channel: 'market',
-        seq: log.seq,
-        event: 'auction.snapshot',
-        data: encodeSocketEvent('auction.snapshot', this.opts.marketSnapshot()),
-        ts,
-      });
+      // Outside the sequence: it carries the seq it is consistent with and is never replayed.
+      this.send(c, encodeEvent('market', log.seq, 'auction.snapshot', this.opts.marketSnapshot(), at));
     }
     c[channel] = true;
   }

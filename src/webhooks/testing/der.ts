@@ -1,9 +1,9 @@
 /**
- * The DER encoding of src/contract/der.ts (the simulator's certificates are built with it too),
+ * The DER encoding of src/webhook-crypto/der.ts (the simulator's certificates are built with it too),
  * with `integer` refusing a negative value as a typed error.
  */
 
-import { integer as derInteger } from '../../contract/der.js';
+import { integer as derInteger } from '../../webhook-crypto/der.js';
 import { InvalidArgumentError } from '../../core/base-error.js';
 
 export {
@@ -16,7 +16,7 @@ export {
   time,
   tlv,
   utf8String,
-} from '../../contract/der.js';
+} from '../../webhook-crypto/der.js';
 
 /** A non-negative INTEGER. */
 export function integer(value: bigint): Uint8Array {

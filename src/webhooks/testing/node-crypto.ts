@@ -1,5 +1,5 @@
 import type * as NodeCrypto from 'node:crypto';
-import { nodeCrypto } from '../../contract/node-crypto.js';
+import { nodeCrypto } from '../../webhook-crypto/node-crypto.js';
 import { WebhookError } from '../errors.js';
 
 /**

@@ -1,10 +1,10 @@
 import {
   type SelfSignedCertificateOptions,
   selfSignedCertificate,
-} from '../../contract/self-signed-certificate.js';
+} from '../../webhook-crypto/self-signed-certificate.js';
 import { InvalidArgumentError } from '../../core/base-error.js';
 
-export type { SelfSignedCertificateOptions } from '../../contract/self-signed-certificate.js';
+export type { SelfSignedCertificateOptions } from '../../webhook-crypto/self-signed-certificate.js';
 
 /**
  * Builds a minimal self-signed X.509 v3 certificate (no extensions) for an RSA key, signed with

@@ -7,7 +7,7 @@ import type {
   SnsUnsubscribeConfirmation,
   UnsignedSnsMessage,
 } from '../../contract/sns-message.js';
-import { signSnsMessage } from '../../contract/webhook-signing.js';
+import { signSnsMessage } from '../../webhook-crypto/signing.js';
 import type { FetchLike } from '../fetch.js';
 import { signerCrypto } from './node-crypto.js';
 import { createSelfSignedCertificate } from './self-signed-certificate.js';

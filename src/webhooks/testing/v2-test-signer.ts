@@ -1,16 +1,12 @@
 import type { KeyObject } from 'node:crypto';
-import {
-  type SignedV2Delivery,
-  signV2Delivery,
-  type V2PublicKeyData,
-  v2PublicKeyRecord,
-} from '../../contract/webhook-signing.js';
+import type { V2PublicKeyData } from '../../contract/v2-webhook.js';
+import { type SignedV2Delivery, signV2Delivery, v2PublicKeyRecord } from '../../webhook-crypto/signing.js';
 import type { FetchLike } from '../fetch.js';
 import type { V2Notification } from '../v2-notification.js';
 import { DEFAULT_KEY_ID_HEADER, DEFAULT_SIGNATURE_HEADER } from '../v2-verifier.js';
 import { signerCrypto } from './node-crypto.js';
 
-export type { SignedV2Delivery } from '../../contract/webhook-signing.js';
+export type { SignedV2Delivery } from '../../webhook-crypto/signing.js';
 
 /** Options of {@link createV2TestSigner}; every one has a default. */
 export interface V2TestSignerOptions {

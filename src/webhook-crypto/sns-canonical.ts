@@ -1,4 +1,4 @@
-import type { SnsMessage } from './sns-message.js';
+import type { SnsMessage } from '../contract/sns-message.js';
 
 const NOTIFICATION_KEYS = ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type'] as const;
 const CONFIRMATION_KEYS = [

@@ -1,32 +1,17 @@
 /**
  * How the platform signs webhook deliveries, as the simulator signs them and as match-venue/webhooks'
- * test signers do; the receiver's verifiers check exactly this. Part of the contract layer.
+ * test signers do; the receiver's verifiers check exactly this. The webhook-crypto layer: shared by
+ * the simulator and match-venue/webhooks, over the contract's message and header facts.
  * - v1 (SNS): RSA over the canonical string (sns-canonical.ts), SHA1 for SignatureVersion 1,
  *   SHA256 for 2.
  * - v2: ECDSA P-256 SHA-256 over the raw body, ASN.1 DER, base64, in `X-Circle-Signature`, with the
  *   key's id in `X-Circle-Key-Id`; the key is served by `GET /v2/notifications/publicKey/{keyId}`.
  */
 import type { KeyObject } from 'node:crypto';
+import type { SnsMessage, SnsSignatureVersion, UnsignedSnsMessage } from '../contract/sns-message.js';
+import { V2_KEY_ID_HEADER, V2_SIGNATURE_HEADER, type V2PublicKeyData } from '../contract/v2-webhook.js';
 import { requireNodeCrypto } from './node-crypto.js';
 import { snsCanonicalString } from './sns-canonical.js';
-import type { SnsMessage, SnsSignatureVersion, UnsignedSnsMessage } from './sns-message.js';
-
-/** The v2 signature header (base64 ASN.1 DER ECDSA P-256 SHA-256 over the raw body). */
-export const V2_SIGNATURE_HEADER = 'X-Circle-Signature';
-/** The v2 header naming the signing key's id. */
-export const V2_KEY_ID_HEADER = 'X-Circle-Key-Id';
-
-/** The `data` of `GET /v2/notifications/publicKey/{keyId}`. */
-export interface V2PublicKeyData {
-  /** The key id deliveries name in `X-Circle-Key-Id`. */
-  id: string;
-  /** The only algorithm the platform uses. */
-  algorithm: 'ECDSA_SHA_256';
-  /** Base64 of the DER SubjectPublicKeyInfo. */
-  publicKey: string;
-  /** When the key was created, ISO 8601. */
-  createDate?: string;
-}
 
 /** A signed v2 delivery: post `body` verbatim with `headers`. */
 export interface SignedV2Delivery {
