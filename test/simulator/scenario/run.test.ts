@@ -158,4 +158,25 @@ describe('a scenario at run time', () => {
     for (let i = 0; i < 5; i++) sim.clearAuction();
     expect(checkInvariants(sim)).toEqual([]);
   });
+
+  it('a snapshot of a scenario run, restored into a simulator of the same scenario, runs on the same', () => {
+    const scenario = {
+      version: 1 as const,
+      seed: 5,
+      clock: { startTime: '2026-01-05T09:00:00Z' },
+      phases: [
+        { fromAuction: 1, market: 'calm' as const },
+        { fromAuction: 7, market: { preset: 'busy' as const, noise: { count: 30 } } },
+      ],
+      faults: [{ atAuction: 8, set: { failSettlement: 0.5 } }],
+    };
+    const straight = createSimulator({ scenario });
+    for (let i = 0; i < 4; i++) straight.advance(10_000);
+    const fork = createSimulator({ scenario });
+    fork.restore(JSON.parse(JSON.stringify(straight.snapshot())));
+    for (const sim of [straight, fork]) for (let i = 0; i < 6; i++) sim.advance(10_000);
+    expect(fork.getState().auction.auctionId).toBe(11);
+    expect(JSON.stringify(fork.snapshot())).toBe(JSON.stringify(straight.snapshot()));
+    expect(checkInvariants(fork)).toEqual([]);
+  });
 });
