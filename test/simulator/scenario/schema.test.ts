@@ -11,7 +11,7 @@ const examples = readdirSync('examples/scenarios').sort();
 describe('schemas/scenario.schema.json (published, drawn from the zod schema)', () => {
   it('is shipped in the package', () => {
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[] };
-    expect(pkg.files).toContain('schemas');
+    expect(pkg.files).toEqual(expect.arrayContaining(['schemas', 'examples/scenarios']));
     expect(schema.$schema).toBe('http://json-schema.org/draft-07/schema#');
   });
 
