@@ -10,6 +10,8 @@ import type { WireAuction } from './engine/wire.js';
 import type { RunningSimulator } from './listen.js';
 import type { MarketConfig } from './market/config.js';
 import { loadMarketSync } from './market/load-sync.js';
+import { loadScenarioSync } from './scenario/load-sync.js';
+import type { ScenarioDocument } from './scenario/schema.js';
 import { createSimulator, type Simulator } from './simulator.js';
 
 /** A refused command line: the reason and where to look, not the whole usage (exit 2). */
@@ -53,6 +55,14 @@ try {
   fail(`--market: ${err instanceof Error ? err.message : String(err)}`);
 }
 
+// So is a scenario: a mistake names the file, the path and the rule (exit 2).
+let scenario: ScenarioDocument | undefined;
+try {
+  scenario = args.scenario === undefined ? undefined : loadScenarioSync(args.scenario);
+} catch (err) {
+  fail(`--scenario: ${err instanceof Error ? err.message : String(err)}`);
+}
+
 let sim: Simulator;
 const out = new Output({
   json: args.json,
@@ -64,7 +74,8 @@ const out = new Output({
 
 try {
   sim = createSimulator({
-    clock: args.clock,
+    // A flag wins over the scenario, the scenario over the CLI's defaults (docs/MARKET.md, Scenarios).
+    clock: args.clockGiven ? args.clock : (scenario?.clock?.mode ?? args.clock),
     ...(args.startTime === undefined ? {} : { startTime: args.startTime }),
     ...(args.cycleMs === undefined ? {} : { cycleMs: args.cycleMs }),
     ...(args.lockMs === undefined ? {} : { lockMs: args.lockMs }),
@@ -72,6 +83,7 @@ try {
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
     ...(market === undefined ? {} : { market }),
+    ...(scenario === undefined ? {} : { scenario }),
     logger: {
       info: (message) => out.line('info', { message }, message),
       error: (message, err) => out.error(message, err),
@@ -140,7 +152,8 @@ function startup(running: RunningSimulator): void {
     `  base URL:      ${running.url}`,
     `  WebSocket URL: ${wsUrl}`,
     ...(running.uiUrl ? [`  dashboard:     ${running.uiUrl}`] : []),
-    `  clock:         ${args.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
+    ...(args.scenario ? [`  scenario:      ${args.scenario}`] : []),
+    `  clock:         ${sim.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
     '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
     ...guideLines(running.url, running.wsUrl).map((line) => `  ${line}`),
   ];
@@ -151,7 +164,8 @@ function startup(running: RunningSimulator): void {
       url: running.url,
       wsUrl,
       dashboard: running.uiUrl ?? null,
-      clock: args.clock,
+      clock: sim.clock,
+      scenario: args.scenario ?? null,
       now: new Date(sim.now()).toISOString(),
       auction: { auctionId: state.auction.auctionId, phase: state.auction.phase },
       logTimes: 'simulated clock; request ms are wall-clock',

@@ -39,6 +39,16 @@ export {
 export { loadMarket } from './market/load.js';
 export type { MarketStats, MarketSummary } from './market/population.js';
 export type { RequestLogEntry, RequestLogHook } from './request-log.js';
+export { checkScenario, type ResolvedScenario, ScenarioError, type ScenarioPhase } from './scenario/check.js';
+export { loadScenario } from './scenario/load.js';
+export { SCENARIO_VERSION, ScenarioSchema } from './scenario/schema.js';
+export type {
+  ScenarioClock,
+  ScenarioDocument,
+  ScenarioEntity,
+  ScenarioFaultEntry,
+  ScenarioPhaseDocument,
+} from './scenario/types.js';
 export {
   type ControlSignal,
   createSimulator,

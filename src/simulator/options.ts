@@ -3,6 +3,7 @@ import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineConfig } from './engine/types.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { MarketOption } from './market/config.js';
+import type { ScenarioDocument } from './scenario/schema.js';
 
 /** Where the simulator reports; it logs no secrets. */
 export interface Logger {
@@ -49,6 +50,12 @@ export interface SimulatorOptions {
    * one. Off by default: the venue stays empty unless asked.
    */
   market?: MarketOption;
+  /**
+   * A scenario (docs/MARKET.md, Scenarios; `loadScenario(file)` reads one): entities and balances,
+   * the market by auction number, a fault schedule, clock settings and the seed. An option given
+   * here as well wins over the scenario's. A mistake throws a ScenarioError naming the path.
+   */
+  scenario?: ScenarioDocument;
   /**
    * The replayable event log (`GET /_sim/log`, `sim.eventLog()`): every venue event and control
    * action as NDJSON, in a ring of this many lines (`true`: 10,000; at most 5,000,000). Off by

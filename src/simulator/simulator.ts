@@ -20,6 +20,9 @@ import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
 import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
+import type { ResolvedScenario } from './scenario/check.js';
+import { applyScenario } from './scenario/options.js';
+import { initialFaults, ScenarioRun } from './scenario/run.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { simulatorPort } from './simulator-port.js';
 import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
@@ -61,8 +64,12 @@ export class Simulator {
   private population: MarketPopulation | undefined;
   private readonly log: EventLog | undefined;
   private readonly servers = new Set<RunningSimulator>();
+  private readonly scenario: ResolvedScenario | undefined;
 
-  constructor(options: SimulatorOptions = {}) {
+  constructor(given: SimulatorOptions = {}) {
+    // A scenario's settings become options under the ones given (scenario/options.ts).
+    const { options, scenario } = applyScenario(given);
+    this.scenario = scenario;
     this.clock = options.clock ?? 'manual';
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
     this.wallStart = Date.now();
@@ -73,6 +80,7 @@ export class Simulator {
     const logLines = eventLogLines(options.eventLog);
     this.log = logLines > 0 ? new EventLog(logLines) : undefined;
     this.engine = this.newEngine();
+    if (scenario) this.applyFaults(initialFaults(scenario));
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
       ...(options.ticketTtlMs === undefined ? {} : { ttlMs: options.ticketTtlMs }),
@@ -108,9 +116,10 @@ export class Simulator {
 
   private newEngine(): VenueEngine {
     // A fresh population with a fresh generator: a reset replays the same market from the start.
-    this.population = this.market && populationFor(this.market, this.seed);
+    const run = this.scenario && new ScenarioRun(this.scenario, this.market, this.seed, this.scenarioHooks);
+    this.population = run ? run.market : this.market && populationFor(this.market, this.seed);
     return new VenueEngine({
-      population: this.population,
+      population: run ?? this.population,
       now: () => this.now(),
       config: this.config,
       seed: this.seed,
@@ -295,7 +304,7 @@ export class Simulator {
   reset(): void {
     this.log?.control(this.now(), 'reset');
     this.engine = this.newEngine();
-    this.applyFaults({});
+    this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.arm();
@@ -306,6 +315,15 @@ export class Simulator {
     this.log?.control(this.now(), 'setFaults', faults);
     if (this.applyFaults(faults)) this.killSockets();
   }
+
+  /** A scenario's schedule, applied as auctions open: logged, then the fault set replaced. */
+  private readonly scenarioHooks = {
+    control: (at: number, args: object) => this.log?.control(at, 'scenario', args),
+    setFaults: (faults: FaultSettings) => {
+      if (this.applyFaults(faults)) this.killSockets();
+      return this.engine.faults;
+    },
+  };
 
   private applyFaults(faults: FaultSettings): boolean {
     const killSockets = this.faultState.set(faults);

@@ -1,7 +1,7 @@
 // The testing layer reaches the client through its public entry (as a user does), so the built
 // `match-venue/testing` and `match-venue/simulator` share the main entry's module and its types.
 import { InvalidArgumentError, type MockBinding } from 'match-venue';
-import { createSimulator, loadMarket, type Simulator } from '../simulator/index.js';
+import { createSimulator, loadMarket, loadScenario, type Simulator } from '../simulator/index.js';
 
 // Keyed on globalThis through a registered symbol so that every copy of this module in the process
 // (ESM and CJS builds, test module graphs) reaches the same simulator: mock clients trade together.
@@ -22,6 +22,8 @@ export function getMockSimulator(): Promise<Simulator> {
   const start = process.env.MATCH_VENUE_MOCK_START_TIME || undefined;
   // MATCH_VENUE_MOCK_MARKET (a preset or a JSON/YAML file) adds background participants; off by default.
   const marketName = process.env.MATCH_VENUE_MOCK_MARKET || undefined;
+  // MATCH_VENUE_MOCK_SCENARIO (a JSON/YAML scenario file); the variables above win over its settings.
+  const scenarioFile = process.env.MATCH_VENUE_MOCK_SCENARIO || undefined;
   slot[SHARED] ??= Promise.resolve().then(async () => {
     let market: Awaited<ReturnType<typeof loadMarket>> | undefined;
     try {
@@ -29,11 +31,21 @@ export function getMockSimulator(): Promise<Simulator> {
     } catch (err) {
       throw new InvalidArgumentError(`MATCH_VENUE_MOCK_MARKET: ${err instanceof Error ? err.message : err}`);
     }
+    let scenario: Awaited<ReturnType<typeof loadScenario>> | undefined;
+    try {
+      scenario = scenarioFile === undefined ? undefined : await loadScenario(scenarioFile);
+    } catch (err) {
+      throw new InvalidArgumentError(
+        `MATCH_VENUE_MOCK_SCENARIO: ${err instanceof Error ? err.message : err}`,
+      );
+    }
     try {
       return createSimulator({
-        clock,
+        // The clock variable is read only when set, so that a scenario's clock can apply.
+        clock: process.env.MATCH_VENUE_MOCK_CLOCK ? clock : (scenario?.clock?.mode ?? clock),
         startTime: start && /^\d+$/.test(start) ? Number(start) : start,
         ...(market === undefined ? {} : { market }),
+        ...(scenario === undefined ? {} : { scenario }),
       });
     } catch (err) {
       throw new InvalidArgumentError(

@@ -52,6 +52,11 @@ const FLAGS: readonly Flag[] = [
     value: '<preset|file>',
     help: 'background participants: calm, busy, one-sided, or a JSON/YAML file (default: none)',
   },
+  {
+    name: 'scenario',
+    value: '<file>',
+    help: 'a JSON/YAML scenario: entities, market and faults by auction, clock, seed (flags win)',
+  },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
@@ -79,6 +84,8 @@ export interface CliArgs {
   host: string;
   port: number;
   clock: 'real' | 'manual';
+  /** Whether `--clock` was given (else a scenario's clock, if any, is used before `real`). */
+  clockGiven: boolean;
   startTime?: number | string;
   cycleMs?: number;
   lockMs?: number;
@@ -92,6 +99,8 @@ export interface CliArgs {
   access: AccessOptions;
   /** `--market`: a preset name or a file (read by the CLI). */
   market?: string;
+  /** `--scenario`: a scenario file (read by the CLI). */
+  scenario?: string;
   /** Serve the dashboard (`/_sim/ui`); `--no-ui` turns it off. */
   ui: boolean;
   quiet: boolean;
@@ -132,6 +141,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     host: text('host') ?? '127.0.0.1',
     port,
     clock,
+    clockGiven: text('clock') !== undefined,
     access: accessArgs(text('allowed-hosts'), text('cors'), text('control-token'), env),
     ui: !flag('no-ui'),
     quiet: flag('quiet'),
@@ -143,6 +153,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (start !== undefined) args.startTime = /^\d+$/.test(start) ? Number(start) : start;
   const market = text('market');
   if (market !== undefined) args.market = market;
+  const scenario = text('scenario');
+  if (scenario !== undefined) args.scenario = scenario;
   const numbers = [
     ['cycle-ms', 'cycleMs', 1],
     ['lock-ms', 'lockMs', 0],

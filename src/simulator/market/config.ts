@@ -89,31 +89,55 @@ export interface MarketConfig {
   balance: string;
 }
 
+const noiseSchema = z
+  .object({
+    count: count(10_000),
+    activity: chance,
+    ordersPerAuction: range(count(1_000)),
+    size: range(usd),
+    fee: z.object({ centerBps: bps, spreadBps: bps }).strict(),
+    marketShare: chance,
+    postFill: z.object({ cancel: chance, roll: chance, fallback: chance }).strict(),
+    maxResting: count(1_000),
+  })
+  .strict();
+const liquiditySchema = z
+  .object({ count: count(1_000), size: range(usd), halfSpreadBps: bps, referenceFeeBps: bps.optional() })
+  .strict();
+const burstsSchema = z.object({ chance, lengthAuctions: count(100_000), factor: count(100) }).strict();
+const oneSidedSchema = z
+  .object({ chance, lengthAuctions: count(100_000), side: z.enum(['BURN', 'MINT', 'random']) })
+  .strict();
+
 /** The whole configuration, every field present (what a preset is). */
 export const MarketConfigSchema: z.ZodType<MarketConfig> = z
   .object({
-    noise: z
-      .object({
-        count: count(10_000),
-        activity: chance,
-        ordersPerAuction: range(count(1_000)),
-        size: range(usd),
-        fee: z.object({ centerBps: bps, spreadBps: bps }).strict(),
-        marketShare: chance,
-        postFill: z.object({ cancel: chance, roll: chance, fallback: chance }).strict(),
-        maxResting: count(1_000),
-      })
-      .strict(),
-    liquidity: z
-      .object({ count: count(1_000), size: range(usd), halfSpreadBps: bps, referenceFeeBps: bps.optional() })
-      .strict(),
-    bursts: z.object({ chance, lengthAuctions: count(100_000), factor: count(100) }).strict(),
-    oneSided: z
-      .object({ chance, lengthAuctions: count(100_000), side: z.enum(['BURN', 'MINT', 'random']) })
-      .strict(),
+    noise: noiseSchema,
+    liquidity: liquiditySchema,
+    bursts: burstsSchema,
+    oneSided: oneSidedSchema,
     balance: usd,
   })
   .strict();
+
+/**
+ * What `market` accepts, as a schema (a scenario file's phases use it, and its JSON Schema is
+ * drawn from it): a preset name, or groups over a preset, each field optional. The rules across
+ * fields (min not above max, sizes in multiples of 100.00) are checked by `resolveMarket`.
+ */
+export const MarketOptionSchema = z.union([
+  z.enum(['calm', 'busy', 'one-sided']),
+  z
+    .object({
+      preset: z.enum(['calm', 'busy', 'one-sided']).optional(),
+      noise: noiseSchema.partial().optional(),
+      liquidity: liquiditySchema.partial().optional(),
+      bursts: burstsSchema.partial().optional(),
+      oneSided: oneSidedSchema.partial().optional(),
+      balance: usd.optional(),
+    })
+    .strict(),
+]);
 
 /** What `market` accepts: a preset name, or a configuration over a preset (default `calm`). */
 export type MarketOption = MarketPreset | MarketOverrides;

@@ -1,0 +1,89 @@
+/**
+ * A scenario's entities on a fresh engine state: a seeded entity's opening balances replaced, a
+ * new entity added with its own API key (`TEST_API_KEY:<name>:sim`), wallet, bank and venue-only
+ * balance. Ids of new entities are fixed by their order in the file (prefix 6, beside the seeded
+ * 1 to 4 and the participants' 5), so a run can be replayed.
+ */
+import { parseCents } from '../engine/money.js';
+import { SEEDED, type SeededName } from '../engine/seed.js';
+import { currencyTotals, type EngineState } from '../engine/state.js';
+import type { ScenarioEntity } from './schema.js';
+
+/** Entity, account, wallet and fiat ids of the scenario's `number`-th new entity (1-based). */
+export function scenarioEntityIds(number: number) {
+  const tail = number.toString(16).padStart(12, '0');
+  return {
+    entityId: `60000000-0000-4000-8000-${tail}`,
+    accountId: `60000000-0000-4000-80ac-${tail}`,
+    walletId: `60000000-0000-4000-80a1-${tail}`,
+    fiatAccountId: `60000000-0000-4000-80f1-${tail}`,
+  };
+}
+
+const cents = (usd: string | undefined) => (usd === undefined ? undefined : (parseCents(usd) as number));
+
+/**
+ * Sets the balances and adds the entities (names checked by check.ts). A venue-only balance is
+ * prefunded as the seeded minter's is (a wire that already settled, whose USD the issuer holds);
+ * the seeded ledgers and opening totals are set again, so the invariants count it from the start.
+ */
+export function applyEntities(state: EngineState, entities: Readonly<Record<string, ScenarioEntity>>): void {
+  let prefund = 0;
+  let added = 0;
+  for (const [name, e] of Object.entries(entities)) {
+    const seeded = Object.hasOwn(SEEDED, name) ? SEEDED[name as SeededName] : undefined;
+    const wallet = cents(e.wallet);
+    const venue = cents(e.venueBalance);
+    const bank = cents(e.bank);
+    if (seeded) {
+      const entity = state.entities.get(seeded.entityId);
+      if (!entity) continue;
+      const w = state.wallets.get(seeded.walletId);
+      if (w && wallet !== undefined) w.balanceCents = wallet;
+      const f = state.fiatAccounts.get(seeded.fiatAccountId);
+      if (f && bank !== undefined) f.balanceCents = bank;
+      if (venue !== undefined) {
+        prefund += venue - entity.venueBalanceCents;
+        entity.venueBalanceCents = venue;
+      }
+      continue;
+    }
+    const ids = scenarioEntityIds(++added);
+    const entity = {
+      id: ids.entityId,
+      accountId: ids.accountId,
+      name,
+      apiKey: `TEST_API_KEY:${name}:sim`,
+      eligible: true,
+      hasAccount: true,
+      walletIds: [ids.walletId],
+      fiatAccountIds: [ids.fiatAccountId],
+      fundingSide: e.fundingSide ?? ('BURN' as const),
+      venueBalanceCents: venue ?? 0,
+      venueReservedCents: 0,
+      withdrawalHeldCents: 0,
+    };
+    prefund += entity.venueBalanceCents;
+    state.entities.set(entity.id, entity);
+    state.byApiKey.set(entity.apiKey, entity);
+    state.wallets.set(ids.walletId, {
+      id: ids.walletId,
+      entityId: entity.id,
+      currency: 'USD',
+      balanceCents: wallet ?? 0,
+      reservedCents: 0,
+    });
+    state.fiatAccounts.set(ids.fiatAccountId, {
+      id: ids.fiatAccountId,
+      entityId: entity.id,
+      balanceCents: bank ?? 0,
+    });
+    state.ordersByEntity.set(entity.id, []);
+    state.exposure.set(entity.id, { BURN: 0, MINT: 0 });
+    state.activity.set(entity.id, { at: [], matched: [0], rebates: [0], fees: [0] });
+  }
+  state.issuer.usdCents += prefund;
+  state.issuer.stablecoinCents -= prefund;
+  state.seededLedgers = { house: state.seededLedgers.house, issuer: { ...state.issuer } };
+  state.initialTotals = currencyTotals(state);
+}

@@ -1,0 +1,148 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimulator, loadScenario, ScenarioError } from 'match-venue/simulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadScenarioSync } from '../../../src/simulator/scenario/load-sync.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'scenario-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The message and path createSimulator refuses `scenario` with. */
+function refusal(scenario: unknown): { message: string; path: string } {
+  try {
+    createSimulator({ scenario: scenario as never });
+  } catch (err) {
+    expect(err).toBeInstanceOf(ScenarioError);
+    expect(err).toBeInstanceOf(RangeError);
+    return { message: (err as ScenarioError).message, path: (err as ScenarioError).path };
+  }
+  throw new Error('accepted');
+}
+
+describe('a scenario with a mistake is refused before the simulator starts', () => {
+  it('names the path and the rule', () => {
+    const busy = { fromAuction: 1, market: 'busy' };
+    const cases: [unknown, string, string][] = [
+      [
+        {
+          version: 1,
+          phases: [busy, { fromAuction: 5, market: { noise: { size: { min: '50.00', max: '900.00' } } } }],
+        },
+        'phases[1].market.noise.size',
+        "must be positive multiples of 100.00 (the venue's order amounts)",
+      ],
+      [
+        { version: 1, phases: [busy, { fromAuction: 5, market: { noise: { activity: 1.5 } } }] },
+        'phases[1].market.noise.activity',
+        'must be at most 1',
+      ],
+      [
+        { version: 1, phases: [{ fromAuction: 1, market: 'bsy' }] },
+        'phases[0].market',
+        'Invalid option: expected one of "calm"|"busy"|"one-sided"',
+      ],
+      [
+        { version: 1, phases: [busy, { fromAuction: 1, market: 'calm' }] },
+        'phases[1].fromAuction',
+        'must be greater than phases[0].fromAuction (1)',
+      ],
+      [{ version: 1, faults: [{ atAuction: 0, set: {} }] }, 'faults[0].atAuction', 'must be at least 1'],
+      [
+        { version: 1, faults: [{ atAuction: 2, set: { errorRate: 2 } }] },
+        'faults[0].set.errorRate',
+        'Too big: expected number to be <=1',
+      ],
+      [
+        { version: 1, faults: [{ atAuction: 2, set: { errrRate: 1 } }] },
+        'faults[0].set',
+        'Unrecognized key: "errrRate"',
+      ],
+      [
+        { version: 1, clock: { lockMs: 10_000 } },
+        'clock.lockMs',
+        'must be shorter than clock.cycleMs (10000)',
+      ],
+      [
+        { version: 1, clock: { startTime: '2026-01-01T00:00:00' } },
+        'clock.startTime',
+        'must be an ISO 8601 instant with Z or an offset (e.g. 2026-01-01T00:00:00Z), integer epoch milliseconds or a valid Date, between 1970 and 9999; got "2026-01-01T00:00:00"',
+      ],
+      [
+        { version: 1, entities: { 'My Bot': {} } },
+        'entities.My Bot',
+        'must be 2-32 characters: lowercase letters, digits and -, starting with a letter',
+      ],
+      [
+        { version: 1, entities: { burner: { wallet: '1.005' } } },
+        'entities.burner.wallet',
+        'must be a USD amount with at most 2 decimals, as a string',
+      ],
+      [
+        { version: 1, entities: { burner: { fundingSide: 'MINT' } } },
+        'entities.burner.fundingSide',
+        'applies to a new entity only: a seeded entity keeps its side',
+      ],
+      [
+        { version: 1, entities: { noaccount: {} } },
+        'entities.noaccount',
+        'has no venue account: it holds no balances',
+      ],
+      [{ seed: 1 }, 'version', 'is required: version: 1 (the scenario format)'],
+      [{ version: 2 }, 'version', '2 is not supported: this simulator reads version 1 only'],
+      [{ version: 1, sed: 1 }, '', 'Unrecognized key: "sed"'],
+    ];
+    for (const [scenario, path, rule] of cases)
+      expect(refusal(scenario)).toEqual({ path, message: `scenario: ${path ? `${path} ` : ''}${rule}` });
+  });
+
+  it('a file names itself too, in both readers', async () => {
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'version: 1\nphases:\n  - fromAuction: 1\n    market: { noise: { count: -1 } }\n');
+    const message = `${bad}: phases[0].market.noise.count must not be negative`;
+    expect(() => loadScenarioSync(bad)).toThrow(message);
+    await expect(loadScenario(bad)).rejects.toThrow(message);
+    writeFileSync(join(dir, 'broken.yaml'), 'version: [1\n');
+    expect(() => loadScenarioSync(join(dir, 'broken.yaml'))).toThrow(
+      /broken\.yaml: is neither JSON nor YAML/,
+    );
+    await expect(loadScenario(join(dir, 'missing.yaml'))).rejects.toThrow(/missing\.yaml: cannot be read/);
+  });
+});
+
+describe('scenario settings under explicit options', () => {
+  const scenario = {
+    version: 1 as const,
+    seed: 9,
+    clock: { mode: 'real' as const, startTime: '2026-03-01T00:00:00Z', cycleMs: 4000, lockMs: 1000 },
+    phases: [{ fromAuction: 1, market: 'calm' as const }],
+  };
+
+  it('the scenario gives clock, start, cycle and market when no option does', async () => {
+    const sim = createSimulator({ scenario });
+    expect(sim.clock).toBe('real');
+    const { auction } = sim.getState();
+    expect([auction.opensAt, auction.locksAt]).toEqual([
+      '2026-03-01T00:00:00.000Z',
+      '2026-03-01T00:00:03.000Z',
+    ]);
+    expect(sim.snapshot().seed).toBe(9);
+    expect(sim.getState().market?.participants).toBe(22);
+    await sim.close();
+  });
+
+  it('an option given wins: clock, startTime and seed one by one, market over every phase', () => {
+    const sim = createSimulator({
+      scenario,
+      clock: 'manual',
+      startTime: '2026-04-01T00:00:00Z',
+      seed: 2,
+      market: { preset: 'calm', noise: { count: 4 }, liquidity: { count: 0 } },
+    });
+    expect(sim.clock).toBe('manual');
+    expect(sim.getState().auction.opensAt).toBe('2026-04-01T00:00:00.000Z');
+    expect(sim.getState().auction.clearsAt).toBe('2026-04-01T00:00:04.000Z');
+    expect(sim.snapshot().seed).toBe(2);
+    expect(sim.getState().market?.participants).toBe(4);
+  });
+});
