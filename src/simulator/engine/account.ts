@@ -31,7 +31,7 @@ export function accountNumbers(
   windowMs: number,
 ): AccountNumbers {
   const entity = state.entities.get(entityId);
-  if (!entity?.hasAccount) throw venueError.accountNotFound();
+  if (!entity?.hasAccount) throw venueError.AccountNotFound();
   let total = 0;
   let reserved = 0;
   if (entity.fundingSide === 'MINT') {

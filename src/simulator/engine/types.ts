@@ -110,11 +110,12 @@ export interface Order {
   placedLimitCentiBps: number | null;
 }
 
-export interface PlaceResult {
+/** What placeOrder answers; `pending` on acceptance (a replay answers the same). */
+export type PlaceResult = {
   auctionId: number;
   orderId: string;
   status: 'pending';
-}
+};
 
 export interface Auction {
   auctionId: number;
@@ -163,14 +164,15 @@ export interface Withdrawal {
   createResult: WireWithdrawal;
 }
 
-export interface WireWithdrawal {
+/** A withdrawal as REST answers it (a type, not an interface: it is the contract's `Withdrawal`). */
+export type WireWithdrawal = {
   id: string;
   status: WithdrawalStatus;
   amount: { amount: string; currency: string };
   fiatAccountId: string;
   createdAt: string;
   updatedAt: string;
-}
+};
 
 /** A counter-account; may go negative (the house by rounding, the issuer by supply changes). */
 export interface Ledger {

@@ -39,10 +39,10 @@ export function landWire(ctx: EngineContext, input: WireInput) {
     throw invalidField('amount.amount', AMOUNT_RULE, input.amount.amount);
   if (!isVenueCurrency(input.amount.currency))
     throw invalidField('amount.currency', VENUE_CURRENCY_RULE, input.amount.currency);
-  if (!entity.hasAccount) throw venueError.accountNotFound();
+  if (!entity.hasAccount) throw venueError.AccountNotFound();
   const bankId = entity.fiatAccountIds[0];
   const bank = bankId === undefined ? undefined : state.fiatAccounts.get(bankId);
-  if (!bank) throw venueError.accountNotFound();
+  if (!bank) throw venueError.AccountNotFound();
   if (cents === undefined || cents > bank.balanceCents)
     throw invalidField(
       'amount.amount',
