@@ -1,7 +1,7 @@
 import { venueError } from './errors.js';
 import { usdMoney } from './money.js';
+import { iso } from './rest-shapes.js';
 import type { EngineState } from './state.js';
-import { iso } from './wire.js';
 
 /** The numbers behind an AccountSummary: cheap to take at an event, formatted when read. */
 export interface AccountNumbers {

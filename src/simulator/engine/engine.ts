@@ -1,6 +1,8 @@
 import { accountNumbers, accountSummary } from './account.js';
+import { landWire, type WireInput } from './bank-wires.js';
 import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
+import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
 import { balanceEvent } from './events.js';
 import { SeededRandom } from './ids.js';
 import {
@@ -14,9 +16,9 @@ import {
   requireEligible,
 } from './orders.js';
 import { clearingReport, indicativeReport } from './report.js';
-import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
+import { toWireAuction, toWireLastClear } from './rest-shapes.js';
 import { type EngineStateDocument, exportEngineState, importEngineState } from './snapshot.js';
-import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
+import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import { stateView } from './state-view.js';
 import {
   type Auction,
@@ -26,8 +28,6 @@ import {
   type SettlementFaults,
   type SimulatorEvent,
 } from './types.js';
-import { toWireAuction, toWireLastClear } from './wire.js';
-import { landWire, type WireInput } from './wires.js';
 import type { EngineOperations, RequestOf } from './venue-operations.js';
 import { createWithdrawal } from './withdrawals.js';
 

@@ -4,6 +4,7 @@ import { invalidField, type VenueError, venueError } from './errors.js';
 import { emitOrder } from './events.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { type NewOrder, orderRecord } from './records.js';
+import { toWireOrder, type WireOrder } from './rest-shapes.js';
 import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import type {
   Auction,
@@ -16,7 +17,6 @@ import type {
   PostFillAction,
   Wallet,
 } from './types.js';
-import { toWireOrder, type WireOrder } from './wire.js';
 
 /** A place request as the HTTP layer validated it (shape and field rules already checked). */
 export interface PlaceInput {

@@ -2,9 +2,9 @@ import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { VenueError, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCents, usdMoney } from './money.js';
 import { requireEligible, venueAvailableCents } from './orders.js';
+import { iso } from './rest-shapes.js';
 import { type EngineContext, type EngineState, mustEntity } from './state.js';
 import type { WireWithdrawal, Withdrawal } from './types.js';
-import { iso } from './wire.js';
 
 export interface WithdrawalInput {
   idempotencyKey: string;

@@ -4,7 +4,7 @@
  */
 import type { AllOrdersQuery } from '../engine/dashboard-views.js';
 import type { VenueOperations } from '../engine/venue-operations.js';
-import type { WireInput } from '../engine/wires.js';
+import type { WireInput } from '../engine/bank-wires.js';
 import type { FaultSettings, Faults } from '../faults.js';
 import type { Logger } from '../options.js';
 

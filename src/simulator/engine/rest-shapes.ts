@@ -1,3 +1,7 @@
+/**
+ * The REST shapes the engine answers with (orders, auctions, the last clear), built from its
+ * records. "Wire" in these names is the wire format, not a bank wire (bank-wires.ts).
+ */
 import type * as models from '../../generated/models.js';
 import { formatCentiBps, usdMoney } from './money.js';
 import { fillOf } from './records.js';
