@@ -1,18 +1,15 @@
+import type * as models from '../../generated/models.js';
+
+// The unions REST shows are the contract's (src/generated/models.ts), not restated here.
 /** `BURN`: stablecoin to USD. `MINT`: USD to stablecoin. */
-export type OrderType = 'BURN' | 'MINT';
+export type OrderType = models.OrderType;
 /** An order's lifecycle state, as REST shows it. */
-export type OrderStatus =
-  | 'pending'
-  | 'settling'
-  | 'filled'
-  | 'partial_fill'
-  | 'unfilled'
-  | 'cancelled'
-  | 'failed';
+export type OrderStatus = models.OrderStatus;
 /** What happens to an unfilled remainder: rolled into the next auction, routed to the standard product, or dropped. */
-export type PostFillAction = 'roll' | 'fallback' | 'cancel';
+export type PostFillAction = models.PostFillAction;
 /** Where an auction is in its cycle. */
 export type AuctionPhase = 'open' | 'lock' | 'clearing' | 'settling' | 'settled';
+/** The simulated payout processor's steps (the contract's Withdrawal leaves `status` open). */
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed';
 
 /** USD stablecoin wallets are the venue's; an EUR-denominated wallet exists to exercise 137002. */
