@@ -124,6 +124,7 @@ export class Simulator {
   get baseUrl(): string | undefined {
     return this.servers.baseUrl;
   }
+  /** Overrides the base URL (until the server it names closes). */
   set baseUrl(url: string | undefined) {
     this.servers.baseUrl = url;
   }
