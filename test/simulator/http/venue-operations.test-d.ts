@@ -17,7 +17,8 @@ declare const handler: Handlers['getAccount'];
 
 describe('the simulator plumbing typed from the endpoint table', () => {
   it('takes the venue operations from the table: the paths under /v1/match/, no platform one', () => {
-    expectTypeOf<VenueOperationId>().toEqualTypeOf<
+    // Each of the spec's venue operations is one (a new one joins without editing this test).
+    expectTypeOf<
       | 'getAccount'
       | 'listOrders'
       | 'placeOrder'
@@ -27,9 +28,12 @@ describe('the simulator plumbing typed from the endpoint table', () => {
       | 'modifyOrder'
       | 'createWithdrawal'
       | 'createWsTicket'
-    >();
+    >().toMatchTypeOf<VenueOperationId>();
     expectTypeOf<'getConfiguration'>().toMatchTypeOf<OperationId>();
-    expectTypeOf<'getConfiguration'>().not.toMatchTypeOf<VenueOperationId>();
+    expectTypeOf<
+      'getConfiguration' | 'createV1Subscription' | 'deleteV1Subscription'
+    >().not.toMatchTypeOf<VenueOperationId>();
+    expectTypeOf<Extract<VenueOperationId, 'getConfiguration'>>().toBeNever();
   });
 
   it('types requests and answers by the generated models, not unknown', () => {
