@@ -255,7 +255,7 @@ async function enginePathChild(size: number, variant: EngineVariant): Promise<En
   // Warm-up: a small book through a throwaway simulator, so that the JIT has compiled the path.
   for (let r = 0; r < 3; r++) {
     const warm = createSimulator({ clock: 'manual', maxOrdersPerAuction: Number.MAX_SAFE_INTEGER });
-    for (const order of engineBook(5_000)) warm.engine.place(order.entityId, order.input);
+    for (const order of engineBook(5_000)) warm.engine.placeOrder(order.entityId, order.input);
     warm.clearAuction();
     await warm.close();
   }
@@ -263,7 +263,7 @@ async function enginePathChild(size: number, variant: EngineVariant): Promise<En
   const sim = createSimulator({ clock: 'manual', maxOrdersPerAuction: Number.MAX_SAFE_INTEGER });
   const server = variant === 'engine+ws' ? await sim.listen({ port: 0 }) : undefined;
   const t0 = performance.now();
-  for (const order of engineBook(size)) sim.engine.place(order.entityId, order.input);
+  for (const order of engineBook(size)) sim.engine.placeOrder(order.entityId, order.input);
   const t1 = performance.now();
   sim.setPhase('lock');
   const t2 = performance.now();

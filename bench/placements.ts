@@ -98,7 +98,7 @@ async function placements(count: number, market: 'off' | 'busy'): Promise<Placem
     const sim = freshSim(market);
     const entity = (i: number) => (i % 2 === 0 ? SEEDED.burner.entityId : SEEDED.minter.entityId);
     const t0 = performance.now();
-    for (let i = 0; i < count; i++) sim.engine.place(entity(i), body(i));
+    for (let i = 0; i < count; i++) sim.engine.placeOrder(entity(i), body(i));
     const seconds = (performance.now() - t0) / 1000;
     rows.push({ path: 'engine', market, count, seconds, perSecond: count / seconds });
     await sim.close();

@@ -57,7 +57,7 @@ export async function benchResync(history = 5_000, resyncs = 8): Promise<ResyncB
 
   const burner = SEEDED.burner;
   const place = () =>
-    sim.engine.place(burner.entityId, {
+    sim.engine.placeOrder(burner.entityId, {
       idempotencyKey: randomUUID(),
       orderType: 'BURN',
       amount: { amount: '100.00', currency: 'USD' },
@@ -67,7 +67,7 @@ export async function benchResync(history = 5_000, resyncs = 8): Promise<ResyncB
       fiatAccountId: burner.fiatAccountId,
     }).orderId;
   for (let i = 0; i < history; i++) place();
-  sim.engine.cancelAll(burner.entityId);
+  sim.engine.cancelAllOrders(burner.entityId);
   sim.advance(1_000);
   for (let i = 0; i < 3; i++) place();
 

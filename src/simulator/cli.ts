@@ -6,7 +6,7 @@ import { parseCliArgs, USAGE, UsageError } from './cli/args.js';
 import { guideLines, openApiPath, restOperations, seededEntities } from './cli/guide.js';
 import { Output, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
-import type { WireAuction } from './engine/wire.js';
+import type { WireAuction } from './engine/rest-shapes.js';
 import type { RunningSimulator } from './listen.js';
 import type { MarketConfig } from './market/config.js';
 import { loadMarketSync } from './market/load-sync.js';

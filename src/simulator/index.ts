@@ -21,8 +21,8 @@ export type {
   SimulatorEvent as EngineEvent,
   SimulatorMarketEvent,
 } from './engine/types.js';
-export type { WireAuction, WireOrder } from './engine/wire.js';
-export type { WireInput } from './engine/wires.js';
+export type { WireAuction, WireOrder } from './engine/rest-shapes.js';
+export type { WireInput } from './engine/bank-wires.js';
 export type { FaultSettings, Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { RateLimitOptions } from './http/rate-limit.js';

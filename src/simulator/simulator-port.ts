@@ -2,8 +2,10 @@
  * The HTTP binding's port (http/port.ts) as the composition root builds it: what the handlers see
  * of the simulator, never the engine itself. Apart from simulator.ts to keep that file readable.
  */
+import { endpoints } from '../generated/endpoints.js';
 import type { VenueEngine } from './engine/engine.js';
 import { venueError } from './engine/errors.js';
+import type { EngineOperationId, EngineOperations } from './engine/venue-operations.js';
 import { seededRandom } from './engine/ids.js';
 import type { FaultState } from './faults.js';
 import type { ControlPort, PlatformPort, SimulatorPort } from './http/port.js';
@@ -28,6 +30,27 @@ export interface PortParts {
   afterRequest(): void;
 }
 
+/** The engine's operations of the endpoint table (every venue operation but the ticket). */
+const ENGINE_OPERATIONS = Object.values(endpoints)
+  .filter((e) => e.path.startsWith('/v1/match/') && e.operationId !== 'createWsTicket')
+  .map((e) => e.operationId as EngineOperationId);
+
+/**
+ * Each engine operation, called on the engine of the moment (a reset or restore replaces it): no
+ * hand forwarding per operation, and `VenueEngine implements EngineOperations` makes a missing
+ * engine method a compile error.
+ */
+function engineOperations(engine: () => VenueEngine): EngineOperations {
+  const ops: Record<string, (entityId: string, input: never) => unknown> = {};
+  for (const id of ENGINE_OPERATIONS) {
+    ops[id] = (entityId, input) => {
+      const current = engine();
+      return (current[id] as (entityId: string, input: unknown) => unknown).call(current, entityId, input);
+    };
+  }
+  return ops as EngineOperations;
+}
+
 export function simulatorPort(sim: PortHost, parts: PortParts): SimulatorPort {
   const { options, faults } = parts;
   const rateLimiter = options.rateLimit ? new RateLimiter(options.rateLimit) : undefined;
@@ -48,21 +71,15 @@ export function simulatorPort(sim: PortHost, parts: PortParts): SimulatorPort {
       takeDrop: () => faults.takeDrop(),
     },
     venue: {
-      assertEligible: (entityId) => engine().assertEligible(entityId),
-      account: (entityId) => {
-        const summary = engine().account(entityId);
+      ...engineOperations(engine),
+      getAccount: (entityId) => {
+        const summary = engine().getAccount(entityId);
         // The simulator's venue wallets are always sound; the fault lets clients exercise 139001.
-        if (faults.current.venueWalletInvalid) throw venueError.venueWalletInvalid();
+        if (faults.current.venueWalletInvalid) throw venueError.VenueWalletInvalid();
         return summary;
       },
-      place: (entityId, input) => engine().place(entityId, input),
-      listOrders: (entityId, query) => engine().listOrders(entityId, query),
-      getOrder: (entityId, orderId) => engine().getOrder(entityId, orderId),
-      cancel: (entityId, auctionId, orderId) => engine().cancel(entityId, auctionId, orderId),
-      cancelAll: (entityId) => engine().cancelAll(entityId),
-      modify: (entityId, auctionId, orderId, feeBps) => engine().modify(entityId, auctionId, orderId, feeBps),
-      withdraw: (entityId, input) => engine().withdraw(entityId, input),
-      issueTicket: (entityId) => sim.tickets.issue(entityId),
+      createWsTicket: (entityId) => sim.tickets.issue(entityId),
+      assertEligible: (entityId) => engine().assertEligible(entityId),
       accountSeq: (entityId) => accountSeqOf(sim, entityId),
     },
     platform: sim.platform,

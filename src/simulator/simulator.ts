@@ -2,15 +2,14 @@
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
  * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
  */
-import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
-import { DeadlineTimer } from './deadline-timer.js';
-import { VenueEngine } from './engine/engine.js';
+
+import type { WireInput } from './engine/bank-wires.js';
 import type { AllOrdersQuery } from './engine/dashboard-views.js';
+import { VenueEngine } from './engine/engine.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
+import type { WireAuction } from './engine/rest-shapes.js';
 import type { EngineState } from './engine/state.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
-import type { WireAuction } from './engine/wire.js';
-import type { WireInput } from './engine/wires.js';
 import { EventFanout } from './event-fanout.js';
 import { EventLog, eventLogLines } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
@@ -19,17 +18,20 @@ import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
-import { engineConfig, type Logger, type SimulatorOptions, startTimeMs } from './options.js';
+import { engineConfig, type Logger, type SimulatorOptions } from './options.js';
 import type { ResolvedScenario } from './scenario/check.js';
 import { applyScenario } from './scenario/options.js';
 import { initialFaults, ScenarioRun } from './scenario/run.js';
 import { createPlatform, type Platform } from './platform/index.js';
+import { RunningServers } from './running-servers.js';
+import { SimClock } from './sim-clock.js';
 import { simulatorPort } from './simulator-port.js';
+import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
-export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 export type { Logger, SimulatorOptions } from './options.js';
+export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
 export class Simulator {
@@ -43,19 +45,11 @@ export class Simulator {
   readonly platform: Platform;
   /** The engine, for benchmarks and invariant checks; not a stable API. @internal */
   engine: VenueEngine;
-  /** The base URL while listening (used by the platform for SNS URLs). */
-  baseUrl: string | undefined;
   private readonly events: EventFanout;
   private readonly controlListeners = new Set<(signal: ControlSignal) => void>();
   private readonly faultState = new FaultState();
-  private readonly timer: DeadlineTimer;
   private readonly port: SimulatorPort;
-  private offset = 0;
-  /** Simulated time at creation (`startTime`, default the wall clock then). */
-  private readonly start: number;
-  /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
-  private readonly wallStart: number;
-  private closed = false;
+  private readonly time: SimClock;
   /** The background market's configuration (checked at creation, or restored), and its population now. */
   private market: MarketConfig | undefined;
   /** The engine's seed and configuration: the options', until a restore brings a document's. */
@@ -63,7 +57,7 @@ export class Simulator {
   private config: Partial<EngineConfig>;
   private population: MarketPopulation | undefined;
   private readonly log: EventLog | undefined;
-  private readonly servers = new Set<RunningSimulator>();
+  private readonly servers = new RunningServers();
   private readonly scenario: ResolvedScenario | undefined;
 
   constructor(given: SimulatorOptions = {}) {
@@ -72,8 +66,7 @@ export class Simulator {
     this.scenario = scenario;
     this.clock = options.clock ?? 'manual';
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
-    this.wallStart = Date.now();
-    this.start = startTimeMs(options.startTime, this.wallStart);
+    this.time = new SimClock(this.clock, options.startTime);
     this.market = options.market === undefined ? undefined : resolveMarket(options.market);
     this.seed = options.seed ?? 1;
     this.config = engineConfig(options);
@@ -94,24 +87,23 @@ export class Simulator {
     this.events = new EventFanout(this.platform, (event, err) =>
       this.logger.error(`event listener failed on ${event.event}`, err),
     );
-    this.timer = new DeadlineTimer(
-      () => this.now(),
+    this.time.drive(
+      () => this.engine.nextDeadline(),
       () => {
         try {
           this.engine.advanceTo();
         } catch (err) {
           this.logger.error('auction cycle step failed', err);
         }
-        this.arm();
       },
     );
     this.port = simulatorPort(this, {
       options,
       faults: this.faultState,
       control: this,
-      afterRequest: () => this.arm(),
+      afterRequest: () => this.time.arm(),
     });
-    this.arm();
+    this.time.arm();
   }
 
   private newEngine(): VenueEngine {
@@ -134,8 +126,16 @@ export class Simulator {
 
   /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
   now(): number {
-    const elapsed = this.clock === 'real' ? Date.now() - this.wallStart : 0;
-    return this.start + elapsed + this.offset;
+    return this.time.now();
+  }
+
+  /** The base URL while listening (used by the platform for SNS URLs). */
+  get baseUrl(): string | undefined {
+    return this.servers.baseUrl;
+  }
+  /** Overrides the base URL (until the server it names closes). */
+  set baseUrl(url: string | undefined) {
+    this.servers.baseUrl = url;
   }
 
   /** The engine's state, for `checkInvariants`; not a stable API. @internal */
@@ -167,17 +167,7 @@ export class Simulator {
 
   /** Serves HTTP and the WebSocket on a port (loopback, any free port by default). */
   listen(options: ListenOptions = {}): Promise<RunningSimulator> {
-    return listen(this, options).then((running) => {
-      this.servers.add(running);
-      this.baseUrl ??= running.url;
-      const close = running.close;
-      running.close = async () => {
-        this.servers.delete(running);
-        if (this.baseUrl === running.url) this.baseUrl = undefined;
-        await close();
-      };
-      return running;
-    });
+    return listen(this, options).then((running) => this.servers.add(running));
   }
 
   /** Calls `listener` with every market and account event; returns the unsubscribe function. */
@@ -223,7 +213,7 @@ export class Simulator {
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
     this.act('advance', { ms }, () => {
-      this.offset += ms;
+      this.time.advance(ms);
       this.engine.advanceTo();
     });
   }
@@ -284,7 +274,7 @@ export class Simulator {
       Object.assign(this, before);
       throw err;
     }
-    this.offset += d.clock.now - this.now();
+    this.time.jumpTo(d.clock.now);
     this.log?.clear();
     this.act('restore', { now: d.clock.now }, () => this.applyFaults(faults));
     this.signal({ type: 'reset' });
@@ -307,7 +297,7 @@ export class Simulator {
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
-    this.arm();
+    this.time.arm();
   }
 
   /** Replaces the fault set (`{}` clears it); `killSockets: true` drops every WebSocket now. */
@@ -335,7 +325,7 @@ export class Simulator {
   private act<T>(action: string, args: unknown, run: () => T): T {
     this.log?.control(this.now(), action, args);
     const r = run();
-    this.arm();
+    this.time.arm();
     return r;
   }
 
@@ -349,17 +339,10 @@ export class Simulator {
     this.signal({ type: 'killSockets' });
   }
 
-  /** Real clock: one unref'd timer at the next scheduled transition. */
-  private arm(): void {
-    if (this.clock !== 'real' || this.closed) return;
-    this.timer.set(this.engine.nextDeadline());
-  }
-
   /** Stops timers, closes servers started by listen(), stops webhook retries. */
   async close(): Promise<void> {
-    this.closed = true;
-    this.timer.clear();
-    await Promise.all([...this.servers].map((s) => s.close()));
+    this.time.stop();
+    await this.servers.closeAll();
     await this.platform.close();
   }
 }

@@ -1,5 +1,6 @@
 import type { Channel } from '../contract/ws-protocol.js';
 import type { Money } from '../core/money.js';
+import type * as models from '../generated/models.js';
 
 // Money is REST's: the socket carries money as integer cents, and the client decodes every money
 // field back to it (src/contract/ws-codec.ts), so REST and the stream show the same values.
@@ -63,49 +64,11 @@ export interface MarketSnapshot {
   lastClear: LastClear | null;
 }
 
-/** An Order as REST returns it. */
-export interface StreamOrder {
-  /** Equals the idempotency key of the place request. */
-  orderId: string;
-  /** The auction the order entered; null before admission. */
-  auctionId: number | null;
-  /** The orders this one rolled from and into. */
-  lineage: {
-    /** The order this one rolled from; null for an original order. */
-    parentOrderId: string | null;
-    /** The order this one rolled into; null if not (yet) rolled. */
-    childOrderId: string | null;
-  };
-  /** `BURN` or `MINT`. */
-  orderType: 'BURN' | 'MINT';
-  /** The order's amount. */
-  amount: Money;
-  /** The fee limit in bps; null for a market order. */
-  feeBps: string | null;
-  /** What happens to an unfilled remainder. */
-  postFillAction: 'roll' | 'fallback' | 'cancel';
-  /** Where the order is in its lifecycle. */
-  status: 'pending' | 'settling' | 'filled' | 'partial_fill' | 'unfilled' | 'cancelled' | 'failed';
-  /** When the order was accepted. */
-  createdAt: string;
-  /** When it last changed. */
-  updatedAt: string;
-  /** Null until the order's auction cleared. */
-  fill: {
-    /** The matched part. */
-    filledAmount: Money;
-    /** The part left unmatched. */
-    unfilledAmount: Money;
-    /** The uniform clearing fee in bps. */
-    clearingFeeBps: string;
-    /** When the auction cleared. */
-    matchedAt: string;
-  } | null;
-  /** BURN: the wallet that funded it; MINT: null. */
-  sourceWalletId: string | null;
-  /** BURN: the fiat account paid on settlement; MINT: null. */
-  fiatAccountId: string | null;
-}
+/**
+ * An Order as REST returns it: the contract's `Order` (src/generated/models.ts), so the socket and
+ * REST cannot drift apart.
+ */
+export type StreamOrder = models.Order;
 
 /** A withdrawal as `withdrawal.updated` carries it. */
 export interface StreamWithdrawal {
@@ -119,42 +82,8 @@ export interface StreamWithdrawal {
   [field: string]: unknown;
 }
 
-/** The account summary REST's GET /v1/match/account returns. */
-export interface StreamAccountSummary {
-  /** The entity's venue account. */
-  accountId: string;
-  /** The stablecoin balance on the venue. */
-  stablecoin: {
-    /** Free to place or withdraw. */
-    available: Money;
-    /** Held by resting orders. */
-    reserved: Money;
-    /** Available plus reserved. */
-    total: Money;
-  };
-  /** Resting orders. */
-  exposure: {
-    /** All resting orders. */
-    activeOrderCount: number;
-    /** Resting MINT orders. */
-    mintOrderCount: number;
-    /** Resting BURN orders. */
-    burnOrderCount: number;
-  };
-  /** Totals over a recent window. */
-  activity: {
-    /** Window start. */
-    from: string;
-    /** Window end. */
-    to: string;
-    /** USD volume matched in the window. */
-    totalMatched: Money;
-    /** Gross rebates earned on MINT fills. */
-    rebatesEarned: Money;
-    /** Gross fees paid on BURN fills. */
-    feesPaid: Money;
-  };
-}
+/** The account summary REST's GET /v1/match/account returns: the contract's `AccountSummary`. */
+export type StreamAccountSummary = models.AccountSummary;
 
 /** What every stream event carries: its channel, sequence number, name and data. */
 export interface Envelope<C extends Channel, E extends string, D> {

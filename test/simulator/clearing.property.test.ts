@@ -351,7 +351,7 @@ describe('settling random books through the engine', () => {
           const ids = book.map((o, i) => {
             const who = o.side === 'BURN' ? SEEDED.burner : SEEDED.minter;
             const key = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-            sim.engine.place(who.entityId, {
+            sim.engine.placeOrder(who.entityId, {
               idempotencyKey: key,
               orderType: o.side,
               amount: { amount: hundredths(o.cents), currency: 'USD' },

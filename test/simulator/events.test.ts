@@ -10,7 +10,7 @@ function place(
   orderType: 'BURN' | 'MINT',
   n: number,
 ) {
-  return engine.place(who.entityId, {
+  return engine.placeOrder(who.entityId, {
     idempotencyKey: `00000000-0000-4000-8000-${(0xe0000 + n).toString(16).padStart(12, '0')}`,
     orderType,
     amount: { amount: '100.00', currency: 'USD' },

@@ -17,7 +17,7 @@ describe('checkInvariants', () => {
 
 describe('checkInvariants over the funding flows', () => {
   const mint = (sim: ReturnType<typeof createSimulator>, key: string, amount: string) =>
-    sim.engine.place(SEEDED.minter.entityId, {
+    sim.engine.placeOrder(SEEDED.minter.entityId, {
       idempotencyKey: key,
       orderType: 'MINT',
       amount: { amount, currency: 'USD' },
@@ -43,7 +43,7 @@ describe('checkInvariants over the funding flows', () => {
 
   it('reports house and issuer moves that the settled fills, fees, rebates and wires do not explain', () => {
     const sim = createSimulator();
-    sim.engine.place(SEEDED.burner.entityId, {
+    sim.engine.placeOrder(SEEDED.burner.entityId, {
       idempotencyKey: '00000000-0000-4000-8000-000000000002',
       orderType: 'BURN',
       amount: { amount: '1000.00', currency: 'USD' },

@@ -19,7 +19,7 @@ function place(
   feeBps: string | null,
 ) {
   const who = side === 'BURN' ? SEEDED.burner : SEEDED.minter;
-  return sim.engine.place(who.entityId, {
+  return sim.engine.placeOrder(who.entityId, {
     idempotencyKey: id(),
     orderType: side,
     amount: { amount: formatCents(amountCents), currency: 'USD' },

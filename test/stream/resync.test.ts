@@ -226,7 +226,8 @@ describe('a change both in the REST read and on the socket', () => {
       w.beforeList = () => {
         if (!once) return;
         once = false;
-        for (const fee of inRead) venue.sim.engine.modify(SEEDED.burner.entityId, 1, x, fee);
+        for (const fee of inRead)
+          venue.sim.engine.modifyOrder(SEEDED.burner.entityId, { auctionId: 1, orderId: x, feeBps: fee });
       };
     });
     const events = await takeUpTo(account, 3);

@@ -1,7 +1,7 @@
 import { venueError } from './errors.js';
 import { usdMoney } from './money.js';
+import { iso } from './rest-shapes.js';
 import type { EngineState } from './state.js';
-import { iso } from './wire.js';
 
 /** The numbers behind an AccountSummary: cheap to take at an event, formatted when read. */
 export interface AccountNumbers {
@@ -31,7 +31,7 @@ export function accountNumbers(
   windowMs: number,
 ): AccountNumbers {
   const entity = state.entities.get(entityId);
-  if (!entity?.hasAccount) throw venueError.accountNotFound();
+  if (!entity?.hasAccount) throw venueError.AccountNotFound();
   let total = 0;
   let reserved = 0;
   if (entity.fundingSide === 'MINT') {

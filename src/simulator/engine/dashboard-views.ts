@@ -3,9 +3,10 @@
  * `GET /_sim/auctions`: the same Order and Auction objects REST and the socket show, only listed
  * over every entity. Bounded by `limit`, newest first, so a large book costs a page, not the book.
  */
+
+import { toWireAuction, toWireOrder } from './rest-shapes.js';
 import type { EngineState } from './state.js';
 import type { Order, OrderStatus, OrderType } from './types.js';
-import { toWireAuction, toWireOrder } from './wire.js';
 
 /** Filters of `GET /_sim/orders`. */
 export interface AllOrdersQuery {

@@ -1,13 +1,14 @@
 import { accountNumbers, accountSummary } from './account.js';
+import { landWire, type WireInput } from './bank-wires.js';
 import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
+import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
 import { balanceEvent } from './events.js';
 import { SeededRandom } from './ids.js';
 import {
   cancelAllOrders,
   cancelOrder,
   getOrder,
-  type ListQuery,
   listOrders,
   modifyOrder,
   type PlaceInput,
@@ -15,9 +16,9 @@ import {
   requireEligible,
 } from './orders.js';
 import { clearingReport, indicativeReport } from './report.js';
-import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
+import { toWireAuction, toWireLastClear } from './rest-shapes.js';
 import { type EngineStateDocument, exportEngineState, importEngineState } from './snapshot.js';
-import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
+import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import { stateView } from './state-view.js';
 import {
   type Auction,
@@ -27,9 +28,8 @@ import {
   type SettlementFaults,
   type SimulatorEvent,
 } from './types.js';
-import { toWireAuction, toWireLastClear } from './wire.js';
-import { landWire, type WireInput } from './wires.js';
-import { createWithdrawal, type WithdrawalInput } from './withdrawals.js';
+import type { EngineOperations, RequestOf } from './venue-operations.js';
+import { createWithdrawal } from './withdrawals.js';
 
 /**
  * How a VenueEngine is built.
@@ -84,7 +84,7 @@ export interface EnginePopulation {
  * internals and is not a stable API.
  * @internal
  */
-export class VenueEngine {
+export class VenueEngine implements EngineOperations {
   readonly config: EngineConfig;
   state: EngineState;
   faults: SettlementFaults = {};
@@ -173,31 +173,39 @@ export class VenueEngine {
     return this.state.byApiKey.get(apiKey);
   }
 
-  place(entityId: string, input: PlaceInput) {
+  // The venue operations, named and typed by the contract's endpoint table (venue-operations.ts).
+  /** Takes any PlaceInput (benchmarks and the population place unchecked shapes); the contract's body is one. */
+  placeOrder(entityId: string, input: PlaceInput) {
     return this.step((ctx) => placeOrder(ctx, entityId, input));
   }
-  cancel(entityId: string, auctionId: number, orderId: string) {
-    return this.step((ctx) => cancelOrder(ctx, entityId, auctionId, orderId));
+  cancelOrder(entityId: string, input: RequestOf<'cancelOrder'>) {
+    return this.step((ctx) => cancelOrder(ctx, entityId, input.auctionId, input.orderId));
   }
-  cancelAll(entityId: string) {
+  cancelAllOrders(entityId: string) {
     return this.step((ctx) => cancelAllOrders(ctx, entityId));
   }
-  modify(entityId: string, auctionId: number, orderId: string, feeBps: string | null) {
-    return this.step((ctx) => modifyOrder(ctx, entityId, auctionId, orderId, feeBps));
+  modifyOrder(entityId: string, input: RequestOf<'modifyOrder'>) {
+    const { auctionId, orderId, feeBps } = input;
+    return this.step((ctx) => modifyOrder(ctx, entityId, auctionId, orderId, feeBps ?? null));
   }
-  getOrder(entityId: string, orderId: string) {
-    return this.step((ctx) => getOrder(ctx.state, entityId, orderId));
+  getOrder(entityId: string, input: RequestOf<'getOrder'>) {
+    return this.step((ctx) => getOrder(ctx.state, entityId, input.id));
   }
-  listOrders(entityId: string, query: ListQuery) {
-    return this.step((ctx) => listOrders(ctx.state, entityId, query));
+  listOrders(entityId: string, query: RequestOf<'listOrders'>) {
+    const { from, to } = query;
+    const bounds = {
+      from: from === undefined ? undefined : Date.parse(from),
+      to: to === undefined ? undefined : Date.parse(to),
+    };
+    return this.step((ctx) => listOrders(ctx.state, entityId, { ...query, ...bounds }));
   }
-  account(entityId: string) {
+  getAccount(entityId: string) {
     return this.step((ctx) => {
       requireEligible(mustEntity(ctx.state, entityId));
       return accountSummary(ctx.state, entityId, ctx.time, this.config.activityWindowMs);
     });
   }
-  withdraw(entityId: string, input: WithdrawalInput) {
+  createWithdrawal(entityId: string, input: RequestOf<'createWithdrawal'>) {
     return this.step((ctx) => createWithdrawal(ctx, entityId, input));
   }
   /** Lands a settled USD wire on the entity's venue-only balance (`POST /_sim/wires`). */

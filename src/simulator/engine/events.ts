@@ -1,7 +1,7 @@
 import { type AccountNumbers, toWireAccount } from './account.js';
+import { toWireAuction, toWireLastClear, toWireOrder } from './rest-shapes.js';
 import type { EngineContext } from './state.js';
 import type { Auction, Order, OrderStatus, SimulatorAccountEvent } from './types.js';
-import { toWireAuction, toWireLastClear, toWireOrder } from './wire.js';
 
 /**
  * Events are built only when someone reads them (`ctx.wants`): with no listener, a 1,000,000-order

@@ -23,12 +23,12 @@ export function isOversizeAmount(amount: string): boolean {
 }
 
 /** Money as the simulator's REST answers carry it: a decimal string with 2 decimals. */
-export interface WireMoney {
+export type WireMoney = {
   /** Decimal string, e.g. `'1000.00'`. */
   amount: string;
   /** ISO 4217 code; `USD` on the venue. */
   currency: string;
-}
+};
 
 export function usdMoney(cents: number): WireMoney {
   return { amount: formatCents(cents), currency: VENUE_CURRENCY };

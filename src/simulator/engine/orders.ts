@@ -4,6 +4,7 @@ import { invalidField, type VenueError, venueError } from './errors.js';
 import { emitOrder } from './events.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { type NewOrder, orderRecord } from './records.js';
+import { toWireOrder, type WireOrder } from './rest-shapes.js';
 import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
 import type {
   Auction,
@@ -16,7 +17,6 @@ import type {
   PostFillAction,
   Wallet,
 } from './types.js';
-import { toWireOrder, type WireOrder } from './wire.js';
 
 /** A place request as the HTTP layer validated it (shape and field rules already checked). */
 export interface PlaceInput {
@@ -30,7 +30,7 @@ export interface PlaceInput {
 }
 
 export function requireEligible(entity: Entity): void {
-  if (!entity.eligible) throw venueError.notEligible();
+  if (!entity.eligible) throw venueError.EntityNotEligible();
 }
 
 const FEE_RULE = 'must be a non-negative number of basis points with at most 2 decimals, below 9e13';
@@ -72,15 +72,15 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
       existing.postFillAction === input.postFillAction &&
       existing.sourceWalletId === sourceWalletId &&
       existing.fiatAccountId === fiatAccountId;
-    if (!same) throw venueError.idempotencyKeyReused(input.idempotencyKey);
+    if (!same) throw venueError.IdempotencyKeyReused(input.idempotencyKey);
     return placeResult(existing);
   }
   if (amountCents === undefined || amountCents > config.transactionLimitCents)
-    throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
+    throw venueError.TransactionLimitExceeded(formatCents(config.transactionLimitCents));
   const auction = currentAuction(state);
   const placedHere = auction.placed.get(entityId) ?? 0;
   if (placedHere >= config.maxOrdersPerAuction)
-    throw venueError.maxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
+    throw venueError.MaxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
 
   let wallet: Wallet | undefined;
   let fiat: FiatAccount | undefined;
@@ -91,23 +91,23 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
         'is required on a BURN order',
       );
     wallet = state.wallets.get(sourceWalletId);
-    if (!wallet) throw venueError.walletNotFound(sourceWalletId);
+    if (!wallet) throw venueError.WalletNotFound(sourceWalletId);
     if (wallet.entityId !== entityId || wallet.currency !== 'USD')
-      throw venueError.invalidWallet(sourceWalletId);
+      throw venueError.InvalidWallet(sourceWalletId);
     fiat = state.fiatAccounts.get(fiatAccountId);
-    if (!fiat || fiat.entityId !== entityId) throw venueError.invalidFiatAccount(fiatAccountId);
+    if (!fiat || fiat.entityId !== entityId) throw venueError.InvalidFiatAccount(fiatAccountId);
   }
   const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
-  if (pendingCount(auction, entityId, opposite) > 0) throw venueError.selfMatch(auction.auctionId, opposite);
+  if (pendingCount(auction, entityId, opposite) > 0) throw venueError.SelfMatch(auction.auctionId, opposite);
   if (wallet) {
     const available = wallet.balanceCents - wallet.reservedCents;
     if (available < amountCents)
-      throw venueError.insufficientBalance(`Wallet ${wallet.id} has ${formatCents(available)} available`);
+      throw venueError.InsufficientBalance(`Wallet ${wallet.id} has ${formatCents(available)} available`);
     wallet.reservedCents += amountCents;
   } else {
     const available = venueAvailableCents(entity);
     if (available < amountCents)
-      throw venueError.insufficientBalance(
+      throw venueError.InsufficientBalance(
         `Venue-only balance has ${formatCents(available)} USD available for MINT orders; prefund it by wire`,
       );
     entity.venueReservedCents += amountCents;
@@ -194,9 +194,9 @@ export function setStatus(ctx: EngineContext, order: Order, status: OrderStatus)
 /** The window rules shared by cancel and cancel-all: 136001 in lock, 136002 while the previous settles. */
 function requireCancelWindow(state: EngineState): void {
   const auction = currentAuction(state);
-  if (auction.phase === 'lock') throw venueError.auctionLocked(auction.auctionId);
+  if (auction.phase === 'lock') throw venueError.AuctionLocked(auction.auctionId);
   if (state.settlingAuctionId !== null)
-    throw venueError.auctionSettling(
+    throw venueError.AuctionSettling(
       `Auction ${state.settlingAuctionId} is settling; retry cancellations after settlement`,
     );
 }
@@ -204,13 +204,13 @@ function requireCancelWindow(state: EngineState): void {
 function ownOrder(state: EngineState, entityId: string, orderId: string, auctionId?: number): Order {
   const order = state.orders.get(orderId);
   if (!order || order.entityId !== entityId || (auctionId !== undefined && order.auctionId !== auctionId))
-    throw venueError.orderNotFound(orderId);
+    throw venueError.TransactionNotFound(orderId);
   return order;
 }
 
 /** An order that already cleared is refused with 136002: it is settling or settled, never cancellable. */
 function clearedError(order: Order, action: string): VenueError {
-  return venueError.auctionSettling(
+  return venueError.AuctionSettling(
     `Order ${order.orderId} has already cleared in auction ${order.auctionId} (status ${order.status}); it cannot be ${action}`,
   );
 }
@@ -281,7 +281,7 @@ export function modifyOrder(
     competitiveness(order.orderType, limit) <= competitiveness(order.orderType, order.limitCentiBps)
   ) {
     const better = order.orderType === 'BURN' ? 'lower' : 'higher';
-    throw venueError.feeNotMoreCompetitive(
+    throw venueError.FeeChangeNotMoreCompetitive(
       `Auction ${auction.auctionId} is locked: a ${order.orderType} fee change must be ${better} than its current ${order.feeBps === null ? 'market order' : `${order.feeBps} bps`} (a market order counts as least competitive)`,
     );
   }

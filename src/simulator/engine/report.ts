@@ -10,9 +10,9 @@ import { MARKET } from './clearing-checks.js';
 import type { ClearingColumns, ClearingExplanation, ClearingRule, MarginalLevel } from './clearing-types.js';
 import { formatCentiBps, usdMoney, type WireMoney } from './money.js';
 import { NearMissSearch } from './report-near-miss.js';
+import { iso } from './rest-shapes.js';
 import type { EngineState } from './state.js';
 import type { Auction, Order } from './types.js';
-import { iso } from './wire.js';
 
 /** One region of the fee axis with each side's eligible volume (docs/AUCTION.md's tables). */
 export interface CurveRegion {

@@ -1,9 +1,10 @@
 /** What `GET /_sim/state` answers, built from the engine's state (engine.ts `snapshot()`). */
+
+import { toWireWire } from './bank-wires.js';
 import { formatCents, usdMoney, type WireMoney } from './money.js';
+import { iso, toWireAuction } from './rest-shapes.js';
 import { currentAuction, type EngineState } from './state.js';
 import type { SettlementFaults } from './types.js';
-import { iso, toWireAuction } from './wire.js';
-import { toWireWire } from './wires.js';
 
 /** The current auction and every entity with its balances (no secrets hidden: test keys). */
 export function stateView(s: EngineState, time: number, settlementFaults: SettlementFaults) {

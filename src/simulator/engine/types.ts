@@ -1,18 +1,15 @@
+import type * as models from '../../generated/models.js';
+
+// The unions REST shows are the contract's (src/generated/models.ts), not restated here.
 /** `BURN`: stablecoin to USD. `MINT`: USD to stablecoin. */
-export type OrderType = 'BURN' | 'MINT';
+export type OrderType = models.OrderType;
 /** An order's lifecycle state, as REST shows it. */
-export type OrderStatus =
-  | 'pending'
-  | 'settling'
-  | 'filled'
-  | 'partial_fill'
-  | 'unfilled'
-  | 'cancelled'
-  | 'failed';
+export type OrderStatus = models.OrderStatus;
 /** What happens to an unfilled remainder: rolled into the next auction, routed to the standard product, or dropped. */
-export type PostFillAction = 'roll' | 'fallback' | 'cancel';
+export type PostFillAction = models.PostFillAction;
 /** Where an auction is in its cycle. */
 export type AuctionPhase = 'open' | 'lock' | 'clearing' | 'settling' | 'settled';
+/** The simulated payout processor's steps (the contract's Withdrawal leaves `status` open). */
 export type WithdrawalStatus = 'pending' | 'processing' | 'completed';
 
 /** USD stablecoin wallets are the venue's; an EUR-denominated wallet exists to exercise 137002. */
@@ -110,11 +107,12 @@ export interface Order {
   placedLimitCentiBps: number | null;
 }
 
-export interface PlaceResult {
+/** What placeOrder answers; `pending` on acceptance (a replay answers the same). */
+export type PlaceResult = {
   auctionId: number;
   orderId: string;
   status: 'pending';
-}
+};
 
 export interface Auction {
   auctionId: number;
@@ -163,14 +161,15 @@ export interface Withdrawal {
   createResult: WireWithdrawal;
 }
 
-export interface WireWithdrawal {
+/** A withdrawal as REST answers it (a type, not an interface: it is the contract's `Withdrawal`). */
+export type WireWithdrawal = {
   id: string;
   status: WithdrawalStatus;
   amount: { amount: string; currency: string };
   fiatAccountId: string;
   createdAt: string;
   updatedAt: string;
-}
+};
 
 /** A counter-account; may go negative (the house by rounding, the issuer by supply changes). */
 export interface Ledger {

@@ -2,9 +2,9 @@ import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { VenueError, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCents, usdMoney } from './money.js';
 import { requireEligible, venueAvailableCents } from './orders.js';
+import { iso } from './rest-shapes.js';
 import { type EngineContext, type EngineState, mustEntity } from './state.js';
 import type { WireWithdrawal, Withdrawal } from './types.js';
-import { iso } from './wire.js';
 
 export interface WithdrawalInput {
   idempotencyKey: string;
@@ -39,7 +39,7 @@ export function createWithdrawal(
   const { state, config } = ctx;
   const entity = mustEntity(state, entityId);
   requireEligible(entity);
-  if (!entity.hasAccount) throw venueError.accountNotFound();
+  if (!entity.hasAccount) throw venueError.AccountNotFound();
   const cents = parseCents(input.amount.amount);
   const paramsKey = JSON.stringify([
     entityId,
@@ -49,21 +49,21 @@ export function createWithdrawal(
   ]);
   const existing = state.withdrawals.get(input.idempotencyKey);
   if (existing) {
-    if (existing.paramsKey !== paramsKey) throw venueError.idempotencyKeyReused(input.idempotencyKey);
+    if (existing.paramsKey !== paramsKey) throw venueError.IdempotencyKeyReused(input.idempotencyKey);
     return existing.createResult;
   }
   const oversize = cents === undefined && isOversizeAmount(input.amount.amount);
   if (!oversize && (cents === undefined || cents <= 0))
-    throw venueError.withdrawalInvalid('amount must be a positive amount with at most 2 decimals');
+    throw venueError.WithdrawalInvalid('amount must be a positive amount with at most 2 decimals');
   if (!isVenueCurrency(input.amount.currency))
-    throw venueError.withdrawalInvalid(`amount currency ${VENUE_CURRENCY_RULE}`);
+    throw venueError.WithdrawalInvalid(`amount currency ${VENUE_CURRENCY_RULE}`);
   if (cents === undefined || cents > config.transactionLimitCents)
-    throw venueError.transactionLimit(formatCents(config.transactionLimitCents));
+    throw venueError.TransactionLimitExceeded(formatCents(config.transactionLimitCents));
   const fiat = state.fiatAccounts.get(input.fiatAccountId);
-  if (!fiat || fiat.entityId !== entityId) throw venueError.invalidWithdrawalDestination(input.fiatAccountId);
+  if (!fiat || fiat.entityId !== entityId) throw venueError.InvalidWithdrawalDestination(input.fiatAccountId);
   const available = venueAvailableCents(entity);
   if (cents > available)
-    throw venueError.withdrawalExceedsBalance(
+    throw venueError.WithdrawalExceedsBalance(
       `Withdrawal of ${formatCents(cents)} USD exceeds the available venue-only balance of ${formatCents(available)} USD (balance ${formatCents(entity.venueBalanceCents)}, reserved by MINT orders ${formatCents(entity.venueReservedCents)}, held by withdrawals in flight ${formatCents(entity.withdrawalHeldCents)})`,
     );
   entity.withdrawalHeldCents += cents;

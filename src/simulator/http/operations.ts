@@ -3,14 +3,15 @@
  * generated endpoint table (src/generated/endpoints.ts), never restated by a route.
  */
 import { type EndpointDefinition, endpoints, type OperationId } from '../../generated/endpoints.js';
+import type { ResponseOf } from '../engine/venue-operations.js';
 import { assertNoBody, type BodySource } from './body.js';
 import { type Answer, answerToResponse, jsonAnswer } from './responses.js';
 import type { RouteTable } from './router.js';
 
 /** A success answer's `data` with extra response headers. */
-export class Reply {
+export class Reply<T = unknown> {
   constructor(
-    readonly data: unknown,
+    readonly data: T,
     readonly headers: Record<string, string>,
   ) {}
 }
@@ -19,6 +20,16 @@ export class Reply {
 export type OperationHandler<C> = (request: C) => unknown;
 
 export type OperationHandlers<C> = Partial<Record<OperationId, OperationHandler<C>>>;
+
+/**
+ * A handler for each of `Ids`, each answering its operation's success `data` as the endpoint table
+ * types it: leaving one out, or answering another shape, does not compile.
+ */
+export type TypedHandlers<C, Ids extends OperationId> = {
+  [K in Ids]: (request: C) => Awaitable<ResponseOf<K> | Reply<ResponseOf<K>>>;
+};
+
+type Awaitable<T> = T | Promise<T>;
 
 export interface OperationRoute<C> {
   operationId: OperationId;

@@ -3,9 +3,8 @@
  * composition root (simulator.ts) implements it; nothing here reaches the engine itself.
  */
 import type { AllOrdersQuery } from '../engine/dashboard-views.js';
-import type { ListQuery, PlaceInput } from '../engine/orders.js';
-import type { WireInput } from '../engine/wires.js';
-import type { WithdrawalInput } from '../engine/withdrawals.js';
+import type { VenueOperations } from '../engine/venue-operations.js';
+import type { WireInput } from '../engine/bank-wires.js';
 import type { FaultSettings, Faults } from '../faults.js';
 import type { Logger } from '../options.js';
 
@@ -22,19 +21,14 @@ export interface AdmissionPort {
   takeDrop(): boolean;
 }
 
-/** The venue operations, as the venue routes call them (answers are wire `data`). */
-export interface VenuePort {
+/**
+ * The venue operations, as the venue routes call them: one method per venue operation of the
+ * endpoint table, named by its operationId and typed by its checked request and its success `data`
+ * (engine/venue-operations.ts), so a new operation is a compile error here until it is served.
+ */
+export interface VenuePort extends VenueOperations {
   /** Throws 137010 for an ineligible entity: checked before any body is validated. */
   assertEligible(entityId: string): void;
-  account(entityId: string): unknown;
-  place(entityId: string, input: PlaceInput): unknown;
-  listOrders(entityId: string, query: ListQuery): unknown;
-  getOrder(entityId: string, orderId: string): unknown;
-  cancel(entityId: string, auctionId: number, orderId: string): unknown;
-  cancelAll(entityId: string): unknown;
-  modify(entityId: string, auctionId: number, orderId: string, feeBps: string | null): unknown;
-  withdraw(entityId: string, input: WithdrawalInput): unknown;
-  issueTicket(entityId: string): Promise<{ ticket: string; expiresAt: string }>;
   /**
    * The entity's account-channel seq, read right after a listing: undefined without exactly one
    * numbering socket endpoint (docs/PROTOCOL.md, resync).

@@ -2,10 +2,9 @@
 import type { z } from 'zod';
 import { isUuid } from '../../contract/ids.js';
 import { endpoints } from '../../generated/endpoints.js';
-import type { ListQuery } from '../engine/orders.js';
-import type { OrderStatus, OrderType } from '../engine/types.js';
+import type { RequestOf, VenueOperationId } from '../engine/venue-operations.js';
 import type { BodySource } from './body.js';
-import { type OperationHandlers, Reply, routesByOperation } from './operations.js';
+import { Reply, routesByOperation, type TypedHandlers } from './operations.js';
 import type { VenuePort } from './port.js';
 import { HttpError, invalidRequest } from './responses.js';
 import { firstMessage, issuesToDetails, readJsonObject, validate } from './validation.js';
@@ -19,12 +18,16 @@ export interface VenueRequest {
   params: Record<string, string>;
 }
 
-/** The request body checked against an operation's body schema (400 code 2 naming every failing field). */
-async function body<S extends z.ZodType>(schema: S, req: BodySource): Promise<z.output<S>> {
-  return validate(schema, await readJsonObject(req));
+/**
+ * The request body of `operation`, checked by the endpoint table's rules for it (400 code 2 naming
+ * every failing field): one call per operation, whatever does the checking.
+ */
+async function body<K extends VenueOperationId>(operation: K, req: BodySource): Promise<RequestOf<K>> {
+  return validate(endpoints[operation].body as z.ZodType, await readJsonObject(req)) as RequestOf<K>;
 }
 
-function listQuery(search: string): ListQuery {
+/** The query of GET /v1/match/orders, checked by the table's rules for it. */
+function listQuery(search: string): RequestOf<'listOrders'> {
   const raw: Record<string, string | number> = {};
   for (const [k, v] of new URLSearchParams(search)) {
     if (k !== 'page' && k !== 'pageSize') {
@@ -39,16 +42,7 @@ function listQuery(search: string): ListQuery {
     raw[k] = Number(v);
   }
   // The schema holds every rule of the query, `from` not after `to` included.
-  const q = validate(endpoints.listOrders.query, raw, 'query');
-  return {
-    page: q.page,
-    pageSize: q.pageSize,
-    status: q.status as OrderStatus | undefined,
-    orderType: q.orderType as OrderType | undefined,
-    orderId: q.orderId,
-    from: q.from === undefined ? undefined : Date.parse(q.from),
-    to: q.to === undefined ? undefined : Date.parse(q.to),
-  };
+  return validate(endpoints.listOrders.query, raw, 'query');
 }
 
 /** A withdrawal whose only fault is its amount (not positive, not USD) is 138002, not code 2. */
@@ -66,11 +60,11 @@ async function withdrawalBody(req: BodySource) {
   throw invalidRequest(firstMessage(details), details);
 }
 
-// Handler order per path is the order `Allow` lists the methods in.
-const venueOperations: OperationHandlers<VenueRequest> = {
-  getAccount: ({ venue, entityId }) => venue.account(entityId),
-  placeOrder: async ({ venue, entityId, req }) =>
-    venue.place(entityId, await body(endpoints.placeOrder.body, req)),
+// Handler order per path is the order `Allow` lists the methods in. One handler per venue
+// operation of the endpoint table: a missing one does not compile (TypedHandlers).
+const venueOperations: TypedHandlers<VenueRequest, VenueOperationId> = {
+  getAccount: ({ venue, entityId }) => venue.getAccount(entityId, undefined),
+  placeOrder: async ({ venue, entityId, req }) => venue.placeOrder(entityId, await body('placeOrder', req)),
   listOrders: ({ venue, entityId, search }) => {
     const list = venue.listOrders(entityId, listQuery(search));
     // Read after the list, in the same tick: every account event up to this seq is in the list
@@ -84,19 +78,16 @@ const venueOperations: OperationHandlers<VenueRequest> = {
       throw invalidRequest(`Invalid request: id must be a UUID`, [
         { error: 'invalid_format', message: 'must be a UUID', location: 'id', invalidValue: id },
       ]);
-    return venue.getOrder(entityId, id);
+    return venue.getOrder(entityId, { id });
   },
-  cancelOrder: async ({ venue, entityId, req }) => {
-    const input = await body(endpoints.cancelOrder.body, req);
-    return venue.cancel(entityId, input.auctionId, input.orderId);
-  },
-  cancelAllOrders: ({ venue, entityId }) => venue.cancelAll(entityId),
-  modifyOrder: async ({ venue, entityId, req }) => {
-    const input = await body(endpoints.modifyOrder.body, req);
-    return venue.modify(entityId, input.auctionId, input.orderId, input.feeBps ?? null);
-  },
-  createWithdrawal: async ({ venue, entityId, req }) => venue.withdraw(entityId, await withdrawalBody(req)),
-  createWsTicket: ({ venue, entityId }) => venue.issueTicket(entityId),
+  cancelOrder: async ({ venue, entityId, req }) =>
+    venue.cancelOrder(entityId, await body('cancelOrder', req)),
+  cancelAllOrders: ({ venue, entityId }) => venue.cancelAllOrders(entityId, undefined),
+  modifyOrder: async ({ venue, entityId, req }) =>
+    venue.modifyOrder(entityId, await body('modifyOrder', req)),
+  createWithdrawal: async ({ venue, entityId, req }) =>
+    venue.createWithdrawal(entityId, await withdrawalBody(req)),
+  createWsTicket: ({ venue, entityId }) => venue.createWsTicket(entityId, undefined),
 };
 
 export const venueRoutes = routesByOperation(venueOperations);

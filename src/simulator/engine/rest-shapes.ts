@@ -1,3 +1,8 @@
+/**
+ * The REST shapes the engine answers with (orders, auctions, the last clear), built from its
+ * records. "Wire" in these names is the wire format, not a bank wire (bank-wires.ts).
+ */
+import type * as models from '../../generated/models.js';
 import { formatCentiBps, usdMoney } from './money.js';
 import { fillOf } from './records.js';
 import type { Auction, Order } from './types.js';
@@ -9,9 +14,9 @@ export type OrderMoment = Pick<Order, 'status' | 'updatedAt' | 'childOrderId' | 
  * An Order exactly as REST returns it (key order fixed, so serialisations are byte-stable); `at`
  * gives the changing fields as of an earlier moment (an event built after the order moved on).
  */
-export function toWireOrder(o: Order, at: OrderMoment = o) {
+export function toWireOrder(o: Order, at: OrderMoment = o): WireOrder {
   const fill = fillOf(o, at.clearedIn);
-  return {
+  const order = {
     /** Equals the idempotency key of the place request. */
     orderId: o.orderId,
     /** The auction the order entered. */
@@ -55,9 +60,12 @@ export function toWireOrder(o: Order, at: OrderMoment = o) {
     /** BURN: the fiat account paid on settlement; MINT: null. */
     fiatAccountId: o.fiatAccountId,
   };
+  // One engine record holds both sides; placeOrder admits a MINT only with both BURN-only ids null,
+  // which is the contract's BurnOrder | MintOrder split.
+  return order as WireOrder;
 }
-/** An order exactly as REST returns it: the main entry's `Order`. */
-export type WireOrder = ReturnType<typeof toWireOrder>;
+/** An order exactly as REST returns it: the contract's `Order` (src/generated/models.ts). */
+export type WireOrder = models.Order;
 
 // A listing or a burst of events formats the same few instants over and over (an auction's orders
 // share its clearing time, a manual clock's placements one instant): a small cache keyed by the

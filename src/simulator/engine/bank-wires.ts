@@ -1,10 +1,14 @@
+/**
+ * Bank wires: a settled USD wire landing on an entity's venue-only balance (`POST /_sim/wires`),
+ * and how the state view shows them.
+ */
 import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { invalidField, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCents, usdMoney } from './money.js';
 import { venueAvailableCents } from './orders.js';
+import { iso } from './rest-shapes.js';
 import type { EngineContext } from './state.js';
 import type { Wire } from './types.js';
-import { iso } from './wire.js';
 
 /** `POST /_sim/wires` as the control route validated its shape. */
 export interface WireInput {
@@ -39,10 +43,10 @@ export function landWire(ctx: EngineContext, input: WireInput) {
     throw invalidField('amount.amount', AMOUNT_RULE, input.amount.amount);
   if (!isVenueCurrency(input.amount.currency))
     throw invalidField('amount.currency', VENUE_CURRENCY_RULE, input.amount.currency);
-  if (!entity.hasAccount) throw venueError.accountNotFound();
+  if (!entity.hasAccount) throw venueError.AccountNotFound();
   const bankId = entity.fiatAccountIds[0];
   const bank = bankId === undefined ? undefined : state.fiatAccounts.get(bankId);
-  if (!bank) throw venueError.accountNotFound();
+  if (!bank) throw venueError.AccountNotFound();
   if (cents === undefined || cents > bank.balanceCents)
     throw invalidField(
       'amount.amount',
