@@ -235,7 +235,7 @@ export class Orders extends APIResource {
     refusal: APIError,
     options: RequestOptions | undefined,
   ): Promise<WithResponse<ModifyOrderResult> | undefined> {
-    if (refusal.code !== ErrorCode.FeeChangeNotMoreCompetitive) return undefined;
+    if (refusal.venueCode !== ErrorCode.FeeChangeNotMoreCompetitive) return undefined;
     const { data: order, response } = await this.retrieve(params.orderId, options).withResponse();
     if (order.auctionId !== params.auctionId || !sameFee(order.feeBps ?? null, params.feeBps))
       return undefined;

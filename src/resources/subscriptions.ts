@@ -19,7 +19,6 @@ export class SubscriptionPendingError extends MatchVenueError {
   static override readonly kind = 'MV_SUBSCRIPTION_PENDING';
   /** The class name. */
   override name = 'SubscriptionPendingError';
-  declare readonly code: string;
   /** The subscription that was to be deleted. */
   readonly subscriptionId: string;
   /** The `subscriptionDetails` entries still pending. */

@@ -222,7 +222,7 @@ describe('request pipeline', () => {
     expect(server.seen).toHaveLength(1);
     if (!isApiError(err, ErrorCode.AuctionLocked)) throw new Error('expected AuctionLocked');
     expect(err.status).toBe(400);
-    expect(err.code).toBe(136001);
+    expect(err.venueCode).toBe(136001);
     expect(err.requestId).toBe('req-400');
     expect(err.info?.name).toBe('AuctionLocked');
     expect(err.message).toContain('AuctionLocked (code 136001)');
@@ -251,7 +251,7 @@ describe('request pipeline', () => {
     await expect(get(venue)).rejects.toBeInstanceOf(NotFoundError);
     const other = await get(venue).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(APIError);
-    expect((other as APIError).code).toBeUndefined();
+    expect((other as APIError).venueCode).toBeUndefined();
     expect((other as APIError).message).toContain('418');
   });
 

@@ -74,7 +74,7 @@ describe('the README recovery recipe under a held first attempt', () => {
     const again = await venue.orders.place(burn(KEY)).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(OutcomeUnknownError);
     expect((again as OutcomeUnknownError).cause).toBeInstanceOf(BadRequestError);
-    expect(((again as OutcomeUnknownError).cause as BadRequestError).code).toBe(
+    expect(((again as OutcomeUnknownError).cause as BadRequestError).venueCode).toBe(
       ErrorCode.MaxOrdersPerAuction,
     );
 
@@ -108,7 +108,7 @@ describe('the README recovery recipe under a held first attempt', () => {
     expect(await venue.orders.resolveUnknown(err)).toEqual({ status: 'absent', final: true });
     const again = await venue.orders.place(burn(KEY)).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(BadRequestError);
-    expect((again as BadRequestError).code).toBe(ErrorCode.MaxOrdersPerAuction);
+    expect((again as BadRequestError).venueCode).toBe(ErrorCode.MaxOrdersPerAuction);
   });
 
   it('{ wait: true } waits the window out and answers with what landed meanwhile', async () => {

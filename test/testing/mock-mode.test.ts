@@ -100,7 +100,7 @@ describe('mock mode', () => {
       expect((await new MatchVenue({ environment: 'mock' }).orders.list()).pagination.total).toBe(0);
       await expect(mock.client('noaccount').account.retrieve()).rejects.toMatchObject({
         status: 404,
-        code: 138003,
+        venueCode: 138003,
       });
       mock.setFaults({ dropResponse: true });
       const dropped = await burner.orders.place({ ...burn, amount: usd('200') });

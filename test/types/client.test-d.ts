@@ -1,5 +1,6 @@
 import {
   type APIError,
+  type APIErrorKind,
   type APIPromise,
   type BurnOrder,
   ErrorCode,
@@ -32,14 +33,17 @@ describe('public types', () => {
     }
   });
 
-  it('isApiError narrows to APIError with the literal code', () => {
+  it('isApiError narrows to APIError with the literal venue code; code is the kind string', () => {
     const err: unknown = new Error('x');
     if (isApiError(err, ErrorCode.AuctionLocked)) {
       expectTypeOf(err).toExtend<APIError>();
-      expectTypeOf(err.code).toEqualTypeOf<136001>();
+      expectTypeOf(err.venueCode).toEqualTypeOf<136001>();
       expectTypeOf(err.status).toEqualTypeOf<number>();
     }
-    if (isApiError(err)) expectTypeOf(err.code).toEqualTypeOf<number | undefined>();
+    if (isApiError(err)) {
+      expectTypeOf(err.venueCode).toEqualTypeOf<number | undefined>();
+      expectTypeOf(err.code).toEqualTypeOf<APIErrorKind>();
+    }
     expectTypeOf(ErrorCode.SelfMatch).toEqualTypeOf<137006>();
   });
 

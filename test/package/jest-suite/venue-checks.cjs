@@ -53,7 +53,7 @@ exports.venueChecks = ({ sdk, simulator, testing, msw }) => {
         .account.retrieve()
         .catch((e) => e);
       expect(missing).toBeInstanceOf(NotFoundError);
-      expect(missing.code).toBe(138003);
+      expect(missing.venueCode).toBe(138003);
     } finally {
       await mock.close();
     }

@@ -62,7 +62,7 @@ test("createMockVenue: an isolated venue whose clients and errors are this suite
       .account.retrieve()
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect((missing as NotFoundError).code).toBe(138003);
+    expect((missing as NotFoundError).venueCode).toBe(138003);
   } finally {
     await mock.close();
   }

@@ -167,7 +167,7 @@ describe('v1 subscriptions against the simulator', () => {
       .subscriptions.delete('6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f')
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect((missing as NotFoundError).code).toBe(2);
+    expect((missing as NotFoundError).venueCode).toBe(2);
     expect((await rawDelete('not-a-uuid')).status).toBe(400);
   });
 
@@ -182,7 +182,7 @@ describe('v1 subscriptions against the simulator', () => {
       .create({ endpoint: 'http://127.0.0.1:9/one-more' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as BadRequestError).code).toBe(2);
+    expect((error as BadRequestError).venueCode).toBe(2);
     expect((error as BadRequestError).serverMessage).toMatch(new RegExp(`${mode} allows ${limit} active`));
     expect(await subscriptions.list()).toHaveLength(limit);
     // Another entity has its own allowance.

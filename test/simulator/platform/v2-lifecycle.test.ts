@@ -30,7 +30,7 @@ describe('v2 notifications against the simulator', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     const apiError = error as BadRequestError;
-    expect(apiError.code).toBe(2);
+    expect(apiError.venueCode).toBe(2);
     expect(apiError.errors).toHaveLength(1);
     expect(apiError.errors[0]).toMatchObject({ location: 'endpoint', invalidValue: receiver.url });
     expect(apiError.errors[0]?.message).toMatch(/HEAD with HTTP 405/);
