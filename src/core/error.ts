@@ -36,7 +36,7 @@ export type ResponseHeaders = Readonly<Record<string, string>>;
 
 /**
  * What an APIError is built from: the response's status, body and headers.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export interface APIErrorInit {
   status: number;
@@ -238,7 +238,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  * The error a call ends with, made from its last attempt's: the same class and cause, with the
  * number of attempts in `attempts` and in the message. Each attempt's error is built before the
  * retry loop knows whether it is the last, so the count is added here rather than there.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export function withAttempts<E extends MatchVenueError>(error: E, attempts: number): E {
   if (!(error instanceof APIConnectionError) || error.attempts !== undefined) return error;

@@ -10,7 +10,6 @@ import {
   MatchVenueError,
   OutcomeUnknownError,
   Page,
-  path,
   usd,
 } from 'match-venue';
 import * as webhooks from 'match-venue/webhooks';
@@ -22,6 +21,7 @@ import {
 } from 'match-venue/webhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { integer } from '../../src/webhooks/testing/der.js';
+import { path } from '../../src/core/path.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
