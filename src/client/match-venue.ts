@@ -4,14 +4,10 @@ import { ConfigurationError } from '../core/error.js';
 import { createLogger } from '../core/logger.js';
 import { defaultRetrySettings } from '../core/retry.js';
 import { type ClientEvents, isHeaderName, type ListenerOptions } from '../core/telemetry/index.js';
-import {
-  defaultTransport,
-  fetchTransport,
-  handlerTransport,
-  lazyTransport,
-  type Transport,
-  undiciTransport,
-} from '../core/transport.js';
+import { defaultTransport, lazyTransport } from '../core/default-transport.js';
+import { fetchTransport, handlerTransport } from '../core/fetch-transport.js';
+import type { Transport } from '../core/transport.js';
+import { undiciTransport } from '../core/undici-transport.js';
 import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from '../core/unknown-keys.js';
 import { Account } from '../resources/account.js';
 import { ConfigurationResource } from '../resources/configuration.js';

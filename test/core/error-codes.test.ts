@@ -331,8 +331,8 @@ describe('the source', () => {
    * socket codec's SocketMoneyError into a `stream.resync` event (reason `undecodable`), never a throw.
    */
   const WRAPPED: Record<string, RegExp> = {
-    'core/transport.ts':
-      /new Error\('text\(\) before the response arrived'\)|class TransportTimeoutError extends Error/,
+    'core/transport.ts': /class TransportTimeoutError extends Error/,
+    'core/undici-transport.ts': /new Error\('text\(\) before the response arrived'\)/,
     'contract/ws-codec.ts': /class SocketMoneyError extends RangeError/,
     // Certificate and key parsing: WEBHOOK_CERT_INVALID carries it as `cause`; p256.ts answers a
     // key problem instead.

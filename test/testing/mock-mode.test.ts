@@ -52,7 +52,11 @@ describe('mock mode', () => {
     const sim = await getMockSimulator();
     const shared = new MatchVenue({ environment: 'mock' });
     expect((await shared.orders.list()).items.map((o) => o.orderId)).toEqual([placed.orderId]);
-    expect(sim.getState()).toBeTruthy();
+    // The order sits in the shared simulator: its BURN holds the burner's wallet, on a manual clock.
+    const state = sim.getState();
+    expect(state.clock).toBe('manual');
+    const wallet = state.entities.flatMap((e) => e.wallets).find((w) => w.id === SEEDED.burner.walletId);
+    expect(wallet?.reserved).toEqual(usd('1000'));
   });
 
   it('opens no socket: option and env var both run in-process', async () => {
