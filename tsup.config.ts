@@ -28,7 +28,7 @@ const shared: Options = {
   splitting: true,
   treeshake: true,
   // Mock mode loads the testing layer through the package's own subpath, so the main
-  // entry never bundles it (see src/internal/README.md).
+  // entry never bundles it (see src/testing/README.md).
   external: [
     'match-venue',
     'match-venue/simulator',
@@ -37,6 +37,11 @@ const shared: Options = {
     'match-venue/webhooks',
   ],
 };
+
+// Declarations marked `@internal` (the resources' constructors taking the client's pipeline, the
+// errors' constructors, inspectors) are left out of the published types, so the pipeline and its
+// plumbing (`request`, `endpoint`, ...) appear in no .d.ts; the docs leave them out the same way.
+const STRIP_INTERNAL = { stripInternal: true };
 
 /** esbuild options of one format: no embedded sources, and the build flag runtimeImport reads. */
 const esbuildOptionsFor =
@@ -74,14 +79,14 @@ export default defineConfig(() => {
       ...shared,
       entry,
       format: 'esm',
-      dts: { entry: importable },
+      dts: { entry: importable, compilerOptions: STRIP_INTERNAL },
       esbuildOptions: esbuildOptionsFor(false),
     },
     {
       ...shared,
       entry: importable,
       format: 'cjs',
-      dts: true,
+      dts: { compilerOptions: STRIP_INTERNAL },
       esbuildOptions: esbuildOptionsFor(true),
       // jose (the simulator's ticket signer) is an ES module only, which a CommonJS program cannot
       // require on every Node this package supports, nor under Jest's module system on any Node

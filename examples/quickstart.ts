@@ -39,7 +39,7 @@ try {
     await venue.orders.cancel({ auctionId: placed.auctionId, orderId: crypto.randomUUID() });
   } catch (err) {
     if (isApiError(err))
-      console.log(`expected error: ${err.status} code ${err.code} (request ${err.requestId})`);
+      console.log(`expected error: ${err.status} code ${err.venueCode} (request ${err.requestId})`);
     else throw err;
   }
   console.log('quickstart done');

@@ -62,13 +62,13 @@ const server = createServer(receiver.node);
 await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
 
-const v1 = await burner.subscriptions.create({ endpoint });
+const v1 = await burner.snsSubscriptions.create({ endpoint });
 console.log(`v1 subscription ${v1.id}: ${v1.subscriptionDetails.map((d) => d.status).join(', ')}`);
-const v2 = await burner.notifications.create({ endpoint, notificationTypes: ['order.*'] });
+const v2 = await burner.webhookSubscriptions.create({ endpoint, notificationTypes: ['order.*'] });
 console.log(`v2 subscription ${v2.id} for ${v2.notificationTypes?.join(', ')}`);
 
 await sim.platform.idle();
-const [confirmedV1] = await burner.subscriptions.list();
+const [confirmedV1] = await burner.snsSubscriptions.list();
 console.log(`v1 details now: ${confirmedV1?.subscriptionDetails.map((d) => d.status).join(', ')}`);
 
 await burner.orders.place({
@@ -88,7 +88,7 @@ const failed = deliveries.filter((d) => d.state !== 'delivered');
 console.log(`${deliveries.length} deliveries, ${failed.length} not delivered`);
 
 // v1 can be deleted now that every region entry is confirmed.
-await burner.subscriptions.delete(v1.id);
+await burner.snsSubscriptions.delete(v1.id);
 
 server.closeAllConnections();
 await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,12 +1,14 @@
 /**
- * The client: {@link MatchVenue} and its resources, the errors it throws (each with a stable
- * `kind`), the money helpers, the stream's event types and the API's data types.
+ * The client: {@link MatchVenue} and its resources with the API's data types grouped by resource,
+ * the errors it throws (each with a stable `kind`), the money helpers and the stream's event types.
+ * Test support (the shared mock-mode simulator, `createMockVenue`) is `match-venue/testing`.
  *
  * @module match-venue
  */
 
-export { MatchVenue, type MatchVenueOptions } from './client.js';
-export type { FinalRequest, HttpMethod, QueryValue, RequestOptions } from './core/api-client.js';
+// The client, its options and what every call shares.
+export type { Environment } from './client/config.js';
+export { MatchVenue, type MatchVenueOptions } from './client/match-venue.js';
 export {
   type ApiKeyEnvironment,
   type ApiKeyFault,
@@ -17,6 +19,14 @@ export {
   parseApiKey,
 } from './core/api-key.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
+export type { Logger, LogLevel, LogLevelOption } from './core/logger.js';
+export { Page, PagePromise, type PaginationInfo } from './core/pagination.js';
+export type { RequestOptions } from './core/request.js';
+export type { Absence, FinalAbsence, PendingAbsence, ResolveOptions } from './core/resolve-unknown.js';
+export type { RetrySettings } from './core/retry.js';
+export type { FetchLike, WebHandler } from './core/transport.js';
+
+// Errors.
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -47,7 +57,9 @@ export {
   WaitTimeoutError,
   type WebhookErrorKind,
 } from './core/error.js';
-export { type Logger, type LogLevel, type LogLevelOption, redact, redactText } from './core/logger.js';
+export { ErrorCode, type ErrorCodeInfo, errorCatalog, lookupErrorCode } from './generated/errors.js';
+
+// Money.
 export {
   type AmountInput,
   addMoney,
@@ -64,10 +76,8 @@ export {
   toCents,
   usd,
 } from './core/money.js';
-export { Page, PagePromise, type PaginationInfo } from './core/pagination.js';
-export { path } from './core/path.js';
-export type { Absence, FinalAbsence, PendingAbsence, ResolveOptions } from './core/resolve-unknown.js';
-export type { RetrySettings } from './core/retry.js';
+
+// Observing calls: hooks (`venue.on`) and diagnostics channels.
 export type {
   AttemptError,
   ClientEvents,
@@ -79,81 +89,84 @@ export type {
   RetryReason,
 } from './core/telemetry/index.js';
 export { CHANNELS as DIAGNOSTICS_CHANNELS } from './core/telemetry/names.js';
-export type { FetchLike, WebHandler } from './core/transport.js';
 export type { OperationId } from './generated/endpoints.js';
-export { ErrorCode, type ErrorCodeInfo, errorCatalog, lookupErrorCode } from './generated/errors.js';
+
+// The API's data shared by every resource.
 export type {
-  AccountSummary,
+  Currency,
+  DecimalAmount,
+  FeeBps,
+  HttpsUrl,
+  IdempotencyKey,
+  // The API's money shape; `Money` (core/money.ts) is the helpers' name for the same two fields.
+  Money as ApiMoney,
+  Pagination,
+} from './generated/models.js';
+
+// Each resource (as a type: MatchVenue makes them) with its parameters and the API's data it
+// answers with: `venue.account`, `venue.orders`, ...
+export type { Account, AccountSummary } from './resources/account.js';
+export type { Configuration, ConfigurationResource } from './resources/configuration.js';
+export type {
   BurnOrder,
   BurnOrderRequest,
   CancelAllResult,
   CancelOrderRequest,
   CancelOrderResult,
-  Configuration,
-  CreateWithdrawalRequest,
-  Currency,
-  DecimalAmount,
-  FeeBps,
-  FxSubscriptionRequest,
-  HttpsUrl,
-  IdempotencyKey,
+  ListOrdersParams,
   ListOrdersQuery,
   MintOrder,
   MintOrderRequest,
   ModifyOrderRequest,
   ModifyOrderResult,
-  // The API's money shape; `Money` (core/money.ts) is the helpers' name for the same two fields.
-  Money as ApiMoney,
-  NotificationPublicKey,
-  NotificationSubscription,
   Order,
   OrderAmount,
   OrderFill,
   OrderLineage,
+  OrderResolution,
   OrderStatus,
   OrderType,
-  Pagination,
-  PaymentsNetworkSubscriptionRequest,
+  Orders,
+  PlaceOrderParams,
   PlaceOrderRequest,
   PlaceOrderResult,
   PostFillAction,
-  TransferSubscriptionRequest,
-  V1Subscription,
-  V1SubscriptionDetail,
-  V1SubscriptionRequest,
-  WalletSubscriptionRequest,
-  Withdrawal,
-  WithdrawalAmount,
-  WsTicket,
-} from './generated/models.js';
-export type { Environment } from './internal/config.js';
+} from './resources/orders.js';
 export {
-  getMockSimulator,
-  type MockBinding,
-  type MockModeTypes,
-  type MockSimulator,
-} from './internal/mock-mode.js';
-// The resource classes, as types: MatchVenue makes them (venue.orders, venue.stream, ...).
-export type { Account } from './resources/account.js';
-export type { ConfigurationResource } from './resources/configuration.js';
+  type SnsSubscriptions,
+  SubscriptionPendingError,
+  type SubscriptionResolution,
+  type V1Subscription,
+  type V1SubscriptionCreateParams,
+  type V1SubscriptionDetail,
+  type V1SubscriptionRequest,
+} from './resources/sns-subscriptions.js';
+export type { Stream, WsTicket } from './resources/stream.js';
 export type {
   FxSubscriptionParams,
-  Notifications,
+  FxSubscriptionRequest,
+  NotificationPublicKey,
+  NotificationSubscription,
   PaymentsNetworkSubscriptionParams,
+  PaymentsNetworkSubscriptionRequest,
   RestrictedNotificationSubscription,
   TransferNotificationSubscription,
   TransferSubscriptionParams,
+  TransferSubscriptionRequest,
   WalletSubscriptionParams,
-} from './resources/notifications.js';
-export type { ListOrdersParams, OrderResolution, Orders, PlaceOrderParams } from './resources/orders.js';
-export type { Stream } from './resources/stream.js';
-export {
-  SubscriptionPendingError,
-  type SubscriptionResolution,
-  type Subscriptions,
-  type V1SubscriptionCreateParams,
-} from './resources/subscriptions.js';
-export type { CreateWithdrawalParams, WithdrawalResolution, Withdrawals } from './resources/withdrawals.js';
+  WalletSubscriptionRequest,
+  WebhookSubscriptions,
+} from './resources/webhook-subscriptions.js';
+export type {
+  CreateWithdrawalParams,
+  CreateWithdrawalRequest,
+  Withdrawal,
+  WithdrawalAmount,
+  WithdrawalResolution,
+  Withdrawals,
+} from './resources/withdrawals.js';
+
+// The account mirror (`venue.account.mirror()`) and waits.
 export {
   type AccountMirror,
   type ChangeSource,
@@ -173,6 +186,8 @@ export {
   type WithdrawalChange,
   type WithdrawalRemovedChange,
 } from './state/index.js';
+
+// The venue's WebSocket (`venue.stream.connect()`) and its events.
 export {
   type AccountEvent,
   type AuctionClearedEvent,

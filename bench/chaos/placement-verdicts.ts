@@ -151,10 +151,10 @@ function isNamed(err: unknown, name: string): boolean {
 /** A definite answer from the venue: an API error with a 4xx status other than 408 and 429. */
 export function refusalCode(err: unknown): string | undefined {
   if (!(err instanceof Error)) return undefined;
-  const e = err as Error & { status?: unknown; code?: unknown };
+  const e = err as Error & { status?: unknown; venueCode?: unknown };
   if (typeof e.status !== 'number') return undefined;
   if (e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429) {
-    return `${e.status} ${String(e.code)}`;
+    return `${e.status} ${String(e.venueCode)}`;
   }
   return undefined;
 }

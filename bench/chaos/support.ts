@@ -112,7 +112,7 @@ export function loadSources(root: string = DEFAULT_SRC_ROOT): Promise<Sources> {
 /** The one-line description of an error the drivers record (class name, status, code). */
 export function describeError(err: unknown): string {
   if (!(err instanceof Error)) return String(err);
-  const e = err as Error & { status?: number; code?: unknown };
-  if (typeof e.status === 'number') return `${err.name} ${e.status} ${String(e.code)}`;
+  const e = err as Error & { status?: number; venueCode?: unknown };
+  if (typeof e.status === 'number') return `${err.name} ${e.status} ${String(e.venueCode)}`;
   return err.name;
 }

@@ -4,7 +4,7 @@
  * control plane are used; against a real venue the party comes from MATCH_VENUE_API_KEY,
  * MATCH_VENUE_WALLET_ID and MATCH_VENUE_FIAT_ACCOUNT_ID and auctions clear on their own schedule.
  */
-import { getMockSimulator } from 'match-venue';
+import { getMockSimulator } from 'match-venue/testing';
 import { createSimulator, SEEDED, type SimulatorOptions } from 'match-venue/simulator';
 
 export interface Party {

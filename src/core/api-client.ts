@@ -35,7 +35,7 @@ export {
 
 /**
  * What the pipeline is built from; MatchVenue derives it from its options.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export interface ClientCoreOptions {
   baseUrl: string;

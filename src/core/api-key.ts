@@ -70,7 +70,6 @@ export class InvalidApiKeyError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_API_KEY';
   /** The class name. */
   override name = 'InvalidApiKeyError';
-  declare readonly code: string;
   /** A stable, machine-readable reason. */
   readonly reason: ApiKeyFault;
 

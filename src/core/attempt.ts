@@ -22,7 +22,7 @@ import type { UnknownKeys } from './unknown-keys.js';
 /** 409 137004: the key is held by a different request, so this call's request never became it. */
 export function answersForKey(error: MatchVenueError): boolean {
   const apiError = error as Partial<APIError>;
-  return apiError.status === 409 && apiError.code === ErrorCode.IdempotencyKeyReused;
+  return apiError.status === 409 && apiError.venueCode === ErrorCode.IdempotencyKeyReused;
 }
 
 /** The error of a call its caller's signal aborted (it carries the key, to settle the call with). */

@@ -82,8 +82,8 @@ type Inspect = (value: unknown, options?: Record<string, unknown>) => string;
  * the class (a second copy of the package has its own classes; a log line has none). Each class has
  * one kind, also readable without an instance as the static `kind` (`err.kind ===
  * APIConnectionTimeoutError.kind`); `WebhookError` is the exception, with one kind per
- * `WebhookErrorCode`. `code` holds the same string as `kind` on every error except `APIError` and
- * its subclasses, where `code` stays the venue's numeric error code (`136002`).
+ * `WebhookErrorCode`. `code` holds the same string as `kind` on every error, as jose names it; the
+ * venue's numeric error code of an `APIError` is its `venueCode` (`136002`).
  *
  * Errors end up in logs and crash reports, so none may show the API key: the message, `util.inspect`
  * (which renders the stack, every field and the whole `cause` chain, including errors the SDK did not
@@ -105,10 +105,10 @@ export class MatchVenueError extends Error {
    */
   readonly kind: MatchVenueErrorKind;
   /**
-   * The same string as `kind`, as jose and undici name it; on `APIError` and its subclasses it is
-   * the venue's numeric error code instead (their `kind` is the stable string).
+   * The same string as `kind`, as jose and undici name it (`err.code === 'MV_TIMEOUT'`), on every
+   * error. The venue's numeric error code of an `APIError` is its `venueCode`.
    */
-  readonly code: string | number | undefined;
+  readonly code: MatchVenueErrorKind;
   /**
    * The client request id of the call that failed: sent on every attempt in the
    * `x-client-request-id` header (the client's `requestIdHeader`), so a timeout or connection
@@ -151,5 +151,4 @@ export class InvalidArgumentError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_ARGUMENT';
   /** The class name. */
   override name = 'InvalidArgumentError';
-  declare readonly code: string;
 }

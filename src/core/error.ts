@@ -36,11 +36,12 @@ export type ResponseHeaders = Readonly<Record<string, string>>;
 
 /**
  * What an APIError is built from: the response's status, body and headers.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export interface APIErrorInit {
   status: number;
-  code: number | undefined;
+  /** The venue's numeric error code from the body, when it carried one. */
+  venueCode: number | undefined;
   serverMessage: string | undefined;
   requestId: string | undefined;
   headers: ResponseHeaders;
@@ -62,11 +63,13 @@ export class APIError extends MatchVenueError {
   declare readonly kind: APIErrorKind;
   /** HTTP status of the response. */
   readonly status: number;
+  /** `MV_API_ERROR`, or the kind of the status's subclass: the same string as `kind`. */
+  declare readonly code: APIErrorKind;
   /**
-   * Service error code from the body (`{ code, message }`), when the body carried one: the venue's
-   * number (`ErrorCode`), not the SDK's string. The stable string of the class is `kind`.
+   * The venue's numeric error code from the body (`{ code, message }`), when the body carried one
+   * (`ErrorCode.AuctionSettling`, `136002`); the SDK's stable string is `kind` (and `code`).
    */
-  override readonly code: number | undefined;
+  readonly venueCode: number | undefined;
   /** The message exactly as the server sent it. */
   readonly serverMessage: string | undefined;
   /** Value of the `x-request-id` response header; quote it when reporting a problem. */
@@ -78,7 +81,7 @@ export class APIError extends MatchVenueError {
   readonly headers: ResponseHeaders;
   /** The platform's extended error details (code 2 bodies), kept as sent. */
   readonly errors: readonly APIErrorDetail[];
-  /** Catalog metadata of `code` (name, meaning, retryable), when the code is in the catalog. */
+  /** Catalog metadata of `venueCode` (name, meaning, retryable), when the code is in the catalog. */
   readonly info: ErrorCodeInfo | undefined;
   /** The parsed error body, or the raw text when it was not JSON. */
   readonly body: unknown;
@@ -89,10 +92,10 @@ export class APIError extends MatchVenueError {
    */
   constructor(unsafe: APIErrorInit) {
     const init = redactInit(unsafe);
-    const info = init.code === undefined ? undefined : lookupErrorCode(init.code);
+    const info = init.venueCode === undefined ? undefined : lookupErrorCode(init.venueCode);
     super(describe(init, info));
     this.status = init.status;
-    this.code = init.code;
+    this.venueCode = init.venueCode;
     this.serverMessage = init.serverMessage;
     this.requestId = init.requestId;
     this.headers = init.headers;
@@ -114,7 +117,7 @@ function redactInit(init: APIErrorInit): APIErrorInit {
   const text = (value: string | undefined) => (value === undefined ? undefined : redactText(value, secrets));
   return {
     status: init.status,
-    code: init.code,
+    venueCode: init.venueCode,
     serverMessage: text(init.serverMessage),
     requestId: text(init.requestId),
     headers: redactHeaders(init.headers, secrets),
@@ -125,7 +128,8 @@ function redactInit(init: APIErrorInit): APIErrorInit {
 
 function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {
   const parts = [String(init.status)];
-  if (init.code !== undefined) parts.push(info ? `${info.name} (code ${init.code})` : `code ${init.code}`);
+  if (init.venueCode !== undefined)
+    parts.push(info ? `${info.name} (code ${init.venueCode})` : `code ${init.venueCode}`);
   let text = parts.join(' ');
   if (info) text += `: ${info.meaning}`;
   if (init.serverMessage && init.serverMessage !== info?.meaning) {
@@ -139,7 +143,7 @@ function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {
   return text;
 }
 
-/** 400 (kind `MV_API_BAD_REQUEST`): the request was refused as it stands; `code` says why. */
+/** 400 (kind `MV_API_BAD_REQUEST`): the request was refused as it stands; `venueCode` says why. */
 export class BadRequestError extends APIError {
   static override readonly kind = 'MV_API_BAD_REQUEST';
   /** The class name. */
@@ -209,7 +213,6 @@ export class APIConnectionError extends MatchVenueError {
   override name = 'APIConnectionError';
   /** `MV_CONNECTION`, or `MV_TIMEOUT` for {@link APIConnectionTimeoutError}. */
   declare readonly kind: ConnectionErrorKind;
-  declare readonly code: string;
   /**
    * How many attempts the call made, retries included (the message says it too). Set on every one
    * the client throws; undefined only on one built by other code.
@@ -235,7 +238,7 @@ export class APIConnectionTimeoutError extends APIConnectionError {
  * The error a call ends with, made from its last attempt's: the same class and cause, with the
  * number of attempts in `attempts` and in the message. Each attempt's error is built before the
  * retry loop knows whether it is the last, so the count is added here rather than there.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export function withAttempts<E extends MatchVenueError>(error: E, attempts: number): E {
   if (!(error instanceof APIConnectionError) || error.attempts !== undefined) return error;
@@ -250,7 +253,6 @@ export class APIUserAbortError extends MatchVenueError {
   static override readonly kind = 'MV_ABORTED';
   /** The class name. */
   override name = 'APIUserAbortError';
-  declare readonly code: string;
   /** Set on place/withdrawal calls: the key to look the order up or resend with. */
   readonly idempotencyKey: string | undefined;
   constructor(
@@ -272,21 +274,20 @@ export class ConfigurationError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_CONFIG';
   /** The class name. */
   override name = 'ConfigurationError';
-  declare readonly code: string;
 }
 
 /**
- * True when `err` is an APIError (optionally with the given service code); narrows the type so
- * `err.code` is that literal code.
+ * True when `err` is an APIError (optionally with the given venue error code); narrows the type so
+ * `err.venueCode` is that literal code.
  */
 export function isApiError(err: unknown): err is APIError;
 export function isApiError<C extends number>(
   err: unknown,
-  code: C,
+  venueCode: C,
 ): err is APIError & {
-  /** The code asked for. */
-  readonly code: C;
+  /** The venue code asked for. */
+  readonly venueCode: C;
 };
-export function isApiError(err: unknown, code?: number): boolean {
-  return err instanceof APIError && (code === undefined || err.code === code);
+export function isApiError(err: unknown, venueCode?: number): boolean {
+  return err instanceof APIError && (venueCode === undefined || err.venueCode === venueCode);
 }

@@ -22,7 +22,6 @@ export class OutcomeUnknownError extends MatchVenueError {
   static override readonly kind = 'MV_OUTCOME_UNKNOWN';
   /** The class name. */
   override name = 'OutcomeUnknownError';
-  declare readonly code: string;
   /** Which operation of the endpoint table it was. */
   readonly operation: UnknownOutcomeOperation;
   /** The key the request carried (keyed calls only): call again with it, or look the object up by it. */

@@ -5,13 +5,13 @@ import type { Schema } from './validation.js';
 
 /**
  * The methods a request can use.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
 
 /**
  * A query parameter's value; null and undefined are left out of the URL.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export type QueryValue = string | number | boolean | null | undefined;
 
@@ -31,7 +31,7 @@ export interface RequestOptions {
 
 /**
  * Everything the pipeline needs to send one request and parse its answer.
- * @internal
+ * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export interface FinalRequest<T> extends RequestOptions {
   /** The HTTP method. */

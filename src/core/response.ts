@@ -46,13 +46,13 @@ export function failureOf(
   // A server that echoes the credential back must not put it into an error message or log line.
   const parsed = redact(parseJson(text), secrets);
   const obj = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : undefined;
-  const code = typeof obj?.code === 'number' ? obj.code : undefined;
+  const venueCode = typeof obj?.code === 'number' ? obj.code : undefined;
   const serverMessage =
     typeof obj?.message === 'string' ? obj.message : text ? text.slice(0, 500) : undefined;
   const errors = Array.isArray(obj?.errors) ? (obj.errors as APIErrorDetail[]) : undefined;
   const error = makeAPIError({
     status: response.status,
-    code,
+    venueCode,
     serverMessage,
     requestId,
     headers: response.headers,

@@ -30,16 +30,21 @@ export async function settleRefusal(
     // Without the state the outcome is unknown: the earlier attempt may have landed, so handing the
     // refusal over would tell the caller its change was refused when it may have been made.
     const detail = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    log.warn(`${req.method} ${req.path}: could not read the state behind ${refusal.code} (${detail})`);
+    log.warn(
+      `${req.method} ${req.path}: could not read the state behind ${refusal.venueCode ?? refusal.status} (${detail})`,
+    );
     throw new APIConnectionError(
-      `${req.method} ${req.path}: the outcome is unknown: a retry was refused with ${refusal.code} after an earlier attempt may have landed, and reading the state failed (${detail}); ${attempts} attempts were made.`,
+      `${req.method} ${req.path}: the outcome is unknown: a retry was refused with ${refusal.venueCode ?? refusal.status} after an earlier attempt may have landed, and reading the state failed (${detail}); ${attempts} attempts were made.`,
       { cause: error, attempts },
     );
   }
   if (answer === undefined) return undefined;
-  log.info(`${req.method} ${req.path}: a retry met ${refusal.code}, but an earlier attempt had landed`, {
-    requestId: answer.response.requestId,
-  });
+  log.info(
+    `${req.method} ${req.path}: a retry met ${refusal.venueCode ?? refusal.status}, but an earlier attempt had landed`,
+    {
+      requestId: answer.response.requestId,
+    },
+  );
   const { status, headers, requestId } = answer.response;
   return { status, headers, requestId, bodyText: JSON.stringify({ data: answer.data }) };
 }

@@ -22,7 +22,6 @@ export class ValidationError extends MatchVenueError {
   static override readonly kind = 'MV_VALIDATION';
   /** The class name. */
   override name = 'ValidationError';
-  declare readonly code: string;
   /** Every rejected field, each with its rule. */
   readonly issues: readonly ValidationIssue[];
   /** `context` names what was checked (`orders.place params`); the message lists each issue. */
@@ -42,7 +41,6 @@ export class ResponseValidationError extends MatchVenueError {
   static override readonly kind = 'MV_RESPONSE_VALIDATION';
   /** The class name. */
   override name = 'ResponseValidationError';
-  declare readonly code: string;
   /** The response's `x-request-id`; quote it when reporting the problem. */
   readonly requestId: string | undefined;
   /** Every field that did not match, each with its rule. */

@@ -13,7 +13,6 @@ export class WaitTimeoutError extends MatchVenueError {
   static override readonly kind = 'MV_WAIT_TIMEOUT';
   /** The class name. */
   override name = 'WaitTimeoutError';
-  declare readonly code: string;
   /** The order waited for. */
   readonly orderId: string;
   /** The `timeout` that ran out, in ms. */
@@ -42,7 +41,6 @@ export class OrderFinalError extends MatchVenueError {
   static override readonly kind = 'MV_ORDER_FINAL';
   /** The class name. */
   override name = 'OrderFinalError';
-  declare readonly code: string;
   /** The order's final state, which the predicate refused. */
   readonly order: Order;
   /**

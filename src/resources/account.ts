@@ -2,14 +2,18 @@ import { operations } from '../contract/operations.js';
 import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource } from '../core/resource.js';
 import type { AccountSummary } from '../generated/models.js';
 import { type AccountMirror, type ClientState, Mirror, type MirrorOptions } from '../state/index.js';
 import type { Orders } from './orders.js';
 import type { Stream } from './stream.js';
 
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type { AccountSummary } from '../generated/models.js';
+
 /** `venue.account`: the caller's venue account. */
-export class Account extends APIResource {
+export class Account {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
   readonly #orders: Orders;
   readonly #stream: Stream;
   readonly #state: ClientState;
@@ -19,7 +23,7 @@ export class Account extends APIResource {
    * @internal
    */
   constructor(client: ClientCore, deps: { orders: Orders; stream: Stream; state: ClientState }) {
-    super(client);
+    this.#client = client;
     this.#orders = deps.orders;
     this.#stream = deps.stream;
     this.#state = deps.state;
@@ -30,7 +34,7 @@ export class Account extends APIResource {
    * NotFoundError (code 138003) when the entity has no venue account.
    */
   retrieve(options?: RequestOptions): APIPromise<AccountSummary> {
-    return this.client.endpoint(operations.getAccount, {}, options);
+    return this.#client.endpoint(operations.getAccount, {}, options);
   }
 
   /**
@@ -59,9 +63,9 @@ export class Account extends APIResource {
         listOrders: (query) => stream.orderPages(query),
         retrieveAccount: (signal) => this.retrieve({ signal }),
         retrieveOrder: (orderId, signal) => orders.retrieve(orderId, { signal }),
-        unknownKeys: this.client.unknownKeys,
+        unknownKeys: this.#client.unknownKeys,
         state: this.#state,
-        logger: this.client.logger,
+        logger: this.#client.logger,
       },
       options,
     );

@@ -1,15 +1,28 @@
+import type { ClientCore } from '../core/api-client.js';
 import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { AuthenticationError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource } from '../core/resource.js';
 import type { Configuration } from '../generated/models.js';
 
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type { Configuration } from '../generated/models.js';
+
 /** `venue.configuration` (`GET /v1/configuration`): the platform configuration, also the cheapest way to test a key. */
-export class ConfigurationResource extends APIResource {
+export class ConfigurationResource {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
+
+  /**
+   * Made by MatchVenue, one per client.
+   * @internal
+   */
+  constructor(client: ClientCore) {
+    this.#client = client;
+  }
   /** The entity's platform configuration (`payments.masterWalletId`). */
   retrieve(options?: RequestOptions): APIPromise<Configuration> {
-    return this.client.endpoint(operations.getConfiguration, {}, options);
+    return this.#client.endpoint(operations.getConfiguration, {}, options);
   }
 
   /**

@@ -14,19 +14,15 @@ import {
 import type { PagePromise } from '../core/pagination.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
-import { APIResource } from '../core/resource.js';
 import { isUuid } from '../core/validation.js';
 import { inSpan } from '../core/telemetry/index.js';
 import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
-  BurnOrderRequest,
   CancelAllResult,
   CancelOrderRequest,
   CancelOrderResult,
-  ListOrdersQuery,
   MintOrder,
-  MintOrderRequest,
   ModifyOrderRequest,
   ModifyOrderResult,
   Order,
@@ -40,29 +36,31 @@ import {
   type WaitForOutcomeOptions,
   waitForOutcome,
 } from '../state/index.js';
+import type { ListOrdersParams, PlaceOrderParams } from './order-params.js';
 
-/** Body of a new order (BURN or MINT); `idempotencyKey` is generated when omitted. */
-export type PlaceOrderParams =
-  | (Omit<BurnOrderRequest, 'idempotencyKey'> & {
-      /** UUID v4 that becomes the orderId; sending it again returns the same order. Default: a new one. */
-      idempotencyKey?: string;
-    })
-  | (Omit<MintOrderRequest, 'idempotencyKey'> & {
-      /** UUID v4 that becomes the orderId; sending it again returns the same order. Default: a new one. */
-      idempotencyKey?: string;
-    });
-
-/** Filters of a list call; `page` defaults to 1 and `pageSize` (1..100) to 20. */
-export type ListOrdersParams = Omit<ListOrdersQuery, 'page' | 'pageSize' | 'from' | 'to'> & {
-  /** Orders created at or after this instant: a Date or an ISO 8601 date-time. */
-  from?: Date | string;
-  /** Orders created at or before this instant: a Date or an ISO 8601 date-time. */
-  to?: Date | string;
-  /** Page number, 1-based. Default 1. */
-  page?: number;
-  /** Results per page, 1 to 100. Default 20. */
-  pageSize?: number;
-};
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type {
+  BurnOrder,
+  BurnOrderRequest,
+  CancelAllResult,
+  CancelOrderRequest,
+  CancelOrderResult,
+  ListOrdersQuery,
+  MintOrder,
+  MintOrderRequest,
+  ModifyOrderRequest,
+  ModifyOrderResult,
+  Order,
+  OrderAmount,
+  OrderFill,
+  OrderLineage,
+  OrderStatus,
+  OrderType,
+  PlaceOrderRequest,
+  PlaceOrderResult,
+  PostFillAction,
+} from '../generated/models.js';
+export type { ListOrdersParams, PlaceOrderParams } from './order-params.js';
 
 /** A Date filter as the query's ISO 8601 text; an invalid Date stays a Date, which validation names. */
 function isoFilters(params: ListOrdersParams): Record<string, unknown> {
@@ -108,7 +106,9 @@ function sameFee(a: string | null, b: string | null): boolean {
 }
 
 /** `venue.orders`: place, read, list, cancel and modify orders. */
-export class Orders extends APIResource {
+export class Orders {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
   readonly #state: ClientState;
 
   /**
@@ -116,7 +116,7 @@ export class Orders extends APIResource {
    * @internal
    */
   constructor(client: ClientCore, state: ClientState) {
-    super(client);
+    this.#client = client;
     this.#state = state;
   }
 
@@ -145,7 +145,7 @@ export class Orders extends APIResource {
   place(params: PlaceOrderParams, options?: RequestOptions): APIPromise<PlaceOrderResult> {
     const bad = badWalletId(params);
     if (bad) return APIPromise.rejected(bad);
-    return this.client.endpoint(
+    return this.#client.endpoint(
       operations.placeOrder,
       { context: 'orders.place params', body: params },
       options,
@@ -159,7 +159,7 @@ export class Orders extends APIResource {
   retrieve(orderId: string, options?: RequestOptions): APIPromise<Order> {
     const bad = badOrderId(orderId, 'orders.retrieve orderId');
     if (bad) return APIPromise.rejected(bad);
-    return this.client.endpoint(operations.getOrder, { params: { id: orderId } }, options);
+    return this.#client.endpoint(operations.getOrder, { params: { id: orderId } }, options);
   }
 
   /**
@@ -172,7 +172,7 @@ export class Orders extends APIResource {
   list(params?: ListOrdersParams, options?: RequestOptions): PagePromise<Order>;
   list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
     const call = { context: 'orders.list params', query: isoFilters(params) };
-    return this.client.endpointPage(operations.listOrders, call, ordersOf, options);
+    return this.#client.endpointPage(operations.listOrders, call, ordersOf, options);
   }
 
   /**
@@ -182,7 +182,7 @@ export class Orders extends APIResource {
    */
   cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
     const settleRefusal = () => this.#cancelLanded(params, options);
-    return this.client.endpoint(
+    return this.#client.endpoint(
       operations.cancelOrder,
       { context: 'orders.cancel params', body: params, settleRefusal },
       options,
@@ -201,7 +201,7 @@ export class Orders extends APIResource {
 
   /** Cancels every resting order of the caller in the current auction. */
   cancelAll(options?: RequestOptions): APIPromise<CancelAllResult> {
-    return this.client.endpoint(operations.cancelAllOrders, {}, options);
+    return this.#client.endpoint(operations.cancelAllOrders, {}, options);
   }
 
   /**
@@ -213,7 +213,7 @@ export class Orders extends APIResource {
    */
   modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
     const settleRefusal = (refusal: APIError) => this.#modifyLanded(params, refusal, options);
-    return this.client.endpoint(
+    return this.#client.endpoint(
       operations.modifyOrder,
       { context: 'orders.modify params', body: params, settleRefusal },
       options,
@@ -230,7 +230,7 @@ export class Orders extends APIResource {
     refusal: APIError,
     options: RequestOptions | undefined,
   ): Promise<WithResponse<ModifyOrderResult> | undefined> {
-    if (refusal.code !== ErrorCode.FeeChangeNotMoreCompetitive) return undefined;
+    if (refusal.venueCode !== ErrorCode.FeeChangeNotMoreCompetitive) return undefined;
     const { data: order, response } = await this.retrieve(params.orderId, options).withResponse();
     if (order.auctionId !== params.auctionId || !sameFee(order.feeBps ?? null, params.feeBps))
       return undefined;
@@ -266,7 +266,7 @@ export class Orders extends APIResource {
     const host = {
       retrieveOrder: (id: string, signal: AbortSignal) => this.retrieve(id, { signal }),
       shared: () => this.#state.shared(),
-      logger: this.client.logger,
+      logger: this.#client.logger,
     };
     return inSpan(
       'orders.waitForOutcome',
@@ -308,7 +308,7 @@ export class Orders extends APIResource {
       }
     };
     const target = { key, operation: 'placeOrder', settlesAt: outcome?.settlesAt, request: outcome?.request };
-    const answer = await resolveUnknownKey(this.client, target, look, options);
+    const answer = await resolveUnknownKey(this.#client, target, look, options);
     return answer.status === 'found' ? { status: 'found', order: answer.value } : answer;
   }
 }

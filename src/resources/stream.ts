@@ -1,8 +1,8 @@
+import type { ClientCore } from '../core/api-client.js';
 import { operations } from '../contract/operations.js';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ConfigurationError } from '../core/error.js';
-import { APIResource } from '../core/resource.js';
 import { validate } from '../core/validation.js';
 import type { WsTicket } from '../generated/models.js';
 import { OrderStatus } from '../generated/validators.js';
@@ -17,6 +17,9 @@ import {
 } from '../stream/index.js';
 import type { Orders } from './orders.js';
 
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type { WsTicket } from '../generated/models.js';
+
 /** The simulator's `x-account-seq` list header; a venue that does not send it gets undefined. */
 function accountSeqOf(headers: Readonly<Record<string, string>>): number | undefined {
   const raw = headers['x-account-seq'];
@@ -28,7 +31,9 @@ function accountSeqOf(headers: Readonly<Record<string, string>>): number | undef
 export type WsUrlSource = StreamHost['wsUrl'];
 
 /** `venue.stream`: the venue's WebSocket, as async iterators of market and account events. */
-export class Stream extends APIResource {
+export class Stream {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
   readonly #orders: Orders;
   readonly #wsUrl: () => WsUrlSource | undefined;
   readonly #subprotocol: string | undefined;
@@ -39,13 +44,13 @@ export class Stream extends APIResource {
    * @internal
    */
   constructor(
-    client: ConstructorParameters<typeof APIResource>[0],
+    client: ClientCore,
     orders: Orders,
     wsUrl: () => WsUrlSource | undefined,
     subprotocol?: string,
     state?: ClientState,
   ) {
-    super(client);
+    this.#client = client;
     this.#orders = orders;
     this.#wsUrl = wsUrl;
     this.#subprotocol = subprotocol;
@@ -54,7 +59,7 @@ export class Stream extends APIResource {
 
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
   ticket(options?: RequestOptions): APIPromise<WsTicket> {
-    return this.client.endpoint(operations.createWsTicket, {}, options);
+    return this.#client.endpoint(operations.createWsTicket, {}, options);
   }
 
   /**
@@ -88,7 +93,7 @@ export class Stream extends APIResource {
         subprotocol: this.#subprotocol,
         ticket: () => this.ticket(),
         listOrders: (query) => this.orderPages(query),
-        logger: this.client.logger,
+        logger: this.#client.logger,
       },
       options,
     );

@@ -4,9 +4,11 @@ import type { APIPromise } from '../core/api-promise.js';
 import { APIError, OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
-import { APIResource } from '../core/resource.js';
 import type { CreateWithdrawalRequest, Withdrawal } from '../generated/models.js';
 import type { ClientState } from '../state/index.js';
+
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type { CreateWithdrawalRequest, Withdrawal, WithdrawalAmount } from '../generated/models.js';
 
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
 export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyKey'> & {
@@ -32,7 +34,9 @@ function isRefusal(err: unknown): boolean {
 }
 
 /** `venue.withdrawals`: USD out of the venue to a fiat account. */
-export class Withdrawals extends APIResource {
+export class Withdrawals {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
   readonly #state: ClientState;
 
   /**
@@ -40,7 +44,7 @@ export class Withdrawals extends APIResource {
    * @internal
    */
   constructor(client: ClientCore, state: ClientState) {
-    super(client);
+    this.#client = client;
     this.#state = state;
   }
 
@@ -61,7 +65,7 @@ export class Withdrawals extends APIResource {
    */
   create(params: CreateWithdrawalParams, options?: RequestOptions): APIPromise<Withdrawal> {
     const call = { context: 'withdrawals.create params', body: params };
-    return this.#observe(this.client.endpoint(operations.createWithdrawal, call, options));
+    return this.#observe(this.#client.endpoint(operations.createWithdrawal, call, options));
   }
 
   /**
@@ -80,7 +84,7 @@ export class Withdrawals extends APIResource {
     const look = async () => {
       try {
         const call = { context: 'withdrawals.resolveUnknown request', body: request };
-        return await this.client.endpoint(operations.createWithdrawal, call, options);
+        return await this.#client.endpoint(operations.createWithdrawal, call, options);
       } catch (err) {
         // A refusal is an absence (definite or not, the window decides); the key's own 409 and
         // every failure to get an answer are not.
@@ -95,7 +99,7 @@ export class Withdrawals extends APIResource {
       settlesAt: outcome.settlesAt,
       request,
     };
-    const answer = await resolveUnknownKey(this.client, target, look, options);
+    const answer = await resolveUnknownKey(this.#client, target, look, options);
     if (answer.status !== 'found') return answer;
     this.#state.withdrawalCreated(answer.value);
     return { status: 'found', withdrawal: answer.value };

@@ -9,8 +9,12 @@ import { startTimeMs } from './options.js';
 export class SimClock {
   /** Simulated time at creation (`startTime`, default the wall clock then). */
   private readonly start: number;
-  /** Wall-clock time at creation: a real clock runs on from `start` by the wall time since. */
-  private readonly wallStart = Date.now();
+  /**
+   * Wall-clock time of the first reading: a real clock runs on from `start` by the wall time since.
+   * Taken at the first now() (the engine's, during creation), not in this constructor, so that
+   * auction 1 opens exactly at `startTime` however long the rest of the set-up takes.
+   */
+  private wallStart: number | undefined;
   private offset = 0;
   private timer: DeadlineTimer | undefined;
   private next: () => number | null = () => null;
@@ -20,11 +24,14 @@ export class SimClock {
     readonly mode: 'real' | 'manual',
     startTime: Date | number | string | undefined,
   ) {
-    this.start = startTimeMs(startTime, this.wallStart);
+    this.start = startTimeMs(startTime, Date.now());
   }
 
   now(): number {
-    const elapsed = this.mode === 'real' ? Date.now() - this.wallStart : 0;
+    if (this.mode !== 'real') return this.start + this.offset;
+    const wall = Date.now();
+    this.wallStart ??= wall;
+    const elapsed = wall - this.wallStart;
     return this.start + elapsed + this.offset;
   }
 

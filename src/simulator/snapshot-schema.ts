@@ -193,7 +193,7 @@ export const SnapshotSchema = z
   })
   .strict();
 
-/** A document that passed SnapshotSchema. @internal */
+/** A document that passed SnapshotSchema. @hidden */
 export type CheckedDocument = z.infer<typeof SnapshotSchema>;
 
 /**

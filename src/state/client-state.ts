@@ -6,7 +6,7 @@ import type { AccountMirror } from './api.js';
 // open (a wait listens on them instead of opening its own) and the withdrawals its create calls
 // made (a mirror's only source for withdrawals besides events: the venue has no GET for them).
 
-/** @internal */
+/** Not exported by any entry. */
 export class ClientState {
   readonly #mirrors = new Set<AccountMirror>();
   readonly #streams = new Set<VenueStream>();

@@ -8,7 +8,6 @@ import { MatchVenueError } from '../core/base-error.js';
 export class StreamGaveUpError extends MatchVenueError {
   static override readonly kind = 'MV_STREAM_GAVE_UP';
   override name = 'StreamGaveUpError';
-  declare readonly code: string;
   /** Consecutive failed connection attempts. */
   override readonly attempts: number;
   /** Why the last one failed, e.g. `socket closed (1006)` or `ticket request failed`. */

@@ -8,7 +8,7 @@
  * @module match-venue/testing
  */
 
-export { getMockSimulator, getMockWsUrl, mockBinding } from './mock-mode.js';
+export { getMockSimulator, getMockWsUrl, type MockBinding, mockBinding } from './mock-mode.js';
 export {
   createMockVenue,
   type MockClientOptions,

@@ -1,11 +1,23 @@
 // The testing layer reaches the client through its public entry (as a user does), so the built
 // `match-venue/testing` and `match-venue/simulator` share the main entry's module and its types.
-import { InvalidArgumentError, type MockBinding } from 'match-venue';
+import { InvalidArgumentError } from 'match-venue';
 import { createSimulator, loadMarket, loadScenario, type Simulator } from '../simulator/index.js';
 
 // Keyed on globalThis through a registered symbol so that every copy of this module in the process
 // (ESM and CJS builds, test module graphs) reaches the same simulator: mock clients trade together.
 const SHARED = Symbol.for('match-venue.mock-simulator');
+
+/**
+ * What an `environment: 'mock'` client loads from this entry: a web handler answering in-process,
+ * and where streams connect. The client spells the same shape (src/client/mock-mode.ts): the main
+ * entry never imports the testing layer, nor this layer the client's internals.
+ */
+export interface MockBinding {
+  /** Answers one request in-process (no socket). */
+  handle(request: Request): Promise<Response>;
+  /** The WebSocket base URL for streams (the shared simulator starts listening on loopback when first asked). */
+  wsUrl(): Promise<string>;
+}
 
 type SharedSlot = { [SHARED]?: Promise<Simulator> };
 
@@ -89,13 +101,4 @@ export function getMockWsUrl(): Promise<string> {
 export async function mockBinding(): Promise<MockBinding> {
   const sim = await getMockSimulator();
   return { handle: (request) => sim.handle(request), wsUrl: getMockWsUrl };
-}
-
-// With the testing layer in the program, `getMockSimulator` from the main entry is typed as the
-// simulator too (the main entry itself only knows the binding; see src/internal/mock-mode.ts).
-declare module 'match-venue' {
-  interface MockModeTypes {
-    /** The shared mock-mode simulator's type. */
-    simulator: Simulator;
-  }
 }

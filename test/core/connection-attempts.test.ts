@@ -16,6 +16,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../helpers/scripted-server.js';
+import { apiClientOf } from '../../src/client/match-venue.js';
 
 // A timeout or connection error is the last of several attempts: it says how many there were, so a
 // reader of the message knows the client already retried.
@@ -39,7 +40,8 @@ function client(extra: MatchVenueOptions = {}, baseUrl = server.url) {
   });
 }
 
-const get = (venue: MatchVenue) => venue.request({ method: 'GET', path: '/v1/thing', responseSchema: Ok });
+const get = (venue: MatchVenue) =>
+  apiClientOf(venue).request({ method: 'GET', path: '/v1/thing', responseSchema: Ok });
 const failure = (p: Promise<unknown>) =>
   p.then(
     () => expect.fail('resolved'),

@@ -2,6 +2,7 @@ import { InvalidArgumentError, MatchVenue, usd, ValidationError } from 'match-ve
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { operations } from '../../src/contract/operations.js';
+import { apiClientOf } from '../../src/client/match-venue.js';
 
 const ORDER_ID = '10000000-0000-4000-8000-0000000000aa';
 
@@ -42,11 +43,15 @@ describe('resources send the operations of the endpoint table', () => {
         () => client.withdrawals.create({ amount: usd('5'), fiatAccountId: SEEDED.minter.fiatAccountId }),
       ],
       ['getConfiguration', () => client.configuration.retrieve()],
-      ['createV1Subscription', () => client.subscriptions.create({ endpoint: webhook.endpoint })],
-      ['listV1Subscriptions', () => client.subscriptions.list()],
-      ['createWalletSubscription', () => client.notifications.create(webhook)],
-      ['createFxSubscription', () => client.notifications.createFx(webhook)],
-      ['getNotificationPublicKey', () => client.notifications.getPublicKey('key 1'), { keyId: 'key%201' }],
+      ['createV1Subscription', () => client.snsSubscriptions.create({ endpoint: webhook.endpoint })],
+      ['listV1Subscriptions', () => client.snsSubscriptions.list()],
+      ['createWalletSubscription', () => client.webhookSubscriptions.create(webhook)],
+      ['createFxSubscription', () => client.webhookSubscriptions.createFx(webhook)],
+      [
+        'getNotificationPublicKey',
+        () => client.webhookSubscriptions.getPublicKey('key 1'),
+        { keyId: 'key%201' },
+      ],
     ];
     for (const [id, send, params = {}] of cases) {
       calls.length = 0;
@@ -62,11 +67,11 @@ describe('resources send the operations of the endpoint table', () => {
 
   it('endpoint(): a path parameter is one encoded segment, an empty one is refused before sending', async () => {
     const { client, calls } = recording();
-    await client
+    await apiClientOf(client)
       .endpoint(operations.getNotificationPublicKey, { params: { keyId: '../a/b?c' } })
       .catch(() => 0);
     expect(calls).toEqual(['GET /v2/notifications/publicKey/..%2Fa%2Fb%3Fc']);
-    const empty = await client
+    const empty = await apiClientOf(client)
       .endpoint(operations.deleteV1Subscription, { params: { id: '' } })
       .catch((e: unknown) => e);
     expect(empty).toBeInstanceOf(InvalidArgumentError);
@@ -76,7 +81,7 @@ describe('resources send the operations of the endpoint table', () => {
 
   it('endpoint(): a body is checked with the operation schema, naming the call, before sending', async () => {
     const { client, calls } = recording();
-    const err = await client
+    const err = await apiClientOf(client)
       .endpoint(operations.cancelOrder, { context: 'cancel test', body: { auctionId: 1, orderId: 'x' } })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);

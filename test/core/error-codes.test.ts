@@ -10,7 +10,6 @@ import {
   MatchVenueError,
   OutcomeUnknownError,
   Page,
-  path,
   usd,
 } from 'match-venue';
 import * as webhooks from 'match-venue/webhooks';
@@ -22,12 +21,13 @@ import {
 } from 'match-venue/webhooks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { integer } from '../../src/webhooks/testing/der.js';
+import { path } from '../../src/core/path.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 
 const apiInit = {
   status: 400,
-  code: 136002,
+  venueCode: 136002,
   serverMessage: 'm',
   requestId: undefined,
   headers: {},
@@ -45,7 +45,7 @@ const SAMPLES: Record<string, () => MatchVenueError> = {
   NotFoundError: () => new sdk.NotFoundError({ ...apiInit, status: 404 }),
   ConflictError: () => new sdk.ConflictError({ ...apiInit, status: 409 }),
   RateLimitError: () => new sdk.RateLimitError({ ...apiInit, status: 429 }),
-  InternalServerError: () => new sdk.InternalServerError({ ...apiInit, status: 500, code: undefined }),
+  InternalServerError: () => new sdk.InternalServerError({ ...apiInit, status: 500, venueCode: undefined }),
   APIConnectionError: () => new sdk.APIConnectionError(),
   APIConnectionTimeoutError: () => new sdk.APIConnectionTimeoutError(),
   APIUserAbortError: () => new sdk.APIUserAbortError(),
@@ -93,7 +93,6 @@ function errorClasses(module: Record<string, unknown>): [string, ErrorClass][] {
 }
 
 const exported = [...errorClasses(sdk), ...errorClasses(webhooks)];
-const isApiFamily = (error: MatchVenueError) => error instanceof APIError;
 
 describe('every exported error class', () => {
   it('is listed in the samples, and every sample is exported', () => {
@@ -113,7 +112,7 @@ describe('every exported error class', () => {
         continue;
       }
       expect(error.kind, name).toBe((Class as unknown as typeof MatchVenueError).kind);
-      expect(error.code, name).toBe(isApiFamily(error) ? (error as APIError).code : error.kind);
+      expect(error.code, name).toBe(error.kind);
       expect(owners.get(error.kind), `${name} reuses ${error.kind}`).toBeUndefined();
       owners.set(error.kind, name);
     }
@@ -121,12 +120,17 @@ describe('every exported error class', () => {
     for (const code of Object.values(WebhookErrorCode)) expect(owners.get(code)).toBeUndefined();
   });
 
-  it('keeps the numeric venue code on APIError and the string everywhere else', () => {
+  it('keeps the kind in code on every error and the venue number in venueCode on APIError', () => {
     const error = SAMPLES.BadRequestError?.() as APIError;
-    expect(error.code).toBe(136002);
-    expect(error.kind).toBe('MV_API_BAD_REQUEST');
-    expect(SAMPLES.InternalServerError?.().code).toBeUndefined();
+    expect([error.kind, error.code, error.venueCode]).toEqual([
+      'MV_API_BAD_REQUEST',
+      'MV_API_BAD_REQUEST',
+      136002,
+    ]);
+    const server = SAMPLES.InternalServerError?.() as APIError;
+    expect([server.code, server.venueCode]).toEqual(['MV_API_SERVER_ERROR', undefined]);
     expect(SAMPLES.APIConnectionTimeoutError?.().code).toBe('MV_TIMEOUT');
+    expect(Object.hasOwn(new sdk.APIConnectionTimeoutError(), 'venueCode')).toBe(false);
   });
 
   it('puts kind and code in JSON, so a log line keeps them', () => {
@@ -134,7 +138,8 @@ describe('every exported error class', () => {
     expect(json).toMatchObject({ name: 'APIConnectionTimeoutError', kind: 'MV_TIMEOUT', code: 'MV_TIMEOUT' });
     expect(JSON.parse(JSON.stringify(SAMPLES.NotFoundError?.()))).toMatchObject({
       kind: 'MV_API_NOT_FOUND',
-      code: 136002,
+      code: 'MV_API_NOT_FOUND',
+      venueCode: 136002,
     });
   });
 
@@ -144,6 +149,10 @@ describe('every exported error class', () => {
       const kind = SAMPLES[name]?.().kind;
       if (name !== 'WebhookError') expect(doc, name).toContain(`| \`${name}\` (`);
       if (name !== 'WebhookError') expect(doc, name).toContain(`| \`${kind}\` |`);
+      // The venueCode column: a number on the APIError family, none elsewhere.
+      const row = doc.split('\n').find((line) => line.startsWith(`| \`${name}\` (`));
+      const venueCode = SAMPLES[name]?.() instanceof APIError ? 'number or undefined' : '—';
+      expect(row?.split(' | ')[2], name).toBe(venueCode);
     }
     for (const [key, code] of Object.entries(WebhookErrorCode)) {
       expect(doc, code).toContain(`| \`${key}\` | \`${code}\` |`);
@@ -322,8 +331,8 @@ describe('the source', () => {
    * socket codec's SocketMoneyError into a `stream.resync` event (reason `undecodable`), never a throw.
    */
   const WRAPPED: Record<string, RegExp> = {
-    'core/transport.ts':
-      /new Error\('text\(\) before the response arrived'\)|class TransportTimeoutError extends Error/,
+    'core/transport.ts': /class TransportTimeoutError extends Error/,
+    'core/undici-transport.ts': /new Error\('text\(\) before the response arrived'\)/,
     'contract/ws-codec.ts': /class SocketMoneyError extends RangeError/,
     // Certificate and key parsing: WEBHOOK_CERT_INVALID carries it as `cause`; p256.ts answers a
     // key problem instead.

@@ -85,7 +85,7 @@ describe('orders.modify retried in the lock window', () => {
 
     expect(err).toBeInstanceOf(BadRequestError);
     expect((err as BadRequestError).status).toBe(400);
-    expect((err as BadRequestError).code).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
+    expect((err as BadRequestError).venueCode).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
     // The order was read and is still at 5 bps.
     expect(reads()).toHaveLength(1);
     expect((await direct().orders.retrieve(order.orderId)).feeBps).toBe('5');
@@ -129,7 +129,7 @@ describe('orders.modify retried in the lock window', () => {
 
     const err = await venue.orders.modify({ ...order, feeBps: '5' }).catch((e: unknown) => e);
 
-    expect((err as BadRequestError).code).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
+    expect((err as BadRequestError).venueCode).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
     expect(modifies().map((f) => f.status)).toEqual([400]);
     expect(reads()).toEqual([]);
   });
@@ -141,7 +141,7 @@ describe('orders.modify retried in the lock window', () => {
 
     const err = await venue.orders.modify({ ...order, feeBps: '4' }).catch((e: unknown) => e);
 
-    expect((err as BadRequestError).code).toBe(ErrorCode.AuctionSettling);
+    expect((err as BadRequestError).venueCode).toBe(ErrorCode.AuctionSettling);
     expect(reads()).toEqual([]);
   });
 });
@@ -193,7 +193,7 @@ describe('orders.modify after a 5xx', () => {
     const err = await venue()
       .orders.modify({ auctionId: 7, orderId, feeBps: '4' })
       .catch((e: unknown) => e);
-    expect((err as BadRequestError).code).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
+    expect((err as BadRequestError).venueCode).toBe(ErrorCode.FeeChangeNotMoreCompetitive);
   });
 
   it('503 then 137005, and the read fails: the outcome is unknown (APIConnectionError, the read as cause), not the 137005', async () => {

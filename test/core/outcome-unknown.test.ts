@@ -64,7 +64,7 @@ describe('orders.place after an attempt with an unknown outcome', () => {
     expect(unknown.attempts).toBe(2);
     // The refusal the retry met stays visible as the cause.
     expect(unknown.cause).toBeInstanceOf(BadRequestError);
-    expect((unknown.cause as BadRequestError).code).toBe(ErrorCode.MaxOrdersPerAuction);
+    expect((unknown.cause as BadRequestError).venueCode).toBe(ErrorCode.MaxOrdersPerAuction);
 
     // The held first attempt arrives after the auction cleared and lands in the next one.
     sim.clearAuction();
@@ -105,7 +105,7 @@ describe('orders.place after an attempt with an unknown outcome', () => {
     await direct('burner').orders.place({ ...burn(key), amount: usd('2000') });
     const err = await venue.orders.place(burn(key)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ConflictError);
-    expect((err as ConflictError).code).toBe(ErrorCode.IdempotencyKeyReused);
+    expect((err as ConflictError).venueCode).toBe(ErrorCode.IdempotencyKeyReused);
   });
 
   it('a refusal with no earlier unknown attempt stays definite', async () => {
@@ -114,7 +114,7 @@ describe('orders.place after an attempt with an unknown outcome', () => {
       .orders.place(burn())
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadRequestError);
-    expect((err as BadRequestError).code).toBe(ErrorCode.MaxOrdersPerAuction);
+    expect((err as BadRequestError).venueCode).toBe(ErrorCode.MaxOrdersPerAuction);
   });
 });
 
@@ -136,7 +136,7 @@ describe('withdrawals.create after an attempt with an unknown outcome', () => {
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     const unknown = err as OutcomeUnknownError;
     expect(unknown.operation).toBe('createWithdrawal');
-    expect((unknown.cause as BadRequestError).code).toBe(ErrorCode.WithdrawalExceedsBalance);
+    expect((unknown.cause as BadRequestError).venueCode).toBe(ErrorCode.WithdrawalExceedsBalance);
 
     // A wire tops the venue-only balance up; then the held first attempt arrives and lands.
     sim.wire({ entityId: SEEDED.minter.entityId, amount: usd('1000') });

@@ -1,4 +1,5 @@
-import { MatchVenueError, path } from 'match-venue';
+import { MatchVenueError } from 'match-venue';
+import { path } from '../../src/core/path.js';
 import { describe, expect, it } from 'vitest';
 
 describe('path tag', () => {

@@ -26,6 +26,7 @@ import {
   type ScriptedServer,
   startScriptedServer,
 } from '../helpers/scripted-server.js';
+import { apiClientOf } from '../../src/client/match-venue.js';
 
 const KEY = 'TEST_API_KEY:unit:supersecretvalue';
 const Ok = z.object({ ok: z.boolean() });
@@ -49,8 +50,10 @@ function client(extra: MatchVenueOptions = {}) {
   return { venue, delays: rec.delays };
 }
 
-const get = (venue: MatchVenue, extra: Partial<Parameters<MatchVenue['request']>[0]> = {}) =>
-  venue.request({ method: 'GET', path: '/v1/thing', responseSchema: Ok, ...extra });
+const get = (
+  venue: MatchVenue,
+  extra: Partial<Parameters<ReturnType<typeof apiClientOf>['request']>[0]> = {},
+) => apiClientOf(venue).request({ method: 'GET', path: '/v1/thing', responseSchema: Ok, ...extra });
 
 describe('request pipeline', () => {
   it('unwraps data and exposes status, headers and request id', async () => {
@@ -84,7 +87,7 @@ describe('request pipeline', () => {
 
   it('sends query values and JSON bodies', async () => {
     server.script(json(200, { data: { ok: true } }));
-    await client().venue.request({
+    await apiClientOf(client().venue).request({
       method: 'POST',
       path: '/v1/thing',
       query: { a: 1, b: 'x y', c: undefined },
@@ -134,7 +137,7 @@ describe('request pipeline', () => {
     server.script(json(408, {}), json(502, {}), json(503, {}));
     const { venue } = client();
     const key = '6f1c2b1e-3c1d-4a8e-9f00-0000000000aa';
-    const err = await venue
+    const err = await apiClientOf(venue)
       .request({
         method: 'POST',
         path: '/v1/thing',
@@ -222,7 +225,7 @@ describe('request pipeline', () => {
     expect(server.seen).toHaveLength(1);
     if (!isApiError(err, ErrorCode.AuctionLocked)) throw new Error('expected AuctionLocked');
     expect(err.status).toBe(400);
-    expect(err.code).toBe(136001);
+    expect(err.venueCode).toBe(136001);
     expect(err.requestId).toBe('req-400');
     expect(err.info?.name).toBe('AuctionLocked');
     expect(err.message).toContain('AuctionLocked (code 136001)');
@@ -251,7 +254,7 @@ describe('request pipeline', () => {
     await expect(get(venue)).rejects.toBeInstanceOf(NotFoundError);
     const other = await get(venue).catch((e: unknown) => e);
     expect(other).toBeInstanceOf(APIError);
-    expect((other as APIError).code).toBeUndefined();
+    expect((other as APIError).venueCode).toBeUndefined();
     expect((other as APIError).message).toContain('418');
   });
 

@@ -9,12 +9,12 @@ import {
   type Logger,
   MatchVenue,
   OutcomeUnknownError,
-  redact,
-  redactText,
 } from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
+import { apiClientOf } from '../../src/client/match-venue.js';
+import { redact, redactText } from '../../src/core/logger.js';
 
 const KEY = 'TEST_API_KEY:redact:verysecretpart';
 const TICKET = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJidXJuZXIifQ.c2lnbmF0dXJl';
@@ -54,9 +54,13 @@ describe('secrets never leak', () => {
       // Exhausted retries are logged as warnings and 4xx at debug when a level is set; by default nothing.
       server.script(json(500, {}), json(500, {}), json(500, {}), json(400, { code: 2, message: 'bad' }));
       const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
-      await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() }).catch(() => undefined);
-      await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() }).catch(() => undefined);
-      venue.logger.error('direct');
+      await apiClientOf(venue)
+        .request({ method: 'GET', path: '/x', responseSchema: z.unknown() })
+        .catch(() => undefined);
+      await apiClientOf(venue)
+        .request({ method: 'GET', path: '/x', responseSchema: z.unknown() })
+        .catch(() => undefined);
+      apiClientOf(venue).logger.error('direct');
     } finally {
       methods.forEach((m, i) => {
         console[m] = originals[i] as (typeof console)[typeof m];
@@ -83,7 +87,7 @@ describe('secrets never leak', () => {
     const ticket = await venue.stream.ticket();
     expect(ticket.ticket).toBe(TICKET);
     const err = await venue.account.retrieve().catch((e: unknown) => e);
-    venue.logger.info(`connecting with protocols service-match.v1, ticket.${TICKET}`, {
+    apiClientOf(venue).logger.info(`connecting with protocols service-match.v1, ticket.${TICKET}`, {
       ticket: TICKET,
       headers: { Authorization: `Bearer ${KEY}` },
     });
@@ -136,7 +140,7 @@ describe('secrets never leak', () => {
     process.env.MATCH_VENUE_LOG_LEVEL = 'debug';
     try {
       const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, logger });
-      await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
+      await apiClientOf(venue).request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
       process.env.MATCH_VENUE_LOG_LEVEL = 'loud';
       expect(() => new MatchVenue({ apiKey: KEY, baseUrl: server.url })).toThrow(/MATCH_VENUE_LOG_LEVEL/);
     } finally {
@@ -150,7 +154,7 @@ describe('secrets never leak', () => {
     const { lines, logger } = capture();
     server.script(json(200, { data: {} }));
     const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, logger, logLevel: 'warn' });
-    await venue.request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
+    await apiClientOf(venue).request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
     expect(lines).toEqual([]);
   });
 
@@ -241,7 +245,7 @@ describe('error objects never show the key', () => {
     server.script(echo, echo, echo);
     const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
     const key = '6f1c2b1e-3c1d-4a8e-9f00-0000000000ab';
-    const err = await venue
+    const err = await apiClientOf(venue)
       .request({
         method: 'POST',
         path: '/v1/thing',
@@ -265,7 +269,7 @@ describe('error objects never show the key', () => {
     const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
     const key = '6f1c2b1e-3c1d-4a8e-9f00-0000000000ac';
     const body = { idempotencyKey: key, memo: `pasted ${KEY} by mistake`, ticket: TICKET };
-    const err = await venue
+    const err = await apiClientOf(venue)
       .request({
         method: 'POST',
         path: '/v1/thing',

@@ -85,7 +85,7 @@ describe('re-sending decided by the endpoint table', () => {
       .orders.cancel({ auctionId: 7, orderId: ORDER })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadRequestError);
-    expect((err as BadRequestError).code).toBe(ErrorCode.AuctionSettling);
+    expect((err as BadRequestError).venueCode).toBe(ErrorCode.AuctionSettling);
   });
 
   it('place makes the idempotency key in the pipeline: one per call, the same on every attempt', async () => {

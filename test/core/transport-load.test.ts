@@ -41,7 +41,7 @@ describe('default transport when undici loads but its Agent cannot be made', () 
       }
       return { default: { Agent }, Agent };
     });
-    const { defaultTransport } = await import('../../src/core/transport.js');
+    const { defaultTransport } = await import('../../src/core/default-transport.js');
     const transport = defaultTransport();
 
     const first = await transport(request(url));

@@ -7,6 +7,7 @@ import { BadRequestError, ErrorCode, MatchVenue, OutcomeUnknownError, usd } from
 import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.js';
+import { apiClientOf } from '../../src/client/match-venue.js';
 
 let sim: Simulator;
 let running: RunningSimulator;
@@ -74,7 +75,7 @@ describe('the README recovery recipe under a held first attempt', () => {
     const again = await venue.orders.place(burn(KEY)).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(OutcomeUnknownError);
     expect((again as OutcomeUnknownError).cause).toBeInstanceOf(BadRequestError);
-    expect(((again as OutcomeUnknownError).cause as BadRequestError).code).toBe(
+    expect(((again as OutcomeUnknownError).cause as BadRequestError).venueCode).toBe(
       ErrorCode.MaxOrdersPerAuction,
     );
 
@@ -87,7 +88,7 @@ describe('the README recovery recipe under a held first attempt', () => {
       order: { orderId: KEY, auctionId: 2, status: 'pending' },
     });
     // An answer about the key settles it: a refusal of that key is definite again.
-    expect(venue.unknownKeys.get(KEY)).toBeUndefined();
+    expect(apiClientOf(venue).unknownKeys.get(KEY)).toBeUndefined();
   });
 
   it('another client that resolved the error treats the key as unknown too', async () => {
@@ -108,7 +109,7 @@ describe('the README recovery recipe under a held first attempt', () => {
     expect(await venue.orders.resolveUnknown(err)).toEqual({ status: 'absent', final: true });
     const again = await venue.orders.place(burn(KEY)).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(BadRequestError);
-    expect((again as BadRequestError).code).toBe(ErrorCode.MaxOrdersPerAuction);
+    expect((again as BadRequestError).venueCode).toBe(ErrorCode.MaxOrdersPerAuction);
   });
 
   it('{ wait: true } waits the window out and answers with what landed meanwhile', async () => {
@@ -140,10 +141,14 @@ describe('the README recovery recipe under a held first attempt', () => {
 describe('the ledger of unknown keys', () => {
   it('is bounded: past maxUnknownKeys the oldest key is forgotten', () => {
     const venue = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url, maxUnknownKeys: 2 });
-    venue.unknownKeys.markAmbiguous('a', 'placeOrder', {});
-    venue.unknownKeys.markAmbiguous('b', 'placeOrder', {});
-    venue.unknownKeys.markAmbiguous('c', 'placeOrder', {});
-    expect(venue.unknownKeys.list().map((e) => e.key)).toEqual(['b', 'c']);
+    apiClientOf(venue).unknownKeys.markAmbiguous('a', 'placeOrder', {});
+    apiClientOf(venue).unknownKeys.markAmbiguous('b', 'placeOrder', {});
+    apiClientOf(venue).unknownKeys.markAmbiguous('c', 'placeOrder', {});
+    expect(
+      apiClientOf(venue)
+        .unknownKeys.list()
+        .map((e) => e.key),
+    ).toEqual(['b', 'c']);
   });
 
   it('refuses options out of range, naming them', () => {

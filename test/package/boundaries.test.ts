@@ -84,7 +84,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
     );
     write('src/core/validation.ts', "export { isUuid } from '../contract/ids.js';\n");
     write(
-      'src/internal/mock-mode.ts',
+      'src/client/mock-mode.ts',
       // As in the real client: a specifier made at run time, which no tool or bundler follows.
       "const entry = ['match-venue', 'testing'].join('/');\nexport const load = () => import(entry);\n",
     );
@@ -93,11 +93,11 @@ describe('layer boundaries (dependency-cruiser)', () => {
       "import { isUuid } from '../core/validation.js';\nexport const orders = isUuid;\n",
     );
     write(
-      'src/client.ts',
-      "import { load } from './internal/mock-mode.js';\nimport { orders } from './resources/orders.js';\n" +
-        "import { stream } from './stream/index.js';\nexport const client = [load, orders, stream];\n",
+      'src/client/match-venue.ts',
+      "import { load } from './mock-mode.js';\nimport { orders } from '../resources/orders.js';\n" +
+        "import { stream } from '../stream/index.js';\nexport const client = [load, orders, stream];\n",
     );
-    write('src/index.ts', "export { client } from './client.js';\n");
+    write('src/index.ts', "export { client } from './client/match-venue.js';\n");
     write('src/webhooks/index.ts', 'export const receiver = 1;\n');
     write('src/webhooks/sns-message.ts', 'export type SnsMessage = { a: 1 };\n');
     // The webhook crypto over the contract, shared by the simulator and the receiver toolkit.
@@ -124,7 +124,10 @@ describe('layer boundaries (dependency-cruiser)', () => {
     );
 
     // One wrong import per rule; the assertions below also prove that the correct imports are clean.
-    write('src/simulator/__probe__.ts', "import { client } from '../client.js';\nexport const p = client;\n");
+    write(
+      'src/simulator/__probe__.ts',
+      "import { client } from '../client/match-venue.js';\nexport const p = client;\n",
+    );
     // A simulator file reaching into the receiver toolkit (as signers.ts did while it was allowlisted,
     // before the signing pieces moved to src/contract/ and src/webhook-crypto/): an error like any other.
     write(
@@ -181,7 +184,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
     // Each expectation must match a reported violation, and each violation an expectation. A cycle is
     // reported once, from whichever of its modules the tool meets first.
     const expected: RegExp[] = [
-      /^simulator-imports-only-contract: src\/simulator\/__probe__\.ts -> src\/client\.ts$/,
+      /^simulator-imports-only-contract: src\/simulator\/__probe__\.ts -> src\/client\/match-venue\.ts$/,
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/core\/validation\.ts$/,
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/webhooks\/sns-message\.ts$/,
       /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,
@@ -200,7 +203,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^no-circular-type-only: src\/stream\/cycle-[ab]\.ts -> src\/stream\/cycle-[ab]\.ts$/,
       /^no-circular-type-only: src\/resources\/types-[cd]\.ts -> src\/resources\/types-[cd]\.ts$/,
       // The literal import of match-venue/testing also closes a cycle back through the main entry.
-      /^no-circular(-type-only)?: src\/(client\.ts|index\.ts|stream\/index\.ts|testing\/index\.ts) -> /,
+      /^no-circular(-type-only)?: src\/(client\/match-venue\.ts|index\.ts|stream\/index\.ts|testing\/index\.ts) -> /,
       /^not-to-unresolvable: src\/webhooks\/__probe__\.ts -> \.\/nope\.js$/,
     ];
     for (const pattern of expected)
@@ -208,7 +211,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
         found.filter((line) => pattern.test(line)),
         String(pattern),
       ).not.toEqual([]);
-    // Nothing else fired: in particular not on the run-time specifier in src/internal/mock-mode.ts.
+    // Nothing else fired: in particular not on the run-time specifier in src/client/mock-mode.ts.
     expect(found.filter((line) => !expected.some((pattern) => pattern.test(line)))).toEqual([]);
     // And a type-only cycle is no run-time cycle.
     expect(found.filter((line) => /^no-circular: src\/resources\//.test(line))).toEqual([]);

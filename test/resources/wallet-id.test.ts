@@ -62,7 +62,11 @@ describe('orders.place sourceWalletId', () => {
   it('a numeric platform wallet id and a UUID are sent; the venue answers for them', async () => {
     for (const id of ['1000216185', '10000000-0000-4000-8000-00000000a001']) {
       const err = await failure(burn(id));
-      expect(err).toMatchObject({ kind: 'MV_API_BAD_REQUEST', code: 137003 });
+      expect(err).toMatchObject({
+        kind: 'MV_API_BAD_REQUEST',
+        code: 'MV_API_BAD_REQUEST',
+        venueCode: 137003,
+      });
       expect(sent.at(-1)).toBe(id);
     }
   });

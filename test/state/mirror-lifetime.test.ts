@@ -3,6 +3,7 @@ import { type MatchVenue, type MirrorChange, OrderFinalError, usd } from 'match-
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientOf, collect, mintParams, type Rig, simWithdrawal, startRig, until } from './helpers.js';
+import { apiClientOf } from '../../src/client/match-venue.js';
 
 // What leaves the mirror and what becomes of unknown keys: the retention window, keys whose place
 // or withdrawal may have landed, and why withdrawals are not re-read by re-sending their create.
@@ -105,8 +106,8 @@ describe('keys with an unknown outcome', () => {
     const landed = mintParams('100', '1');
     const lost = mintParams('100', '2');
     // As the pipeline records an attempt that may have reached the venue.
-    minter.unknownKeys.markAmbiguous(landed.idempotencyKey, 'placeOrder', landed);
-    minter.unknownKeys.markAmbiguous(lost.idempotencyKey, 'placeOrder', lost);
+    apiClientOf(minter).unknownKeys.markAmbiguous(landed.idempotencyKey, 'placeOrder', landed);
+    apiClientOf(minter).unknownKeys.markAmbiguous(lost.idempotencyKey, 'placeOrder', lost);
     expect(mirror.unknown().map((e) => [e.key, e.state])).toEqual([
       [landed.idempotencyKey, 'unknown'],
       [lost.idempotencyKey, 'unknown'],
@@ -140,7 +141,7 @@ describe('keys with an unknown outcome', () => {
     // Placed before the mirror started and final before it read the open orders: not in view.
     const placed = await other.orders.place(params);
     await other.orders.cancel({ auctionId: placed.auctionId, orderId: placed.orderId });
-    minter.unknownKeys.markAmbiguous(params.idempotencyKey, 'placeOrder', params);
+    apiClientOf(minter).unknownKeys.markAmbiguous(params.idempotencyKey, 'placeOrder', params);
     const mirror = mirrorOf(minter);
     await mirror.ready;
     expect(mirror.unknown().map((e) => e.state)).toEqual(['unknown']);
@@ -159,8 +160,8 @@ describe('keys with an unknown outcome', () => {
       fiatAccountId: SEEDED.minter.fiatAccountId,
     };
     const lost = randomUUID();
-    minter.unknownKeys.markAmbiguous(landed.idempotencyKey, 'createWithdrawal', landed);
-    minter.unknownKeys.markAmbiguous(lost, 'createWithdrawal', {});
+    apiClientOf(minter).unknownKeys.markAmbiguous(landed.idempotencyKey, 'createWithdrawal', landed);
+    apiClientOf(minter).unknownKeys.markAmbiguous(lost, 'createWithdrawal', {});
     // Created by another client: the mirror learns of it from its event only.
     await clientOf(rig, 'minter').withdrawals.create(landed);
     await until(() => mirror.unknown().length === 0, 'both settled');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import vm from 'node:vm';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { describeLoadFailure } from '../../src/core/runtime-import.js';
-import { mockLoadMessage } from '../../src/internal/mock-mode.js';
+import { mockLoadMessage } from '../../src/client/mock-mode.js';
 
 const empty = mkdtempSync(join(tmpdir(), 'mv-load-'));
 afterAll(() => rmSync(empty, { recursive: true, force: true }));

@@ -1,4 +1,5 @@
-import { getMockSimulator, MatchVenue } from 'match-venue';
+import { MatchVenue } from 'match-venue';
+import { getMockSimulator } from 'match-venue/testing';
 import { describe, expect, it } from 'vitest';
 
 // Its own file: the shared mock simulator is made once per process, on first use, from the env.

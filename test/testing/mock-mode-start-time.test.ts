@@ -1,6 +1,7 @@
-import { getMockSimulator, MatchVenue, usd } from 'match-venue';
+import { MatchVenue, usd } from 'match-venue';
 import { SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
+import { getMockSimulator } from 'match-venue/testing';
 
 // Its own file: the shared mock simulator is made once per process, on first use, from the env.
 describe('MATCH_VENUE_MOCK_START_TIME', () => {

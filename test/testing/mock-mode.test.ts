@@ -1,7 +1,8 @@
 import net from 'node:net';
-import { APIConnectionError, getMockSimulator, isEvent, MatchVenue, usd } from 'match-venue';
+import { APIConnectionError, isEvent, MatchVenue, usd } from 'match-venue';
 import { createMockVenue, SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { getMockSimulator } from 'match-venue/testing';
 
 const burn = {
   orderType: 'BURN' as const,
@@ -51,7 +52,11 @@ describe('mock mode', () => {
     const sim = await getMockSimulator();
     const shared = new MatchVenue({ environment: 'mock' });
     expect((await shared.orders.list()).items.map((o) => o.orderId)).toEqual([placed.orderId]);
-    expect(sim.getState()).toBeTruthy();
+    // The order sits in the shared simulator: its BURN holds the burner's wallet, on a manual clock.
+    const state = sim.getState();
+    expect(state.clock).toBe('manual');
+    const wallet = state.entities.flatMap((e) => e.wallets).find((w) => w.id === SEEDED.burner.walletId);
+    expect(wallet?.reserved).toEqual(usd('1000'));
   });
 
   it('opens no socket: option and env var both run in-process', async () => {
@@ -100,7 +105,7 @@ describe('mock mode', () => {
       expect((await new MatchVenue({ environment: 'mock' }).orders.list()).pagination.total).toBe(0);
       await expect(mock.client('noaccount').account.retrieve()).rejects.toMatchObject({
         status: 404,
-        code: 138003,
+        venueCode: 138003,
       });
       mock.setFaults({ dropResponse: true });
       const dropped = await burner.orders.place({ ...burn, amount: usd('200') });

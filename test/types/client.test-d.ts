@@ -1,5 +1,6 @@
 import {
   type APIError,
+  type APIErrorKind,
   type APIPromise,
   type BurnOrder,
   ErrorCode,
@@ -14,6 +15,7 @@ import {
   usd,
   type WithResponse,
 } from 'match-venue';
+import type * as sdk from 'match-venue';
 import { describe, expectTypeOf, it } from 'vitest';
 
 declare const venue: MatchVenue;
@@ -32,14 +34,17 @@ describe('public types', () => {
     }
   });
 
-  it('isApiError narrows to APIError with the literal code', () => {
+  it('isApiError narrows to APIError with the literal venue code; code is the kind string', () => {
     const err: unknown = new Error('x');
     if (isApiError(err, ErrorCode.AuctionLocked)) {
       expectTypeOf(err).toExtend<APIError>();
-      expectTypeOf(err.code).toEqualTypeOf<136001>();
+      expectTypeOf(err.venueCode).toEqualTypeOf<136001>();
       expectTypeOf(err.status).toEqualTypeOf<number>();
     }
-    if (isApiError(err)) expectTypeOf(err.code).toEqualTypeOf<number | undefined>();
+    if (isApiError(err)) {
+      expectTypeOf(err.venueCode).toEqualTypeOf<number | undefined>();
+      expectTypeOf(err.code).toEqualTypeOf<APIErrorKind>();
+    }
     expectTypeOf(ErrorCode.SelfMatch).toEqualTypeOf<137006>();
   });
 
@@ -79,5 +84,54 @@ describe('public types', () => {
   it('money helpers', () => {
     expectTypeOf(usd('1')).toEqualTypeOf<Money<'USD'>>();
     expectTypeOf(usd).parameter(0).toEqualTypeOf<string | number | bigint | import('decimal.js').Decimal>();
+  });
+
+  it('the client shows no pipeline plumbing: its members are its resources and its own calls', () => {
+    expectTypeOf<Exclude<keyof MatchVenue, symbol>>().toEqualTypeOf<
+      | 'baseUrl'
+      | 'environment'
+      | 'wsUrl'
+      | 'account'
+      | 'orders'
+      | 'withdrawals'
+      | 'stream'
+      | 'configuration'
+      | 'snsSubscriptions'
+      | 'webhookSubscriptions'
+      | 'verifyApiKey'
+      | 'on'
+      | 'toJSON'
+    >();
+    type Plumbing =
+      | 'request'
+      | 'endpoint'
+      | 'endpointPage'
+      | 'unknownKeys'
+      | 'telemetry'
+      | 'logger'
+      | 'client';
+    expectTypeOf<Extract<keyof MatchVenue['orders'], Plumbing>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof MatchVenue['snsSubscriptions'], Plumbing>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof MatchVenue['webhookSubscriptions'], Plumbing>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof MatchVenue['account'], Plumbing>>().toEqualTypeOf<never>();
+  });
+
+  it('the main entry exports no plumbing and no test support', () => {
+    type Removed = 'path' | 'redact' | 'redactText' | 'getMockSimulator';
+    expectTypeOf<Extract<keyof typeof sdk, Removed>>().toEqualTypeOf<never>();
+    // @ts-expect-error FinalRequest is the pipeline's, not the API's
+    type _FinalRequest = sdk.FinalRequest<unknown>;
+    // @ts-expect-error HttpMethod is the pipeline's
+    type _HttpMethod = sdk.HttpMethod;
+    // @ts-expect-error QueryValue is the pipeline's
+    type _QueryValue = sdk.QueryValue;
+    // @ts-expect-error mock mode's binding is match-venue/testing's
+    type _MockBinding = sdk.MockBinding;
+    // @ts-expect-error the old name of venue.snsSubscriptions' type
+    type _Subscriptions = sdk.Subscriptions;
+    // @ts-expect-error the old name of venue.webhookSubscriptions' type
+    type _Notifications = sdk.Notifications;
+    expectTypeOf<sdk.SnsSubscriptions['create']>().toBeFunction();
+    expectTypeOf<sdk.WebhookSubscriptions['getPublicKey']>().toBeFunction();
   });
 });

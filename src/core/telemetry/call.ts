@@ -2,6 +2,7 @@ import type { Attributes, Span } from '@opentelemetry/api';
 import type { OperationId } from '../../generated/endpoints.js';
 import type { RawResponse } from '../api-promise.js';
 import type { MatchVenueError } from '../base-error.js';
+import { errorType, failedOutcome, venueCodeOf } from './error-attributes.js';
 import { redact, redactHeaders, redactText } from '../logger.js';
 import { type QueryValue, requestUrl } from '../request.js';
 import type { Failure } from '../response.js';
@@ -38,20 +39,6 @@ export interface TelemetryHost {
 }
 
 type AttemptOutcome = { raw: RawResponse } | Failure;
-
-/** `error.type` of a failed attempt or call: the status for an HTTP answer, else the error's kind. */
-function errorType(error: MatchVenueError | undefined, status: number | undefined): string {
-  if (status !== undefined && status >= 400) return String(status);
-  return error?.kind ?? 'Error';
-}
-
-/** `match_venue.outcome` of a call that failed with `error`. */
-function failedOutcome(error: unknown): string {
-  const kind = (error as Partial<MatchVenueError> | null)?.kind;
-  if (kind === 'MV_OUTCOME_UNKNOWN') return 'unknown';
-  if (kind === 'MV_ABORTED') return 'aborted';
-  return 'error';
-}
 
 export class CallTrace {
   /** The client request id, the same on every attempt. */
@@ -170,7 +157,8 @@ export class CallTrace {
     else {
       const failure = error as Partial<MatchVenueError> & { status?: number };
       span.setAttribute(ATTR.outcome, failedOutcome(error));
-      if (typeof failure.code === 'number') span.setAttribute(ATTR.errorCode, failure.code);
+      const code = venueCodeOf(error);
+      if (code !== undefined) span.setAttribute(ATTR.errorCode, code);
       const message = redactText(failure.message ?? String(error), this.#host.secrets());
       failSpan(this.#otel, span, failure.kind ?? 'Error', message);
     }
@@ -280,7 +268,7 @@ export class CallTrace {
     if (error !== undefined) {
       event.error = {
         kind: error.kind,
-        code: error.code,
+        venueCode: venueCodeOf(error),
         message: redactText(error.message, host.secrets()),
       };
       event.ambiguous = (outcome as Failure).ambiguous;
@@ -325,8 +313,8 @@ export class CallTrace {
     if (serverRequestId !== undefined) span.setAttribute(ATTR.requestId, serverRequestId);
     if (failure === undefined) span.setAttribute(ATTR.outcome, 'success');
     else {
-      const code = failure.error.code;
-      if (typeof code === 'number') span.setAttribute(ATTR.errorCode, code);
+      const code = venueCodeOf(failure.error);
+      if (code !== undefined) span.setAttribute(ATTR.errorCode, code);
       span.setAttribute(ATTR.ambiguous, failure.ambiguous);
       // An attempt that may have reached the venue without an answer: its effect is unknown.
       span.setAttribute(ATTR.outcome, failure.ambiguous && status === undefined ? 'unknown' : 'error');

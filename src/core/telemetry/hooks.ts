@@ -64,8 +64,8 @@ export interface RetryEvent extends RequestEventBase {
 export interface AttemptError {
   /** The error's stable `kind` (`MV_TIMEOUT`, `MV_API_SERVER_ERROR`, ...). */
   kind: string;
-  /** The venue's numeric error code for an HTTP answer; else the kind again. */
-  code: number | string | undefined;
+  /** The venue's numeric error code (`venueCode`) of an HTTP answer that carried one. */
+  venueCode: number | undefined;
   /** The error message, redacted. */
   message: string;
 }

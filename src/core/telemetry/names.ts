@@ -18,14 +18,14 @@ export const OPERATION_METHODS: Readonly<Record<OperationId, string>> = {
   createWithdrawal: 'withdrawals.create',
   createWsTicket: 'stream.ticket',
   getConfiguration: 'configuration.retrieve',
-  createWalletSubscription: 'notifications.create',
-  createPaymentsNetworkSubscription: 'notifications.createPaymentsNetwork',
-  createFxSubscription: 'notifications.createFx',
-  createTransferSubscription: 'notifications.createTransfer',
-  listV1Subscriptions: 'subscriptions.list',
-  createV1Subscription: 'subscriptions.create',
-  deleteV1Subscription: 'subscriptions.delete',
-  getNotificationPublicKey: 'notifications.getPublicKey',
+  createWalletSubscription: 'webhookSubscriptions.create',
+  createPaymentsNetworkSubscription: 'webhookSubscriptions.createPaymentsNetwork',
+  createFxSubscription: 'webhookSubscriptions.createFx',
+  createTransferSubscription: 'webhookSubscriptions.createTransfer',
+  listV1Subscriptions: 'snsSubscriptions.list',
+  createV1Subscription: 'snsSubscriptions.create',
+  deleteV1Subscription: 'snsSubscriptions.delete',
+  getNotificationPublicKey: 'webhookSubscriptions.getPublicKey',
 };
 
 /** `orders.place` for an operation of the table; `GET /path` for a request sent without one. */

@@ -33,7 +33,7 @@ import { createWithdrawal } from './withdrawals.js';
 
 /**
  * How a VenueEngine is built.
- * @internal
+ * @hidden
  */
 export interface EngineOptions {
   /** The injected clock (ms since the epoch). */
@@ -53,7 +53,7 @@ export interface EngineOptions {
 
 /**
  * The engine's changing state as JSON.
- * @internal
+ * @hidden
  */
 export interface EngineSnapshot {
   /** The engine's clock: the instant of its last step (epoch ms). */
@@ -67,7 +67,7 @@ export interface EngineSnapshot {
 
 /**
  * What the engine needs of a background population.
- * @internal
+ * @hidden
  */
 export interface EnginePopulation {
   /** Adds its entities (with their balances) to a fresh state. */
@@ -82,7 +82,7 @@ export interface EnginePopulation {
  *
  * Reachable as `sim.engine` for benchmarks and invariant checks; its surface follows the engine's
  * internals and is not a stable API.
- * @internal
+ * @hidden
  */
 export class VenueEngine implements EngineOperations {
   readonly config: EngineConfig;

@@ -17,7 +17,7 @@ import type {
 /**
  * The engine's whole state, for `checkInvariants` and debugging; its shape follows the engine's
  * internals and is not a stable API.
- * @internal
+ * @hidden
  */
 export interface EngineState {
   entities: Map<string, Entity>;

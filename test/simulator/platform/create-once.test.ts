@@ -38,7 +38,7 @@ describe('a create that is not idempotent, its connection reset after the platfo
     const path = '/v2/notifications/subscriptions';
     const venue = await resettingClient(sim, path);
 
-    const err = await venue.notifications
+    const err = await venue.webhookSubscriptions
       .create({ endpoint: receiver.url, notificationTypes: ['*'] })
       .catch((e: unknown) => e);
 
@@ -59,16 +59,16 @@ describe('a create that is not idempotent, its connection reset after the platfo
     const path = '/v1/notifications/subscriptions';
     const venue = await resettingClient(sim, path);
 
-    const err = (await venue.subscriptions
+    const err = (await venue.snsSubscriptions
       .create({ endpoint: receiver.url })
       .catch((e: unknown) => e)) as OutcomeUnknownError;
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(err.operation).toBe('createV1Subscription');
     expect(creates(path)).toHaveLength(1);
 
-    const resolved = await venue.subscriptions.resolveUnknown(err);
+    const resolved = await venue.snsSubscriptions.resolveUnknown(err);
     expect(resolved).toMatchObject({ status: 'found', subscription: { endpoint: receiver.url } });
-    const listed = await venue.subscriptions.list();
+    const listed = await venue.snsSubscriptions.list();
     expect(listed.filter((s) => s.endpoint === receiver?.url)).toHaveLength(1);
   });
 
@@ -89,12 +89,12 @@ describe('a create that is not idempotent, its connection reset after the platfo
       timeout: 200,
       settleWindowMs: 10_000,
     });
-    const err = (await venue.subscriptions
+    const err = (await venue.snsSubscriptions
       .create({ endpoint: receiver.url })
       .catch((e: unknown) => e)) as OutcomeUnknownError;
     expect(err).toBeInstanceOf(OutcomeUnknownError);
     expect(proxy.held).toBe(1);
-    const resolved = await venue.subscriptions.resolveUnknown(err);
+    const resolved = await venue.snsSubscriptions.resolveUnknown(err);
     expect(resolved).toEqual({ status: 'absent', final: false, settlesAt: err.settlesAt });
   });
 
@@ -102,7 +102,7 @@ describe('a create that is not idempotent, its connection reset after the platfo
     sim = await startSimulator();
     receiver = await startReceiver(sim.url, BURNER);
     const direct = new MatchVenue({ apiKey: BURNER, baseUrl: sim.url });
-    const created = await direct.subscriptions.create({ endpoint: receiver.url });
+    const created = await direct.snsSubscriptions.create({ endpoint: receiver.url });
     await sim.platform.idle(); // both regions confirmed by the receiver, so the delete is allowed
     let first = true;
     proxy = await startHoldingProxy(sim.url, (req) => {
@@ -111,7 +111,7 @@ describe('a create that is not idempotent, its connection reset after the platfo
       return 'reset-after';
     });
     const venue = new MatchVenue({ apiKey: BURNER, baseUrl: proxy.url, retry: { sleep: async () => {} } });
-    await expect(venue.subscriptions.delete(created.id)).resolves.toBeUndefined();
+    await expect(venue.snsSubscriptions.delete(created.id)).resolves.toBeUndefined();
     expect(proxy.forwarded.filter((f) => f.method === 'DELETE').map((f) => f.status)).toEqual([204, 404]);
   });
 });

@@ -126,7 +126,7 @@ describe('platform error catalog through the client', () => {
       expect(isApiError(error, code)).toBe(true);
       const apiError = error as APIError;
       expect(apiError.status).toBe(http);
-      expect(apiError.code).toBe(code);
+      expect(apiError.venueCode).toBe(code);
       expect(apiError.info?.name).toBe(name);
       expect(apiError.info?.meaning).toBe(info.meaning);
       expect(apiError.serverMessage).toBe(`server says ${code}`);

@@ -172,7 +172,7 @@ export function platformClient(baseUrl: string, apiKey = BURNER, requests: strin
     venue,
     requests,
     configuration: venue.configuration,
-    subscriptions: venue.subscriptions,
-    notifications: venue.notifications,
+    snsSubscriptions: venue.snsSubscriptions,
+    webhookSubscriptions: venue.webhookSubscriptions,
   };
 }

@@ -25,7 +25,7 @@ describe('v1 subscriptions against the simulator', () => {
   it('create -> signed confirmation per region, verified and auto-confirmed -> confirmed -> delete', async () => {
     server = await startSimulator();
     receiver = await startReceiver(server.url, BURNER);
-    const { subscriptions, requests } = server.client();
+    const { snsSubscriptions: subscriptions, requests } = server.client();
 
     const created = await subscriptions.create({ endpoint: receiver.url });
     expect(created.endpoint).toBe(receiver.url);
@@ -59,7 +59,7 @@ describe('v1 subscriptions against the simulator', () => {
   it('delivers the entity’s account events as signed SNS notifications once a detail is confirmed', async () => {
     server = await startSimulator();
     receiver = await startReceiver(server.url, BURNER);
-    await server.client().subscriptions.create({ endpoint: receiver.url });
+    await server.client().snsSubscriptions.create({ endpoint: receiver.url });
     await server.platform.idle();
 
     const burner = server.entityId(BURNER);
@@ -96,7 +96,7 @@ describe('v1 subscriptions against the simulator', () => {
   it('redelivers a v1 notification after a non-2xx, and counts any 2xx (204) as delivered', async () => {
     server = await startSimulator();
     receiver = await startReceiver(server.url, BURNER);
-    await server.client().subscriptions.create({ endpoint: receiver.url });
+    await server.client().snsSubscriptions.create({ endpoint: receiver.url });
     await server.platform.idle();
     const burner = server.entityId(BURNER);
 
@@ -122,7 +122,7 @@ describe('v1 subscriptions against the simulator', () => {
     server = await startSimulator({ mode: 'production', retrySchedule: [300] });
     receiver = await startReceiver(server.url, BURNER);
     receiver.failNext.push(500, 500);
-    const { subscriptions } = server.client();
+    const { snsSubscriptions: subscriptions } = server.client();
     const created = await subscriptions.create({ endpoint: receiver.url });
     await server.platform.idle();
     const confirmations = server.platform.deliveries().filter((d) => d.kind === 'v1-confirmation');
@@ -140,7 +140,7 @@ describe('v1 subscriptions against the simulator', () => {
     // Answering both confirmations with a bare 200 leaves both details pending.
     receiver = await startReceiver(server.url, BURNER);
     receiver.failNext.push(200, 200);
-    const { subscriptions, requests } = server.client();
+    const { snsSubscriptions: subscriptions, requests } = server.client();
     const created = await subscriptions.create({ endpoint: receiver.url });
     await server.platform.idle();
 
@@ -164,10 +164,10 @@ describe('v1 subscriptions against the simulator', () => {
     server = await startSimulator();
     const missing = await server
       .client()
-      .subscriptions.delete('6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f')
+      .snsSubscriptions.delete('6f1c1d2e-3b4a-4c5d-8e6f-7a8b9c0d1e2f')
       .catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFoundError);
-    expect((missing as NotFoundError).code).toBe(2);
+    expect((missing as NotFoundError).venueCode).toBe(2);
     expect((await rawDelete('not-a-uuid')).status).toBe(400);
   });
 
@@ -176,18 +176,18 @@ describe('v1 subscriptions against the simulator', () => {
     ['production', 1],
   ] as const)('limits active subscriptions in %s to %i (400, code 2)', async (mode, limit) => {
     server = await startSimulator({ mode });
-    const { subscriptions } = server.client();
+    const { snsSubscriptions: subscriptions } = server.client();
     for (let i = 0; i < limit; i++) await subscriptions.create({ endpoint: `http://127.0.0.1:9/hook-${i}` });
     const error = await subscriptions
       .create({ endpoint: 'http://127.0.0.1:9/one-more' })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
-    expect((error as BadRequestError).code).toBe(2);
+    expect((error as BadRequestError).venueCode).toBe(2);
     expect((error as BadRequestError).serverMessage).toMatch(new RegExp(`${mode} allows ${limit} active`));
     expect(await subscriptions.list()).toHaveLength(limit);
     // Another entity has its own allowance.
     await expect(
-      server.client(MINTER).subscriptions.create({ endpoint: 'http://127.0.0.1:9/m' }),
+      server.client(MINTER).snsSubscriptions.create({ endpoint: 'http://127.0.0.1:9/m' }),
     ).resolves.toMatchObject({ endpoint: 'http://127.0.0.1:9/m' });
   });
 
@@ -196,7 +196,7 @@ describe('v1 subscriptions against the simulator', () => {
     ['production', 72 * HOUR],
   ] as const)('removes pending details in %s after %i ms on the simulator clock', async (mode, age) => {
     server = await startSimulator({ mode, retrySchedule: [] });
-    const { subscriptions } = server.client();
+    const { snsSubscriptions: subscriptions } = server.client();
     const created = await subscriptions.create({ endpoint: 'http://127.0.0.1:9/unreachable' });
     server.sim.advance(age - 1);
     expect((await subscriptions.list()).map((s) => s.id)).toEqual([created.id]);
@@ -213,7 +213,7 @@ describe('v1 subscriptions against the simulator', () => {
     receiver = await startReceiver(server.url, BURNER);
     // The first confirmation is answered without confirming; the second is verified and confirmed.
     receiver.failNext.push(200);
-    const { subscriptions } = server.client();
+    const { snsSubscriptions: subscriptions } = server.client();
     const created = await subscriptions.create({ endpoint: receiver.url });
     await server.platform.idle();
     expect(receiver.confirmations).toHaveLength(1);
@@ -238,7 +238,7 @@ describe('v1 subscriptions against the simulator', () => {
 
   it('refuses a non-https endpoint off loopback before sending anything', async () => {
     server = await startSimulator();
-    const { subscriptions, requests } = server.client();
+    const { snsSubscriptions: subscriptions, requests } = server.client();
     await expect(subscriptions.create({ endpoint: 'http://example.com/hook' })).rejects.toThrow(
       /endpoint: must be an HTTPS URL/,
     );

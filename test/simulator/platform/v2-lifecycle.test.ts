@@ -24,13 +24,13 @@ describe('v2 notifications against the simulator', () => {
   it('validates the endpoint with HEAD first and refuses one without HEAD (400, code 2, errors naming endpoint)', async () => {
     sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY, { noHead: true });
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     const error = await notifications
       .create({ endpoint: receiver.url, notificationTypes: ['*'] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BadRequestError);
     const apiError = error as BadRequestError;
-    expect(apiError.code).toBe(2);
+    expect(apiError.venueCode).toBe(2);
     expect(apiError.errors).toHaveLength(1);
     expect(apiError.errors[0]).toMatchObject({ location: 'endpoint', invalidValue: receiver.url });
     expect(apiError.errors[0]?.message).toMatch(/HEAD with HTTP 405/);
@@ -39,7 +39,7 @@ describe('v2 notifications against the simulator', () => {
 
   it('refuses an unreachable endpoint', async () => {
     sim = await startSimulator({ deliveryTimeoutMs: 2000 });
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     const error = await notifications
       .createFx({ endpoint: 'http://127.0.0.1:9/nothing-listens', notificationTypes: ['*'] })
       .catch((e: unknown) => e);
@@ -50,7 +50,7 @@ describe('v2 notifications against the simulator', () => {
   it('creates each variant with its own body and response fields', async () => {
     sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
 
     const wallet = await notifications.create({ endpoint: receiver.url, notificationTypes: ['order.*'] });
     expect(wallet).toMatchObject({
@@ -109,7 +109,7 @@ describe('v2 notifications against the simulator', () => {
   it('delivers signed notifications the receiver verifies with the key from the public-key endpoint', async () => {
     sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     const subscription = await notifications.create({
       endpoint: receiver.url,
       notificationTypes: ['order.*'],
@@ -138,7 +138,7 @@ describe('v2 notifications against the simulator', () => {
   it('turns the simulator’s own account events into deliveries (a placed order)', async () => {
     sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
-    const { venue, notifications } = platformClient(sim.url, KEY);
+    const { venue, webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     await notifications.create({ endpoint: receiver.url, notificationTypes: ['order.accepted'] });
     const placed = await venue.orders.place({
       orderType: 'BURN',
@@ -161,7 +161,7 @@ describe('v2 notifications against the simulator', () => {
   it('redelivers after a non-200: first answer 500, then 200 -> exactly two attempts, handled once', async () => {
     sim = await startSimulator();
     receiver = await startReceiver(sim.url, KEY);
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     await notifications.create({ endpoint: receiver.url, notificationTypes: ['*'] });
     receiver.failNext.push(500);
 
@@ -177,7 +177,7 @@ describe('v2 notifications against the simulator', () => {
   it('treats a 2xx other than 200 as a failed v2 delivery and gives up after the schedule', async () => {
     sim = await startSimulator({ retrySchedule: [1, 1] });
     receiver = await startReceiver(sim.url, KEY);
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     await notifications.create({ endpoint: receiver.url, notificationTypes: ['*'] });
     receiver.failNext.push(204, 204, 204);
     const [record] = await sim.platform.publish(sim.entityId(KEY), 'order.updated', {});
@@ -189,7 +189,7 @@ describe('v2 notifications against the simulator', () => {
 
   it('serves the public key; an unknown key id is 404', async () => {
     sim = await startSimulator();
-    const { notifications } = platformClient(sim.url, KEY);
+    const { webhookSubscriptions: notifications } = platformClient(sim.url, KEY);
     const { v2 } = await sim.platform.signers();
     const key = await notifications.getPublicKey(v2.keyId);
     expect(key).toEqual(v2.publicKeyRecord);

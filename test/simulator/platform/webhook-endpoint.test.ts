@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWebhookEndpoint } from '../../../src/resources/subscriptions.js';
+import { isWebhookEndpoint } from '../../../src/contract/webhook-endpoint.js';
 
 describe('isWebhookEndpoint', () => {
   it.each([

@@ -1,8 +1,18 @@
+import type { ClientCore } from '../core/api-client.js';
 import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
-import { APIResource } from '../core/resource.js';
 import type {
+  FxSubscriptionRequest,
+  NotificationPublicKey,
+  NotificationSubscription,
+  PaymentsNetworkSubscriptionRequest,
+  TransferSubscriptionRequest,
+  WalletSubscriptionRequest,
+} from '../generated/models.js';
+
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type {
   FxSubscriptionRequest,
   NotificationPublicKey,
   NotificationSubscription,
@@ -14,13 +24,13 @@ import type {
 // The endpoint is checked beyond the contract's type (https, or http on loopback: see
 // contract/webhook-subscriptions.ts); the types are the contract's.
 
-/** Parameters of {@link Notifications.create} (wallet and contract products). */
+/** Parameters of {@link WebhookSubscriptions.create} (wallet and contract products). */
 export type WalletSubscriptionParams = WalletSubscriptionRequest;
-/** Parameters of {@link Notifications.createPaymentsNetwork}. */
+/** Parameters of {@link WebhookSubscriptions.createPaymentsNetwork}. */
 export type PaymentsNetworkSubscriptionParams = PaymentsNetworkSubscriptionRequest;
-/** Parameters of {@link Notifications.createFx}. */
+/** Parameters of {@link WebhookSubscriptions.createFx}. */
 export type FxSubscriptionParams = FxSubscriptionRequest;
-/** Parameters of {@link Notifications.createTransfer}. */
+/** Parameters of {@link WebhookSubscriptions.createTransfer}. */
 export type TransferSubscriptionParams = TransferSubscriptionRequest;
 
 /** A wallet, contract, payments-network or FX subscription: it has `restricted`, never the transfer fields. */
@@ -44,7 +54,17 @@ export type TransferNotificationSubscription = Pick<
 > & { [key: string]: unknown };
 
 /** Notification API v2 subscriptions (one create per product) and the signing keys of deliveries. */
-export class Notifications extends APIResource {
+export class WebhookSubscriptions {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
+
+  /**
+   * Made by MatchVenue, one per client.
+   * @internal
+   */
+  constructor(client: ClientCore) {
+    this.#client = client;
+  }
   /**
    * Wallet and contract products: `POST /v2/notifications/subscriptions`. The platform sends a
    * HEAD request to `endpoint` first and refuses the subscription (400, code 2) unless it answers.
@@ -53,8 +73,8 @@ export class Notifications extends APIResource {
     params: WalletSubscriptionParams,
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
-    const call = { context: 'notifications /v2/notifications/subscriptions params', body: params };
-    return this.client.endpoint(operations.createWalletSubscription, call, options);
+    const call = { context: 'webhookSubscriptions.create params', body: params };
+    return this.#client.endpoint(operations.createWalletSubscription, call, options);
   }
 
   /** Payments-network product: `{endpoint, name, enabled, notificationTypes}`. */
@@ -63,10 +83,10 @@ export class Notifications extends APIResource {
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
     const call = {
-      context: 'notifications /v2/payments-network/notifications/subscriptions params',
+      context: 'webhookSubscriptions.createPaymentsNetwork params',
       body: params,
     };
-    return this.client.endpoint(operations.createPaymentsNetworkSubscription, call, options);
+    return this.#client.endpoint(operations.createPaymentsNetworkSubscription, call, options);
   }
 
   /** FX product: `{endpoint, notificationTypes}`. */
@@ -74,8 +94,8 @@ export class Notifications extends APIResource {
     params: FxSubscriptionParams,
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
-    const call = { context: 'notifications /v2/fx/notifications/subscriptions params', body: params };
-    return this.client.endpoint(operations.createFxSubscription, call, options);
+    const call = { context: 'webhookSubscriptions.createFx params', body: params };
+    return this.#client.endpoint(operations.createFxSubscription, call, options);
   }
 
   /**
@@ -87,14 +107,14 @@ export class Notifications extends APIResource {
     options?: RequestOptions,
   ): APIPromise<TransferNotificationSubscription> {
     const call = {
-      context: 'notifications /v2/notifications/subscriptions/permissionless params',
+      context: 'webhookSubscriptions.createTransfer params',
       body: params,
     };
-    return this.client.endpoint(operations.createTransferSubscription, call, options);
+    return this.#client.endpoint(operations.createTransferSubscription, call, options);
   }
 
   /** The public key that signs deliveries carrying this `X-Circle-Key-Id`; a key id's key never changes. */
   getPublicKey(keyId: string, options?: RequestOptions): APIPromise<NotificationPublicKey> {
-    return this.client.endpoint(operations.getNotificationPublicKey, { params: { keyId } }, options);
+    return this.#client.endpoint(operations.getNotificationPublicKey, { params: { keyId } }, options);
   }
 }

@@ -1,113 +1,43 @@
-import type { Dispatcher } from 'undici';
-import { SEEDED_API_KEYS } from './contract/api-key.js';
-import { ClientCore, checkLimits, type RequestOptions } from './core/api-client.js';
-import { ConfigurationError } from './core/error.js';
-import { createLogger, type Logger, type LogLevelOption } from './core/logger.js';
-import { defaultRetrySettings, type RetrySettings } from './core/retry.js';
-import { type ClientEvents, isHeaderName, type ListenerOptions } from './core/telemetry/index.js';
-import {
-  defaultTransport,
-  type FetchLike,
-  fetchTransport,
-  handlerTransport,
-  lazyTransport,
-  type Transport,
-  undiciTransport,
-  type WebHandler,
-} from './core/transport.js';
-import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from './core/unknown-keys.js';
-import { type Environment, envLogLevel, resolveConfig } from './internal/config.js';
-import { handlerWsUrl, loadMockBinding } from './internal/mock-mode.js';
-import { Account } from './resources/account.js';
-import { ConfigurationResource } from './resources/configuration.js';
-import { Notifications } from './resources/notifications.js';
-import { Orders } from './resources/orders.js';
-import { Stream } from './resources/stream.js';
-import { Subscriptions } from './resources/subscriptions.js';
-import { Withdrawals } from './resources/withdrawals.js';
-import { ClientState } from './state/index.js';
+import { SEEDED_API_KEYS } from '../contract/api-key.js';
+import { ClientCore, checkLimits, type RequestOptions } from '../core/api-client.js';
+import { ConfigurationError } from '../core/error.js';
+import { createLogger } from '../core/logger.js';
+import { defaultRetrySettings } from '../core/retry.js';
+import { type ClientEvents, isHeaderName, type ListenerOptions } from '../core/telemetry/index.js';
+import { defaultTransport, lazyTransport } from '../core/default-transport.js';
+import { fetchTransport, handlerTransport } from '../core/fetch-transport.js';
+import type { Transport } from '../core/transport.js';
+import { undiciTransport } from '../core/undici-transport.js';
+import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from '../core/unknown-keys.js';
+import { Account } from '../resources/account.js';
+import { ConfigurationResource } from '../resources/configuration.js';
+import { Orders } from '../resources/orders.js';
+import { SnsSubscriptions } from '../resources/sns-subscriptions.js';
+import { Stream } from '../resources/stream.js';
+import { WebhookSubscriptions } from '../resources/webhook-subscriptions.js';
+import { Withdrawals } from '../resources/withdrawals.js';
+import { ClientState } from '../state/index.js';
+import { type Environment, envLogLevel, resolveConfig } from './config.js';
+import { handlerWsUrl, loadMockBinding } from './mock-mode.js';
+import type { MatchVenueOptions } from './options.js';
 
-/** Options of {@link MatchVenue}; every one is optional where an environment variable can stand in. */
-export interface MatchVenueOptions {
-  /**
-   * Platform API key (`TEST_API_KEY:…` / `LIVE_API_KEY:…`). Default: MATCH_VENUE_API_KEY; in mock
-   * mode without either, the seeded burner's published test key `TEST_API_KEY:burner:sim`, so the
-   * client acts as the simulator's seeded burner (`util.inspect(venue)` shows `actsAs: 'burner'`).
-   * Pass `SEEDED.minter.apiKey` (from `match-venue/simulator`) to act as the minter.
-   */
-  apiKey?: string;
-  /** REST base URL; https unless loopback. Default: MATCH_VENUE_BASE_URL, else the environment's. */
-  baseUrl?: string;
-  /** WebSocket base URL; wss unless loopback. Default: MATCH_VENUE_WS_URL, else derived from baseUrl. */
-  wsUrl?: string;
-  /**
-   * The WebSocket subprotocol name the stream offers (beside `ticket.<jwt>`) and requires the
-   * server to select. Default: MATCH_VENUE_WS_SUBPROTOCOL, else our spec's `service-match.v1`; the
-   * venue's owner publishes the same protocol as `circle-match.v1`. Mock mode ignores it (its
-   * simulator speaks `service-match.v1`), as it ignores base URLs.
-   */
-  wsSubprotocol?: string;
-  /**
-   * `production`, `sandbox`, or `mock` (an in-process simulator shared by every mock client of the
-   * process; no socket). Default: MATCH_VENUE_ENV, else inferred from the key prefix.
-   */
-  environment?: Environment;
-  /** Per-attempt time limit in ms. Default 30000. */
-  timeout?: number;
-  /** Budget in ms for one call across all its attempts and backoff waits. Default 60000. */
-  totalTimeout?: number;
-  /** Retries after the first attempt (connection errors, 408, 429, 5xx). Default 2. */
-  maxRetries?: number;
-  /**
-   * Send every request through this fetch instead of undici. Not needed for msw: with neither
-   * `fetch` nor `dispatcher` given, the client sends through the global fetch whenever an
-   * interceptor replaced it (msw's `setupServer`, nock), and through undici otherwise.
-   */
-  fetch?: FetchLike;
-  /** undici dispatcher (proxy, custom pool, MockAgent): always use undici with it, never the global fetch. */
-  dispatcher?: Dispatcher;
-  /**
-   * Serve requests with an in-process web handler, e.g. a simulator's `handle` (no socket). The
-   * client then reports environment `mock` and ignores the URL environment variables.
-   */
-  handler?: WebHandler;
-  /** Where log lines go (console, pino, …). Secrets are redacted before they reach it. */
-  logger?: Logger;
-  /** Minimum level logged. Default: MATCH_VENUE_LOG_LEVEL, else `silent`, or `info` when a logger is given. */
-  logLevel?: LogLevelOption;
-  /** Backoff tuning and injectable sleep/random/clock. */
-  retry?: Partial<RetrySettings>;
-  /** Headers added to every request. */
-  defaultHeaders?: Record<string, string>;
-  /**
-   * Check every success body against the API's schemas (default true), so a changed response
-   * fails loudly as ResponseValidationError. false skips that work on hot paths and trusts the
-   * server's shapes. Request parameters are always validated.
-   */
-  validateResponses?: boolean;
-  /**
-   * How long after an attempt that may have reached the venue its key's absence becomes final, in
-   * ms. Until then a refusal of a call with that key is not definite (OutcomeUnknownError) and
-   * `resolveUnknown` answers "absent for now". Default 60000: see README, Keeping state.
-   */
-  settleWindowMs?: number;
-  /** Most keys with an unknown outcome remembered at once. Default 10000. */
-  maxUnknownKeys?: number;
-  /**
-   * Header carrying the client request id, a UUID made per call and sent on every attempt (with
-   * the attempt number in `x-client-attempt`), so even a call that never got an answer can be
-   * found in the venue's logs; errors carry it as `clientRequestId`. Default `x-client-request-id`.
-   */
-  requestIdHeader?: string;
-  /**
-   * Send the active OpenTelemetry trace context as a W3C `traceparent` (and `tracestate`) header
-   * on every attempt, so the venue's spans join the caller's trace. Needs `@opentelemetry/api` and
-   * a registered provider; default false (nothing about the caller's traces leaves the process).
-   */
-  propagateTraceContext?: boolean;
-}
+export type { MatchVenueOptions } from './options.js';
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
+
+// Each client's pipeline, for the SDK's own tests (apiClientOf); never reachable from the main entry.
+const clients = new WeakMap<MatchVenue, ClientCore>();
+
+/**
+ * The request pipeline a client holds (`request`, `unknownKeys`, `logger`), for tests of the
+ * pipeline itself. Not exported by any entry of the package.
+ * @internal
+ */
+export function apiClientOf(venue: MatchVenue): ClientCore {
+  const api = clients.get(venue);
+  if (api === undefined) throw new ConfigurationError('apiClientOf: not a MatchVenue made by this module');
+  return api;
+}
 
 /** The seeded simulator entity a mock-mode key belongs to, by its published test key. */
 function seededEntity(apiKey: string): string | undefined {
@@ -143,7 +73,9 @@ function checkLedgerOptions(options: MatchVenueOptions): void {
  * console.log(account.stablecoin.available); // { amount: '…', currency: 'USD' }
  * ```
  */
-export class MatchVenue extends ClientCore {
+export class MatchVenue {
+  /** The REST base URL, without a trailing slash. */
+  readonly baseUrl: string;
   /** Where the client sends its requests: `production`, `sandbox` or `mock`. */
   readonly environment: Environment;
   /** WebSocket base URL (undefined in mock mode until a stream needs the simulator to listen). */
@@ -161,10 +93,21 @@ export class MatchVenue extends ClientCore {
   readonly stream: Stream;
   /** Platform: `GET /v1/configuration` (also checks a key). */
   readonly configuration: ConfigurationResource;
-  /** Platform: v1 (SNS) webhook subscriptions. */
-  readonly subscriptions: Subscriptions;
-  /** Platform: v2 webhook subscriptions and signing keys. */
-  readonly notifications: Notifications;
+  /**
+   * Platform: Notification API v1 webhook subscriptions (`/v1/notifications/subscriptions`), whose
+   * deliveries are SNS messages (verify them with `createSnsVerifier` of `match-venue/webhooks`).
+   */
+  readonly snsSubscriptions: SnsSubscriptions;
+  /**
+   * Platform: Notification API v2 webhook subscriptions (`/v2/notifications/subscriptions`, one
+   * create per product) and the keys their signed deliveries are verified with (`createV2Verifier`).
+   */
+  readonly webhookSubscriptions: WebhookSubscriptions;
+  /**
+   * The request pipeline the resources call, held rather than inherited so that none of its
+   * plumbing (`request`, `endpoint`, ...) is part of the client's API.
+   */
+  readonly #api: ClientCore;
 
   constructor(options: MatchVenueOptions = {}) {
     checkLimits(options, 'MatchVenue options');
@@ -189,7 +132,7 @@ export class MatchVenue extends ClientCore {
 
     const apiKey = config.apiKey;
     const logLevel = options.logLevel ?? envLogLevel() ?? (options.logger ? 'info' : 'silent');
-    super({
+    const api = new ClientCore({
       baseUrl: config.baseUrl,
       apiKey,
       transport,
@@ -205,14 +148,17 @@ export class MatchVenue extends ClientCore {
       requestIdHeader: idHeader,
       propagateTraceContext: options.propagateTraceContext,
     });
+    this.#api = api;
+    clients.set(this, api);
+    this.baseUrl = api.baseUrl;
     this.environment = config.environment;
     this.wsUrl = config.wsUrl;
     // A mock client made without a key is the seeded burner; saying so spares a reader the hunt.
     this.#actsAs = config.environment === 'mock' ? seededEntity(apiKey) : undefined;
     // Shared by the resources that keep state: open mirrors and streams, withdrawals created.
     const state = new ClientState();
-    this.orders = new Orders(this, state);
-    this.withdrawals = new Withdrawals(this, state);
+    this.orders = new Orders(api, state);
+    this.withdrawals = new Withdrawals(api, state);
     // Mock mode streams from the shared simulator, which listens on loopback only once asked; a
     // createMockVenue client, from its own simulator, the same way (its handler says where).
     const mockWs = options.handler
@@ -220,11 +166,11 @@ export class MatchVenue extends ClientCore {
       : config.environment === 'mock'
         ? () => loadMockBinding().then((binding) => binding.wsUrl())
         : undefined;
-    this.stream = new Stream(this, this.orders, () => this.wsUrl ?? mockWs, config.wsSubprotocol, state);
-    this.account = new Account(this, { orders: this.orders, stream: this.stream, state });
-    this.configuration = new ConfigurationResource(this);
-    this.subscriptions = new Subscriptions(this);
-    this.notifications = new Notifications(this);
+    this.stream = new Stream(api, this.orders, () => this.wsUrl ?? mockWs, config.wsSubprotocol, state);
+    this.account = new Account(api, { orders: this.orders, stream: this.stream, state });
+    this.configuration = new ConfigurationResource(api);
+    this.snsSubscriptions = new SnsSubscriptions(api);
+    this.webhookSubscriptions = new WebhookSubscriptions(api);
   }
 
   /**
@@ -253,7 +199,7 @@ export class MatchVenue extends ClientCore {
     listener: (event: ClientEvents[E]) => void,
     options?: ListenerOptions,
   ): () => void {
-    return this.telemetry.hooks.on(event, listener, options);
+    return this.#api.telemetry.hooks.on(event, listener, options);
   }
 
   /**

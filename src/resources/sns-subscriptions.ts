@@ -1,25 +1,25 @@
+import type { ClientCore } from '../core/api-client.js';
 import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
-import { APIResource } from '../core/resource.js';
 import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
 
-export { isWebhookEndpoint } from '../contract/webhook-endpoint.js';
+// The API's data of this resource, re-exported so the main entry can group its types by resource.
+export type { V1Subscription, V1SubscriptionDetail, V1SubscriptionRequest } from '../generated/models.js';
 
-/** Parameters of {@link Subscriptions.create}; `endpoint` must be https (or http on a loopback host). */
+/** Parameters of {@link SnsSubscriptions.create}; `endpoint` must be https (or http on a loopback host). */
 export type V1SubscriptionCreateParams = V1SubscriptionRequest;
 
 /**
  * A v1 subscription cannot be deleted while one of its region entries is still `pending` (kind
- * `MV_SUBSCRIPTION_PENDING`); thrown by {@link Subscriptions.delete} before it sends the DELETE.
+ * `MV_SUBSCRIPTION_PENDING`); thrown by {@link SnsSubscriptions.delete} before it sends the DELETE.
  */
 export class SubscriptionPendingError extends MatchVenueError {
   static override readonly kind = 'MV_SUBSCRIPTION_PENDING';
   /** The class name. */
   override name = 'SubscriptionPendingError';
-  declare readonly code: string;
   /** The subscription that was to be deleted. */
   readonly subscriptionId: string;
   /** The `subscriptionDetails` entries still pending. */
@@ -31,7 +31,7 @@ export class SubscriptionPendingError extends MatchVenueError {
   }[];
 
   /**
-   * Made by {@link Subscriptions.delete}.
+   * Made by {@link SnsSubscriptions.delete}.
    * @internal
    */
   constructor(subscriptionId: string, pendingDetails: readonly { url: string; arn: string }[]) {
@@ -45,7 +45,7 @@ export class SubscriptionPendingError extends MatchVenueError {
   }
 }
 
-/** What {@link Subscriptions.resolveUnknown} found: the subscription, or an absence (final or for now). */
+/** What {@link SnsSubscriptions.resolveUnknown} found: the subscription, or an absence (final or for now). */
 export type SubscriptionResolution =
   | {
       /** The create landed. */
@@ -55,16 +55,26 @@ export type SubscriptionResolution =
     }
   | Absence;
 
-/** `venue.subscriptions`: Notification API v1 subscriptions (SNS-style, one detail entry per region). */
-export class Subscriptions extends APIResource {
+/** `venue.snsSubscriptions`: Notification API v1 webhook subscriptions, delivered as SNS messages (one detail entry per region). */
+export class SnsSubscriptions {
+  /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
+  readonly #client: ClientCore;
+
+  /**
+   * Made by MatchVenue, one per client.
+   * @internal
+   */
+  constructor(client: ClientCore) {
+    this.#client = client;
+  }
   /**
    * Subscribes `endpoint`. Each region's entry starts `pending` and the platform posts a signed
    * SubscriptionConfirmation to the endpoint; a receiver from `match-venue/webhooks` confirms it.
    * An endpoint that is not https (outside loopback) rejects with ValidationError before sending.
    */
   create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
-    const call = { context: 'subscriptions.create params', body: params };
-    return this.client.endpoint(operations.createV1Subscription, call, options);
+    const call = { context: 'snsSubscriptions.create params', body: params };
+    return this.#client.endpoint(operations.createV1Subscription, call, options);
   }
 
   /**
@@ -78,20 +88,20 @@ export class Subscriptions extends APIResource {
     error: OutcomeUnknownError,
     options?: ResolveOptions,
   ): Promise<SubscriptionResolution> {
-    const outcome = outcomeOf(error, 'createV1Subscription', 'subscriptions.resolveUnknown');
+    const outcome = outcomeOf(error, 'createV1Subscription', 'snsSubscriptions.resolveUnknown');
     const { endpoint } = outcome.request as V1SubscriptionRequest;
     const look = async () => {
       const matches = (await this.list(options)).filter((s) => s.endpoint === endpoint);
       return matches.sort((a, b) => String(b.createDate).localeCompare(String(a.createDate)))[0];
     };
     const target = { key: undefined, operation: outcome.operation, settlesAt: outcome.settlesAt };
-    const answer = await resolveUnknownKey(this.client, target, look, options);
+    const answer = await resolveUnknownKey(this.#client, target, look, options);
     return answer.status === 'found' ? { status: 'found', subscription: answer.value } : answer;
   }
 
   /** The active v1 subscriptions of the key's entity. */
   list(options?: RequestOptions): APIPromise<V1Subscription[]> {
-    return this.client.endpoint(operations.listV1Subscriptions, {}, options);
+    return this.#client.endpoint(operations.listV1Subscriptions, {}, options);
   }
 
   /**
@@ -118,6 +128,6 @@ export class Subscriptions extends APIResource {
             response: { status: 204, headers: refusal.headers, requestId: refusal.requestId },
           }
         : undefined;
-    await this.client.endpoint(operations.deleteV1Subscription, { params: { id }, settleRefusal }, options);
+    await this.#client.endpoint(operations.deleteV1Subscription, { params: { id }, settleRefusal }, options);
   }
 }

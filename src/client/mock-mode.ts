@@ -5,11 +5,9 @@ import type { WebHandler } from '../core/transport.js';
 /**
  * Mock mode as the client sees it. The client knows nothing of the simulator (not even its types):
  * for `environment: 'mock'` it asks the testing layer for a binding, a web handler plus the
- * WebSocket URL streams connect to, and serves requests with it in-process.
- *
- * Exported by the main entry for compatibility but left out of its API reference, as are the
- * other mock-mode exports here: testing support is documented under `match-venue/testing`.
- * @internal
+ * WebSocket URL streams connect to, and serves requests with it in-process. The testing layer's
+ * `mockBinding()` returns this shape (src/testing/mock-mode.ts spells it again: neither layer
+ * imports the other).
  */
 export interface MockBinding {
   /** Answers one request in-process (no socket). */
@@ -36,28 +34,7 @@ export function handlerWsUrl(handler: WebHandler): (() => Promise<string>) | und
 /** What the client expects of the testing entry (`match-venue/testing`) it loads. */
 interface MockModeProvider {
   mockBinding(): Promise<MockBinding>;
-  getMockSimulator(): Promise<unknown>;
 }
-
-/**
- * Filled in by the testing layer's types (`match-venue/testing`, `match-venue/simulator`): when
- * either is part of the program, `getMockSimulator()` from the main entry is typed as the
- * simulator; otherwise it is typed as the binding, since the main entry knows nothing more.
- * @internal
- */
-// biome-ignore lint/suspicious/noEmptyInterface: augmented by the testing layer (declaration merging)
-export interface MockModeTypes {}
-
-/**
- * The shared mock-mode simulator, as typed by {@link MockModeTypes}.
- * @internal
- */
-export type MockSimulator = MockModeTypes extends {
-  /** The simulator type the testing layer adds. */
-  simulator: infer S;
-}
-  ? S
-  : MockBinding;
 
 // The package's own public subpath, through runtimeImport: a bundle of the main entry never
 // contains the simulator; Node resolves it through the package's `exports` (vitest through its
@@ -91,15 +68,4 @@ export function mockLoadMessage(cause: unknown): string {
 /** The binding to the process-wide mock simulator (shared by every mock-mode client of the process). */
 export function loadMockBinding(): Promise<MockBinding> {
   return loadProvider().then((mod) => mod.mockBinding());
-}
-
-/**
- * The simulator every `environment: 'mock'` client of the process shares, for its controls
- * (`clearAuction`, `advance`, `reset`, `setFaults`, …). Also exported by `match-venue/testing`,
- * which is the better import (and where it is documented): it is typed as the simulator without
- * any further import.
- * @internal
- */
-export function getMockSimulator(): Promise<MockSimulator> {
-  return loadProvider().then((mod) => mod.getMockSimulator() as Promise<MockSimulator>);
 }
