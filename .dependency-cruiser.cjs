@@ -1,21 +1,22 @@
 // Layer boundaries of match-venue, checked by `npm run lint:deps` (part of `npm run check`, so CI)
 // and by test/package/boundaries.test.ts. The layers (src/testing/README.md):
 //
-//   contract   src/generated/, src/contract/      facts of the API; imports nothing of the others
-//   core       src/core/, src/internal/           request pipeline; imports only core and contract
+//   validation src/validation/                    the checks' library; imports nothing of the others
+//   contract   src/generated/, src/contract/      facts of the API; imports only validation
+//   core       src/core/, src/internal/           request pipeline; imports only core, contract, validation
 //   resources  src/resources/                     one class per resource
 //   stream     src/stream/                        WebSocket client
 //   state      src/state/                         account mirror and waits; over core, stream, contract
 //   client     src/client.ts, src/index.ts        MatchVenue and the main entry
 //   webhooks   src/webhooks/                      receiver toolkit (its own entry)
-//   simulator  src/simulator/                     reference venue; imports only contract and itself
+//   simulator  src/simulator/                     reference venue; imports only contract, validation and itself
 //   testing    src/testing/                       mock mode, createMockVenue, msw; over client + simulator
 //
 // Type-only imports count (tsPreCompilationDeps): "never imports the simulator" means not even its
 // types. A dynamic import with a variable specifier (mock mode's `match-venue/testing`) cannot be
 // followed by this tool, nor by a bundler; that is the point of it.
 
-const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated)/';
+const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated|validation)/';
 
 // TEMPORARY allowlist: imports that break `simulator-imports-only-contract` and wait for the contract
 // layer to take the shared piece over. Each entry names one simulator file and exactly the files it
@@ -40,8 +41,8 @@ module.exports = {
     {
       name: 'simulator-imports-only-contract',
       comment:
-        'The simulator is a reference venue: it may import the contract layer (src/contract, src/generated) and ' +
-        'itself, never the client, core, resources, stream, webhooks or testing support.',
+        'The simulator is a reference venue: it may import the contract layer (src/contract, src/generated), the ' +
+        'validation library (src/validation) the generated checks run on, and itself, never the client, core, resources, stream, webhooks or testing support.',
       severity: 'error',
       from: {
         path: '^src/simulator/',
@@ -81,7 +82,7 @@ module.exports = {
         'core (src/core, src/internal) is the request pipeline under the resources: it never imports them.',
       severity: 'error',
       from: { path: '^src/(core|internal)/' },
-      to: { path: '^src/', pathNot: '^src/(core|internal|contract|generated)/' },
+      to: { path: '^src/', pathNot: '^src/(core|internal|contract|generated|validation)/' },
     },
     {
       name: 'state-imports-only-core-stream-contract',
@@ -95,10 +96,20 @@ module.exports = {
     {
       name: 'contract-imports-only-contract',
       comment:
-        'The contract (src/contract, src/generated) is what both sides import; it imports nothing of either.',
+        'The contract (src/contract, src/generated) is what both sides import; it imports nothing of either, only ' +
+        'the validation library its generated checks are written in.',
       severity: 'error',
       from: { path: '^src/(contract|generated)/' },
-      to: { path: '^src/', pathNot: '^src/(contract|generated)/' },
+      to: { path: '^src/', pathNot: '^src/(contract|generated|validation)/' },
+    },
+    {
+      name: 'validation-imports-nothing',
+      comment:
+        'The validation library (src/validation) knows no rule of the API and no layer: the rules are in openapi/, ' +
+        'the checks written in the library are generated into src/generated/.',
+      severity: 'error',
+      from: { path: '^src/validation/' },
+      to: { path: '^src/', pathNot: '^src/validation/' },
     },
     {
       name: 'only-testing-imports-testing',

@@ -1,4 +1,4 @@
-import { VERSION } from '../internal/version.js';
+import { VERSION } from '../generated/version.js';
 import { APIPromise, type RawResponse } from './api-promise.js';
 import { abortError, answersForKey, attemptOnce, finalError } from './attempt.js';
 import {

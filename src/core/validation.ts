@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type Check, type CheckIssue, runCheck } from '../contract/checks.js';
+import { type Check, type CheckIssue, runCheck } from '../validation/index.js';
 import { issueDetails } from '../contract/error-details.js';
 import type { ValidationIssue } from './error.js';
 import { ValidationError } from './error.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type EndpointDefinition, endpoints } from '../../src/generated/endpoints.js';
 import { lookupErrorCode } from '../../src/generated/errors.js';
-import { Order, PlaceOrderRequest, V1Subscription } from '../../src/generated/schemas.js';
+import { Order, PlaceOrderRequest, V1Subscription } from '../../src/generated/validators.js';
+import { accepts, issuesOf, parse } from '../helpers/checks.js';
 
 describe('endpoint table', () => {
   it('lists every endpoint of both documents with its method, path and success status', () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { issueDetails, showValue } from '../../src/contract/error-details.js';
-import { toValidationIssues } from '../../src/core/validation.js';
-import { CancelOrderRequest, ListOrdersQuery, PlaceOrderRequest } from '../../src/generated/schemas.js';
+import { checkIssues } from '../../src/core/validation.js';
+import { CancelOrderRequest, ListOrdersQuery, PlaceOrderRequest } from '../../src/generated/validators.js';
+import { type Check, type CheckIssue, runCheck } from '../../src/validation/index.js';
 
 const KEY_V4 = '3b241101-e2bb-4255-8caf-4136c566a962';
 
-function issues(schema: z.ZodType, input: unknown) {
-  const result = schema.safeParse(input);
-  expect(result.success).toBe(false);
-  return (result as { error: z.ZodError }).error;
+function issues(check: Check, input: unknown): { issues: CheckIssue[] } {
+  const result = runCheck(check, input);
+  expect(result.ok).toBe(false);
+  return { issues: result.ok ? [] : result.issues };
 }
 
 describe('issueDetails: zod issues as extended error entries (contract)', () => {
@@ -68,14 +68,14 @@ describe('issueDetails: zod issues as extended error entries (contract)', () => 
   it('is what the SDK reports as ValidationIssues: location -> path, message -> rule, error -> kind', () => {
     const input = { idempotencyKey: KEY_V4, orderType: 'MINT', amount: { amount: '150', currency: 'USD' } };
     const error = issues(PlaceOrderRequest, input);
-    expect(toValidationIssues(error)).toEqual(
+    expect(checkIssues(error.issues)).toEqual(
       issueDetails(error.issues, { closestUnionBranch: true }).map((d) => ({
         path: d.location,
         rule: d.message,
         kind: d.error,
       })),
     );
-    expect(toValidationIssues(error)).toContainEqual({
+    expect(checkIssues(error.issues)).toContainEqual({
       path: 'amount.amount',
       rule: 'must be at least 100 and a multiple of 100',
       kind: 'custom',

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
 import { orderIdFor } from '../../src/contract/ids.js';
 import { isVenueCurrency, VENUE_CURRENCY, VENUE_CURRENCY_RULE } from '../../src/contract/money.js';
-import { operationSchemas } from '../../src/contract/operation-schemas.js';
 import { operations } from '../../src/contract/operations.js';
-import { PlaceOrderBody } from '../../src/contract/orders.js';
-import {
-  RestrictedSubscription,
-  TransferSubscription,
-  WalletParams,
-} from '../../src/contract/webhook-subscriptions.js';
 import { endpoints } from '../../src/generated/endpoints.js';
-import { CreateWithdrawalRequest, PlaceOrderRequest } from '../../src/generated/schemas.js';
-import { checkedEndpoints } from '../../src/generated/validators.js';
+import { CreateWithdrawalRequest, PlaceOrderRequest } from '../../src/generated/validators.js';
+import { type Check, runCheck } from '../../src/validation/index.js';
+import { accepts, parse } from '../helpers/checks.js';
 
 const KEY_V4 = '3b241101-e2bb-4255-8caf-4136c566a962';
 const mint = {
@@ -22,16 +15,21 @@ const mint = {
   postFillAction: 'fallback',
 } as const;
 
-function issuesOf(schema: z.ZodType, input: unknown) {
-  const result = schema.safeParse(input);
-  expect(result.success).toBe(false);
-  return (result.error?.issues ?? []).map(({ path, message, code }) => ({ path, message, code }));
+const PlaceOrderBody = operations.placeOrder.body;
+const WalletParams = operations.createWalletSubscription.body;
+const RestrictedSubscription = operations.createWalletSubscription.responseData;
+const TransferSubscription = operations.createTransferSubscription.responseData;
+
+function issuesOf(check: Check, input: unknown) {
+  const result = runCheck(check, input);
+  expect(result.ok).toBe(false);
+  return result.ok ? [] : result.issues.map(({ path, message, code }) => ({ path, message, code }));
 }
 
-describe('operationSchemas: the endpoint table with the contract refinements', () => {
+describe('operations: the endpoint table with the contract refinements', () => {
   it('has every operation of the generated table, with the same method, path, status and error codes', () => {
-    expect(Object.keys(operationSchemas).sort()).toEqual(Object.keys(endpoints).sort());
-    for (const [id, def] of Object.entries(operationSchemas)) {
+    expect(Object.keys(operations).sort()).toEqual(Object.keys(endpoints).sort());
+    for (const [id, def] of Object.entries(operations)) {
       const generated = endpoints[id as keyof typeof endpoints];
       const facts = ({
         method,
@@ -56,7 +54,7 @@ describe('operationSchemas: the endpoint table with the contract refinements', (
   });
 
   it('replaces only the schemas the contract narrows', () => {
-    const refined = Object.entries(operationSchemas)
+    const refined = Object.entries(operations)
       .filter(([id, def]) => {
         const generated = endpoints[id as keyof typeof endpoints];
         return def.body !== generated.body || def.responseData !== generated.responseData;
@@ -71,10 +69,10 @@ describe('operationSchemas: the endpoint table with the contract refinements', (
       'createWalletSubscription',
       'placeOrder',
     ]);
-    expect(operationSchemas.placeOrder.body).toBe(PlaceOrderBody);
-    expect(operationSchemas.createWalletSubscription.body).toBe(WalletParams);
-    expect(operationSchemas.createWalletSubscription.responseData).toBe(RestrictedSubscription);
-    expect(operationSchemas.createTransferSubscription.responseData).toBe(TransferSubscription);
+    expect(operations.placeOrder.body).toBe(PlaceOrderBody);
+    expect(operations.createWalletSubscription.body).toBe(WalletParams);
+    expect(operations.createWalletSubscription.responseData).toBe(RestrictedSubscription);
+    expect(operations.createTransferSubscription.responseData).toBe(TransferSubscription);
   });
 });
 
@@ -92,7 +90,7 @@ describe('operations: the same table with validators, which the client sends fro
         b === null,
         r === null,
       ]);
-      const checked = checkedEndpoints[id as keyof typeof checkedEndpoints];
+      const checked = endpoints[id as keyof typeof endpoints];
       if (body !== checked.body || responseData !== checked.responseData) refined.push(id);
       expect(query, id).toBe(checked.query);
     }
@@ -109,13 +107,11 @@ describe('operations: the same table with validators, which the client sends fro
 
 describe('venue currency', () => {
   it('an order in another currency is refused naming amount.currency and the rule', () => {
-    expect(PlaceOrderRequest.safeParse({ ...mint, amount: { amount: '500', currency: 'EUR' } }).success).toBe(
-      true,
-    );
+    expect(accepts(PlaceOrderRequest, { ...mint, amount: { amount: '500', currency: 'EUR' } })).toBe(true);
     expect(issuesOf(PlaceOrderBody, { ...mint, amount: { amount: '500', currency: 'EUR' } })).toEqual([
       { path: ['amount', 'currency'], message: VENUE_CURRENCY_RULE, code: 'invalid_value' },
     ]);
-    expect(PlaceOrderBody.parse(mint)).toEqual(mint);
+    expect(parse(PlaceOrderBody, mint)).toEqual(mint);
     // A code that is no ISO 4217 code at all keeps the schema's own rule.
     expect(
       issuesOf(PlaceOrderBody, { ...mint, amount: { amount: '500', currency: 'usd' } })[0]?.message,
@@ -124,9 +120,11 @@ describe('venue currency', () => {
 
   it('is the currency the withdrawal schema states itself', () => {
     expect(VENUE_CURRENCY_RULE).toBe('must be USD');
-    const amount = CreateWithdrawalRequest.shape.amount;
-    expect(amount.shape.currency.safeParse(VENUE_CURRENCY).success).toBe(true);
-    expect(amount.shape.currency.safeParse('EUR').success).toBe(false);
+    const body = { idempotencyKey: KEY_V4, amount: { amount: '100.00', currency: VENUE_CURRENCY } };
+    expect(accepts(CreateWithdrawalRequest, body)).toBe(true);
+    expect(accepts(CreateWithdrawalRequest, { ...body, amount: { amount: '100.00', currency: 'EUR' } })).toBe(
+      false,
+    );
     expect(isVenueCurrency('USD')).toBe(true);
     expect(isVenueCurrency('EUR')).toBe(false);
   });

@@ -1,7 +1,7 @@
 /** The venue routes, keyed by the contract's operation ids (method, path, status: src/generated/endpoints.ts). */
-import type { z } from 'zod';
 import { isUuid } from '../../contract/ids.js';
 import { endpoints } from '../../generated/endpoints.js';
+import { type Check, runCheck } from '../../validation/index.js';
 import type { ListQuery } from '../engine/orders.js';
 import type { OrderStatus, OrderType } from '../engine/types.js';
 import type { BodySource } from './body.js';
@@ -19,9 +19,12 @@ export interface VenueRequest {
   params: Record<string, string>;
 }
 
-/** The request body checked against an operation's body schema (400 code 2 naming every failing field). */
-async function body<S extends z.ZodType>(schema: S, req: BodySource): Promise<z.output<S>> {
-  return validate(schema, await readJsonObject(req));
+/**
+ * The request body checked with an operation's generated body check, the one the client runs
+ * before sending (400 code 2 naming every failing field).
+ */
+async function body<T>(check: Check<T>, req: BodySource): Promise<T> {
+  return validate(check, await readJsonObject(req));
 }
 
 function listQuery(search: string): ListQuery {
@@ -54,9 +57,9 @@ function listQuery(search: string): ListQuery {
 /** A withdrawal whose only fault is its amount (not positive, not USD) is 138002, not code 2. */
 async function withdrawalBody(req: BodySource) {
   const raw = await readJsonObject(req);
-  const parsed = endpoints.createWithdrawal.body.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const details = issuesToDetails(parsed.error.issues, raw, 'body');
+  const parsed = runCheck(endpoints.createWithdrawal.body, raw);
+  if (parsed.ok) return parsed.value;
+  const details = issuesToDetails(parsed.issues, raw, 'body');
   if (details.every((d) => d.location?.startsWith('amount.')))
     throw new HttpError(
       400,
