@@ -93,7 +93,7 @@ export function emitTest(
     out = `(${values.join(' || ')})`;
   } else if (type === undefined) return `${v} === null`;
   else if (type === 'string') {
-    if (schema['x-decimal']) return null;
+    if (schema['x-decimal'] || schema['x-url']) return null;
     const parts = [`typeof ${v} === 'string'`];
     const pattern = rulePattern(schema);
     if (pattern !== undefined) parts.push(`${regexConst(em, regexLiteral(pattern))}.test(${v})`);

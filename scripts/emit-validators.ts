@@ -5,6 +5,7 @@
  * `x-pattern-message`...) or the library's default wording; the emitter fails on any construct it
  * does not know, so no rule of the YAML goes unenforced.
  */
+import { isAllowedUrl } from '../src/validation/url.js';
 import { emitTest, type TestEmitter } from './emit-predicates.js';
 import { checkDiscriminator, checkKeywords, type EndpointInfo } from './openapi-document.js';
 import {
@@ -20,6 +21,7 @@ import {
   type Schema,
   type SchemaObject,
   str,
+  urlRule,
 } from './openapi-source.js';
 
 /** What the driver knows of the document and hands over. */
@@ -46,7 +48,12 @@ function emitString(schema: SchemaObject): string {
   let head: string;
   const decimal = decimalChecks(schema);
   const pattern = rulePattern(schema);
-  if (decimal) {
+  const url = urlRule(schema, isAllowedUrl);
+  if (url) {
+    // The x-url rule is the whole rule; the pattern states it for other tools.
+    head = 'c.string(messages()';
+    rules.push(`c.url(${JSON.stringify(url.rule)}, ${str(url.message)})`);
+  } else if (decimal) {
     const syntax = regexLiteral(decimal.syntax);
     head = 'c.string(messages()';
     rules.push(`c.pattern(${syntax}, ${str(decimal.syntaxMessage)})`);
@@ -58,9 +65,9 @@ function emitString(schema: SchemaObject): string {
     head = 'c.string(messages()';
     rules.push(`c.pattern(${regexLiteral(pattern)}, ${str(message)})`);
   } else if (schema.format === 'uuid') {
-    head = `c.format(${FORMAT_REGEX.uuid}, messages('must be a UUID')`;
+    head = `c.format('uuid', ${FORMAT_REGEX.uuid}, messages('must be a UUID')`;
   } else if (schema.format === 'date-time') {
-    head = `c.format(${FORMAT_REGEX['date-time']}, messages('must be an ISO 8601 date-time')`;
+    head = `c.format('date-time', ${FORMAT_REGEX['date-time']}, messages('must be an ISO 8601 date-time')`;
   } else head = 'c.string(messages()';
   if (schema.minLength !== undefined) {
     const n = schema.minLength;
@@ -172,10 +179,6 @@ function minLength(v: string, n: number): boolean {
 }
 `;
 
-function dataCheck(expr: string): string {
-  const array = /^z\.array\((\w+)\)$/.exec(expr);
-  return array ? `c.array(${array[1]})` : expr;
-}
 /** The content of src/generated/validators.ts (after `headerLine`). */
 export function generateValidators(input: ValidatorInput, headerLine: string): string {
   // Only what an operation sends or receives, and what that refers to.

@@ -235,6 +235,7 @@ const KNOWN_KEYWORDS = new Set([
   'x-date-order',
   'x-query',
   'x-forbidden-message',
+  'x-url',
   'x-spec-gap',
 ]);
 /** Formats with a check; `uri` is documentation next to a pattern (or x-url) that enforces it. */

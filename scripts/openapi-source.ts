@@ -35,6 +35,7 @@ export interface SchemaObject {
   'x-date-order'?: { from: string; to: string; rule: string };
   'x-query'?: boolean;
   'x-forbidden-message'?: string;
+  'x-url'?: { schemes: string[]; httpHosts?: string[] };
 }
 export type Schema = SchemaObject | boolean;
 
@@ -172,3 +173,40 @@ export const FORMAT_REGEX: Readonly<Record<'uuid' | 'date-time', string>> = {
   uuid: `/^(${UUID_PATTERN.slice(1, -1)})$/`,
   'date-time': String.raw`/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/`,
 };
+
+// URLs an `x-url` schema's pattern must judge as the x-url rule does (src/validation/url.ts), so
+// that tools reading only the pattern take and refuse the same endpoints.
+const URL_SAMPLES = [
+  'https://hooks.example.com',
+  'https://hooks.example.com:8443/v1/in?tenant=7#x',
+  'http://hooks.example.com/v1',
+  'http://localhost:3000/hook',
+  'http://127.0.0.1/hook',
+  'http://[::1]:8080/',
+  'http://localhost.example.com/hook',
+  'https://user@hooks.example.com',
+  'https://user:secret@hooks.example.com',
+  'https://',
+  'https:///v1',
+  'https://a b.example',
+  'ftp://hooks.example.com',
+  'hooks.example.com',
+  'wss://hooks.example.com',
+];
+
+/** The `x-url` rule of a string schema and its message; undefined without one. */
+export function urlRule(
+  schema: SchemaObject,
+  accepts: (rule: { schemes: string[]; httpHosts?: string[] }, value: string) => boolean,
+): { rule: { schemes: string[]; httpHosts?: string[] }; message: string } | undefined {
+  const rule = schema['x-url'];
+  if (!rule) return undefined;
+  const message = schema['x-rule'] ?? fail('x-url needs an x-rule message');
+  const pattern = new RegExp(
+    schema.pattern ?? fail('x-url needs a pattern stating the rule for other tools'),
+  );
+  const disagree = URL_SAMPLES.filter((value) => pattern.test(value) !== accepts(rule, value));
+  if (disagree.length > 0)
+    fail(`x-url pattern ${schema.pattern} disagrees with the x-url rule on ${disagree}`);
+  return { rule, message };
+}

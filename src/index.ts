@@ -105,7 +105,6 @@ export type {
   // The API's money shape; `Money` (core/money.ts) is the helpers' name for the same two fields.
   Money as ApiMoney,
   NotificationPublicKey,
-  NotificationSubscription,
   Order,
   OrderAmount,
   OrderFill,
@@ -138,6 +137,7 @@ export type { Account } from './resources/account.js';
 export type { ConfigurationResource } from './resources/configuration.js';
 export type {
   FxSubscriptionParams,
+  NotificationSubscription,
   Notifications,
   PaymentsNetworkSubscriptionParams,
   RestrictedNotificationSubscription,

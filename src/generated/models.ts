@@ -16,7 +16,10 @@ export type FeeBps = string;
 /** UUID v4, unique per request. */
 export type IdempotencyKey = string;
 
-/** Publicly reachable HTTPS URL. */
+/**
+ * Publicly reachable HTTPS URL without credentials. Plain http is taken only on a loopback host
+ * (127.0.0.1, localhost, [::1]), so a local receiver can subscribe to the simulator.
+ */
 export type HttpsUrl = string;
 
 /** An amount of a currency. Decimal string rounded to 2 decimal places. */
@@ -36,8 +39,8 @@ export type OrderAmount = {
    * hundreds, so any decimals are zeros).
    */
   amount: string;
-  /** ISO 4217 currency code. */
-  currency: Currency;
+  /** Always `USD`, the venue's one currency (Money of other currencies is refused). */
+  currency: 'USD';
 };
 
 /** Money of a withdrawal; positive, in USD. */
@@ -512,10 +515,10 @@ export type TransferSubscriptionRequest = {
 };
 
 /**
- * A v2 subscription. `restricted` is present for wallet, contract, payments-network and FX;
- * `environment`, `addresses` and `domains` for the transfer product.
+ * A v2 subscription of the wallet, contract, payments-network or FX product: it carries
+ * `restricted`, never the transfer product's fields.
  */
-export type NotificationSubscription = {
+export type RestrictedNotificationSubscription = {
   /** The subscription's id. */
   id: string;
   /** Its label. */
@@ -530,13 +533,36 @@ export type NotificationSubscription = {
   updateDate?: string;
   /** The notification types delivered; `*` for all. */
   notificationTypes?: string[];
-  /** Present for the wallet, contract, payments-network and FX products. */
+  /** Whether the subscription is restricted to the entity's own wallets. */
   restricted?: boolean;
-  /** Transfer product only: the network watched. */
+  /** Fields this version does not know are kept. */
+  [key: string]: unknown;
+};
+
+/**
+ * A v2 subscription of the permissionless transfer product: it carries `environment`, `addresses`
+ * and `domains`, never `restricted`.
+ */
+export type TransferNotificationSubscription = {
+  /** The subscription's id. */
+  id: string;
+  /** Its label. */
+  name?: string;
+  /** The HTTPS URL deliveries are posted to. */
+  endpoint: string;
+  /** Whether deliveries are being made. */
+  enabled?: boolean;
+  /** When it was created. */
+  createDate?: string;
+  /** When it last changed. */
+  updateDate?: string;
+  /** The notification types delivered; `*` for all. */
+  notificationTypes?: string[];
+  /** The network watched. */
   environment?: string;
-  /** Transfer product only: wallet addresses watched. */
+  /** Wallet addresses watched. */
   addresses?: string[];
-  /** Transfer product only: blockchain domains watched. */
+  /** Blockchain domains watched. */
   domains?: number[];
   /** Fields this version does not know are kept. */
   [key: string]: unknown;

@@ -243,19 +243,7 @@ function isArray22(v: any): boolean {
   return true;
 }
 
-function isArray23(v: any): boolean {
-  if (!Array.isArray(v)) return false;
-  for (const x of v) if (!(typeof x === 'string')) return false;
-  return true;
-}
-
-function isArray24(v: any): boolean {
-  if (!Array.isArray(v)) return false;
-  for (const x of v) if (!(Number.isSafeInteger(x))) return false;
-  return true;
-}
-
-function isObject25(v: any): boolean {
+function isObject23(v: any): boolean {
   return (
     isObject(v) &&
     (typeof v.id === 'string' && RE_2.test(v.id)) &&
@@ -265,14 +253,45 @@ function isObject25(v: any): boolean {
     (v.createDate === undefined || (typeof v.createDate === 'string' && RE_3.test(v.createDate))) &&
     (v.updateDate === undefined || (typeof v.updateDate === 'string' && RE_3.test(v.updateDate))) &&
     (v.notificationTypes === undefined || isArray22(v.notificationTypes)) &&
-    (v.restricted === undefined || typeof v.restricted === 'boolean') &&
-    (v.environment === undefined || typeof v.environment === 'string') &&
-    (v.addresses === undefined || isArray23(v.addresses)) &&
-    (v.domains === undefined || isArray24(v.domains))
+    (v.restricted === undefined || typeof v.restricted === 'boolean')
   );
 }
 
-function isObject26(v: any): boolean {
+function isArray24(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(typeof x === 'string')) return false;
+  return true;
+}
+
+function isArray25(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(typeof x === 'string')) return false;
+  return true;
+}
+
+function isArray26(v: any): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (!(Number.isSafeInteger(x))) return false;
+  return true;
+}
+
+function isObject27(v: any): boolean {
+  return (
+    isObject(v) &&
+    (typeof v.id === 'string' && RE_2.test(v.id)) &&
+    (v.name === undefined || typeof v.name === 'string') &&
+    typeof v.endpoint === 'string' &&
+    (v.enabled === undefined || typeof v.enabled === 'boolean') &&
+    (v.createDate === undefined || (typeof v.createDate === 'string' && RE_3.test(v.createDate))) &&
+    (v.updateDate === undefined || (typeof v.updateDate === 'string' && RE_3.test(v.updateDate))) &&
+    (v.notificationTypes === undefined || isArray24(v.notificationTypes)) &&
+    (v.environment === undefined || typeof v.environment === 'string') &&
+    (v.addresses === undefined || isArray25(v.addresses)) &&
+    (v.domains === undefined || isArray26(v.domains))
+  );
+}
+
+function isObject28(v: any): boolean {
   return (
     isObject(v) &&
     typeof v.url === 'string' &&
@@ -281,22 +300,22 @@ function isObject26(v: any): boolean {
   );
 }
 
-function isArray27(v: any): boolean {
+function isArray29(v: any): boolean {
   if (!Array.isArray(v)) return false;
   for (const x of v) if (!(isV1SubscriptionDetail(x))) return false;
   return true;
 }
 
-function isObject28(v: any): boolean {
+function isObject30(v: any): boolean {
   return (
     isObject(v) &&
     (typeof v.id === 'string' && RE_2.test(v.id)) &&
     typeof v.endpoint === 'string' &&
-    isArray27(v.subscriptionDetails)
+    isArray29(v.subscriptionDetails)
   );
 }
 
-function isObject29(v: any): boolean {
+function isObject31(v: any): boolean {
   return (
     isObject(v) &&
     (typeof v.id === 'string' && RE_2.test(v.id)) &&
@@ -330,7 +349,7 @@ export type FeeBps = models.FeeBps;
 export const IdempotencyKey: c.Check<models.IdempotencyKey> = c.string(messages(), [c.pattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/, 'must be a UUID v4')]);
 export type IdempotencyKey = models.IdempotencyKey;
 
-export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.pattern(/^https:\/\/[^\s\/?#@]+([\/?#]\S*)?$/, 'must be an HTTPS URL')]);
+export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.url({"schemes":["https"],"httpHosts":["127.0.0.1","localhost","[::1]"]}, 'must be an HTTPS URL (plain http only on a loopback host, for local testing)')]);
 export type HttpsUrl = models.HttpsUrl;
 
 function isMoney(v: any): boolean {
@@ -353,7 +372,7 @@ export const OrderAmount: c.Check<models.OrderAmount> = c.object(
       (value: string) => !/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/.test(value) || /^[1-9][0-9]*00(\.0{1,2})?$/.test(value),
       'must be at least 100 and a multiple of 100',
     )]),
-    currency: Currency,
+    currency: c.oneOf(['USD'], messages()),
   },
   'strip',
   messages(),
@@ -396,8 +415,8 @@ function isOrderLineage(v: any): boolean {
 
 export const OrderLineage: c.Check<models.OrderLineage> = c.withTest(c.object(
   {
-    parentOrderId: c.nullable(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
-    childOrderId: c.nullable(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
+    parentOrderId: c.nullable(c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
+    childOrderId: c.nullable(c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
   },
   'loose',
   messages(),
@@ -413,7 +432,7 @@ export const OrderFill: c.Check<models.OrderFill> = c.withTest(c.object(
     filledAmount: Money,
     unfilledAmount: Money,
     clearingFeeBps: c.optional(FeeBps),
-    matchedAt: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    matchedAt: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
   },
   'loose',
   messages(),
@@ -426,7 +445,7 @@ function isBurnOrder(v: any): boolean {
 
 export const BurnOrder: c.Check<models.BurnOrder> = c.withTest(c.object(
   {
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     auctionId: c.nullable(c.int(messages())),
     lineage: OrderLineage,
     orderType: c.oneOf(['BURN'], messages()),
@@ -434,11 +453,11 @@ export const BurnOrder: c.Check<models.BurnOrder> = c.withTest(c.object(
     feeBps: c.optional(c.nullable(c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string of basis points with at most 2 decimal places')]))),
     postFillAction: PostFillAction,
     status: OrderStatus,
-    createdAt: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
-    updatedAt: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+    createdAt: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+    updatedAt: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
     fill: c.nullable(OrderFill),
     sourceWalletId: c.string(messages()),
-    fiatAccountId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    fiatAccountId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
   },
   'loose',
   messages(),
@@ -451,7 +470,7 @@ function isMintOrder(v: any): boolean {
 
 export const MintOrder: c.Check<models.MintOrder> = c.withTest(c.object(
   {
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     auctionId: c.nullable(c.int(messages())),
     lineage: OrderLineage,
     orderType: c.oneOf(['MINT'], messages()),
@@ -459,8 +478,8 @@ export const MintOrder: c.Check<models.MintOrder> = c.withTest(c.object(
     feeBps: c.optional(c.nullable(c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string of basis points with at most 2 decimal places')]))),
     postFillAction: PostFillAction,
     status: OrderStatus,
-    createdAt: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
-    updatedAt: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+    createdAt: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+    updatedAt: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
     fill: c.nullable(OrderFill),
     sourceWalletId: c.nullValue(messages()),
     fiatAccountId: c.nullValue(messages()),
@@ -485,7 +504,7 @@ export const BurnOrderRequest: c.Check<models.BurnOrderRequest> = c.object(
     feeBps: c.optional(c.nullable(c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string of basis points with at most 2 decimal places')]))),
     postFillAction: PostFillAction,
     sourceWalletId: c.string(messages(), [c.minLength(1, 'must be at least 1 character long')]),
-    fiatAccountId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    fiatAccountId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
   },
   'strict',
   messages(),
@@ -517,7 +536,7 @@ function isPlaceOrderResult(v: any): boolean {
 export const PlaceOrderResult: c.Check<models.PlaceOrderResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     status: OrderStatus,
   },
   'loose',
@@ -531,9 +550,9 @@ export const ListOrdersQuery: c.Check<models.ListOrdersQuery> = c.object(
     pageSize: c.withDefault(c.preprocess(integerText, c.int(typeMessage('must be an integer'), [c.bound('min', 1), c.bound('max', 100)])), 20),
     status: c.optional(OrderStatus),
     orderType: c.optional(OrderType),
-    orderId: c.optional(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
-    from: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
-    to: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    orderId: c.optional(c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
+    from: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    to: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
   },
   'strip',
   messages(),
@@ -578,7 +597,7 @@ export type OrderList = models.OrderList;
 export const CancelOrderRequest: c.Check<models.CancelOrderRequest> = c.object(
   {
     auctionId: c.int(messages()),
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
   },
   'strip',
   messages(),
@@ -592,7 +611,7 @@ function isCancelOrderResult(v: any): boolean {
 export const CancelOrderResult: c.Check<models.CancelOrderResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     status: c.oneOf(['cancelled'], messages()),
   },
   'loose',
@@ -607,7 +626,7 @@ function isCancelAllResult(v: any): boolean {
 export const CancelAllResult: c.Check<models.CancelAllResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
-    orderIds: c.array(c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')), messages()),
+    orderIds: c.array(c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')), messages()),
     status: c.oneOf(['cancelled'], messages()),
   },
   'loose',
@@ -618,7 +637,7 @@ export type CancelAllResult = models.CancelAllResult;
 export const ModifyOrderRequest: c.Check<models.ModifyOrderRequest> = c.object(
   {
     auctionId: c.int(messages()),
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     feeBps: c.nullable(c.string(messages(), [c.pattern(/^(0|[1-9][0-9]*)(\.[0-9]{1,2})?$/, 'must be a non-negative decimal string of basis points with at most 2 decimal places')])),
   },
   'strip',
@@ -633,7 +652,7 @@ function isModifyOrderResult(v: any): boolean {
 export const ModifyOrderResult: c.Check<models.ModifyOrderResult> = c.withTest(c.object(
   {
     auctionId: c.int(messages()),
-    orderId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    orderId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     status: c.oneOf(['pending'], messages()),
   },
   'loose',
@@ -668,8 +687,8 @@ export const AccountSummary: c.Check<models.AccountSummary> = c.withTest(c.objec
     ),
     activity: c.object(
       {
-        from: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
-        to: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+        from: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+        to: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
         totalMatched: Money,
         rebatesEarned: Money,
         feesPaid: Money,
@@ -687,7 +706,7 @@ export const CreateWithdrawalRequest: c.Check<models.CreateWithdrawalRequest> = 
   {
     idempotencyKey: IdempotencyKey,
     amount: WithdrawalAmount,
-    fiatAccountId: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    fiatAccountId: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
   },
   'strip',
   messages(),
@@ -700,7 +719,7 @@ function isWithdrawal(v: any): boolean {
 
 export const Withdrawal: c.Check<models.Withdrawal> = c.withTest(c.object(
   {
-    id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    id: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     status: c.string(messages()),
   },
   'loose',
@@ -715,7 +734,7 @@ function isWsTicket(v: any): boolean {
 export const WsTicket: c.Check<models.WsTicket> = c.withTest(c.object(
   {
     ticket: c.string(messages()),
-    expiresAt: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    expiresAt: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
   },
   'loose',
   messages(),
@@ -786,28 +805,47 @@ export const TransferSubscriptionRequest: c.Check<models.TransferSubscriptionReq
 );
 export type TransferSubscriptionRequest = models.TransferSubscriptionRequest;
 
-function isNotificationSubscription(v: any): boolean {
-  return isObject25(v);
+function isRestrictedNotificationSubscription(v: any): boolean {
+  return isObject23(v);
 }
 
-export const NotificationSubscription: c.Check<models.NotificationSubscription> = c.withTest(c.object(
+export const RestrictedNotificationSubscription: c.Check<models.RestrictedNotificationSubscription> = c.withTest(c.object(
   {
-    id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    id: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     name: c.optional(c.string(messages())),
     endpoint: c.string(messages()),
     enabled: c.optional(c.boolean(messages())),
-    createDate: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
-    updateDate: c.optional(c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    createDate: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    updateDate: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
     notificationTypes: c.optional(c.array(c.string(messages()), messages())),
     restricted: c.optional(c.boolean(messages())),
+  },
+  'loose',
+  messages(),
+), isRestrictedNotificationSubscription);
+export type RestrictedNotificationSubscription = models.RestrictedNotificationSubscription;
+
+function isTransferNotificationSubscription(v: any): boolean {
+  return isObject27(v);
+}
+
+export const TransferNotificationSubscription: c.Check<models.TransferNotificationSubscription> = c.withTest(c.object(
+  {
+    id: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    name: c.optional(c.string(messages())),
+    endpoint: c.string(messages()),
+    enabled: c.optional(c.boolean(messages())),
+    createDate: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    updateDate: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    notificationTypes: c.optional(c.array(c.string(messages()), messages())),
     environment: c.optional(c.string(messages())),
     addresses: c.optional(c.array(c.string(messages()), messages())),
     domains: c.optional(c.array(c.int(messages()), messages())),
   },
   'loose',
   messages(),
-), isNotificationSubscription);
-export type NotificationSubscription = models.NotificationSubscription;
+), isTransferNotificationSubscription);
+export type TransferNotificationSubscription = models.TransferNotificationSubscription;
 
 export const V1SubscriptionRequest: c.Check<models.V1SubscriptionRequest> = c.object(
   {
@@ -819,7 +857,7 @@ export const V1SubscriptionRequest: c.Check<models.V1SubscriptionRequest> = c.ob
 export type V1SubscriptionRequest = models.V1SubscriptionRequest;
 
 function isV1SubscriptionDetail(v: any): boolean {
-  return isObject26(v);
+  return isObject28(v);
 }
 
 export const V1SubscriptionDetail: c.Check<models.V1SubscriptionDetail> = c.withTest(c.object(
@@ -834,12 +872,12 @@ export const V1SubscriptionDetail: c.Check<models.V1SubscriptionDetail> = c.with
 export type V1SubscriptionDetail = models.V1SubscriptionDetail;
 
 function isV1Subscription(v: any): boolean {
-  return isObject28(v);
+  return isObject30(v);
 }
 
 export const V1Subscription: c.Check<models.V1Subscription> = c.withTest(c.object(
   {
-    id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    id: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     endpoint: c.string(messages()),
     subscriptionDetails: c.array(V1SubscriptionDetail, messages()),
   },
@@ -849,15 +887,15 @@ export const V1Subscription: c.Check<models.V1Subscription> = c.withTest(c.objec
 export type V1Subscription = models.V1Subscription;
 
 function isNotificationPublicKey(v: any): boolean {
-  return isObject29(v);
+  return isObject31(v);
 }
 
 export const NotificationPublicKey: c.Check<models.NotificationPublicKey> = c.withTest(c.object(
   {
-    id: c.format(/^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
+    id: c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID')),
     algorithm: c.oneOf(['ECDSA_SHA_256'], messages()),
     publicKey: c.string(messages()),
-    createDate: c.format(/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
+    createDate: c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time')),
   },
   'loose',
   messages(),

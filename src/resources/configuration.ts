@@ -1,4 +1,4 @@
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { AuthenticationError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
@@ -9,7 +9,7 @@ import type { Configuration } from '../generated/models.js';
 export class ConfigurationResource extends APIResource {
   /** The entity's platform configuration (`payments.masterWalletId`). */
   retrieve(options?: RequestOptions): APIPromise<Configuration> {
-    return this.client.endpoint(operations.getConfiguration, {}, options);
+    return this.client.endpoint(endpoints.getConfiguration, {}, options);
   }
 
   /**

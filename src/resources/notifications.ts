@@ -1,18 +1,19 @@
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import { APIResource } from '../core/resource.js';
 import type {
   FxSubscriptionRequest,
   NotificationPublicKey,
-  NotificationSubscription,
   PaymentsNetworkSubscriptionRequest,
+  RestrictedNotificationSubscription,
+  TransferNotificationSubscription,
   TransferSubscriptionRequest,
   WalletSubscriptionRequest,
 } from '../generated/models.js';
 
-// The endpoint is checked beyond the contract's type (https, or http on loopback: see
-// contract/webhook-subscriptions.ts); the types are the contract's.
+// The endpoint rule (https, or http on loopback) is the OpenAPI's `x-url` on HttpsUrl, checked
+// by the generated checks on both sides; the types are the contract's.
 
 /** Parameters of {@link Notifications.create} (wallet and contract products). */
 export type WalletSubscriptionParams = WalletSubscriptionRequest;
@@ -23,25 +24,10 @@ export type FxSubscriptionParams = FxSubscriptionRequest;
 /** Parameters of {@link Notifications.createTransfer}. */
 export type TransferSubscriptionParams = TransferSubscriptionRequest;
 
-/** A wallet, contract, payments-network or FX subscription: it has `restricted`, never the transfer fields. */
-export type RestrictedNotificationSubscription = Pick<
-  NotificationSubscription,
-  'id' | 'name' | 'endpoint' | 'enabled' | 'createDate' | 'updateDate' | 'notificationTypes' | 'restricted'
-> & { [key: string]: unknown };
-/** A transfer-product subscription: `environment`, `addresses` and `domains`, never `restricted`. */
-export type TransferNotificationSubscription = Pick<
-  NotificationSubscription,
-  | 'id'
-  | 'name'
-  | 'endpoint'
-  | 'enabled'
-  | 'createDate'
-  | 'updateDate'
-  | 'notificationTypes'
-  | 'environment'
-  | 'addresses'
-  | 'domains'
-> & { [key: string]: unknown };
+export type { RestrictedNotificationSubscription, TransferNotificationSubscription };
+
+/** A v2 subscription of any product. */
+export type NotificationSubscription = RestrictedNotificationSubscription | TransferNotificationSubscription;
 
 /** Notification API v2 subscriptions (one create per product) and the signing keys of deliveries. */
 export class Notifications extends APIResource {
@@ -54,7 +40,7 @@ export class Notifications extends APIResource {
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
     const call = { context: 'notifications /v2/notifications/subscriptions params', body: params };
-    return this.client.endpoint(operations.createWalletSubscription, call, options);
+    return this.client.endpoint(endpoints.createWalletSubscription, call, options);
   }
 
   /** Payments-network product: `{endpoint, name, enabled, notificationTypes}`. */
@@ -66,7 +52,7 @@ export class Notifications extends APIResource {
       context: 'notifications /v2/payments-network/notifications/subscriptions params',
       body: params,
     };
-    return this.client.endpoint(operations.createPaymentsNetworkSubscription, call, options);
+    return this.client.endpoint(endpoints.createPaymentsNetworkSubscription, call, options);
   }
 
   /** FX product: `{endpoint, notificationTypes}`. */
@@ -75,7 +61,7 @@ export class Notifications extends APIResource {
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
     const call = { context: 'notifications /v2/fx/notifications/subscriptions params', body: params };
-    return this.client.endpoint(operations.createFxSubscription, call, options);
+    return this.client.endpoint(endpoints.createFxSubscription, call, options);
   }
 
   /**
@@ -90,11 +76,11 @@ export class Notifications extends APIResource {
       context: 'notifications /v2/notifications/subscriptions/permissionless params',
       body: params,
     };
-    return this.client.endpoint(operations.createTransferSubscription, call, options);
+    return this.client.endpoint(endpoints.createTransferSubscription, call, options);
   }
 
   /** The public key that signs deliveries carrying this `X-Circle-Key-Id`; a key id's key never changes. */
   getPublicKey(keyId: string, options?: RequestOptions): APIPromise<NotificationPublicKey> {
-    return this.client.endpoint(operations.getNotificationPublicKey, { params: { keyId } }, options);
+    return this.client.endpoint(endpoints.getNotificationPublicKey, { params: { keyId } }, options);
   }
 }

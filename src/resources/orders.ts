@@ -1,5 +1,5 @@
 import { orderIdFor } from '../contract/ids.js';
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import {
@@ -151,7 +151,7 @@ export class Orders extends APIResource {
     const bad = badWalletId(params);
     if (bad) return APIPromise.rejected(bad);
     return this.client.endpoint(
-      operations.placeOrder,
+      endpoints.placeOrder,
       { context: 'orders.place params', body: params },
       options,
     );
@@ -164,7 +164,7 @@ export class Orders extends APIResource {
   retrieve(orderId: string, options?: RequestOptions): APIPromise<Order> {
     const bad = badOrderId(orderId, 'orders.retrieve orderId');
     if (bad) return APIPromise.rejected(bad);
-    return this.client.endpoint(operations.getOrder, { params: { id: orderId } }, options);
+    return this.client.endpoint(endpoints.getOrder, { params: { id: orderId } }, options);
   }
 
   /**
@@ -177,7 +177,7 @@ export class Orders extends APIResource {
   list(params?: ListOrdersParams, options?: RequestOptions): PagePromise<Order>;
   list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
     const call = { context: 'orders.list params', query: isoFilters(params) };
-    return this.client.endpointPage(operations.listOrders, call, ordersOf, options);
+    return this.client.endpointPage(endpoints.listOrders, call, ordersOf, options);
   }
 
   /**
@@ -188,7 +188,7 @@ export class Orders extends APIResource {
   cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
     const settleRefusal = () => this.#cancelLanded(params, options);
     return this.client.endpoint(
-      operations.cancelOrder,
+      endpoints.cancelOrder,
       { context: 'orders.cancel params', body: params, settleRefusal },
       options,
     );
@@ -206,7 +206,7 @@ export class Orders extends APIResource {
 
   /** Cancels every resting order of the caller in the current auction. */
   cancelAll(options?: RequestOptions): APIPromise<CancelAllResult> {
-    return this.client.endpoint(operations.cancelAllOrders, {}, options);
+    return this.client.endpoint(endpoints.cancelAllOrders, {}, options);
   }
 
   /**
@@ -219,7 +219,7 @@ export class Orders extends APIResource {
   modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
     const settleRefusal = (refusal: APIError) => this.#modifyLanded(params, refusal, options);
     return this.client.endpoint(
-      operations.modifyOrder,
+      endpoints.modifyOrder,
       { context: 'orders.modify params', body: params, settleRefusal },
       options,
     );

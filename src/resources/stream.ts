@@ -1,4 +1,4 @@
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ConfigurationError } from '../core/error.js';
@@ -54,7 +54,7 @@ export class Stream extends APIResource {
 
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
   ticket(options?: RequestOptions): APIPromise<WsTicket> {
-    return this.client.endpoint(operations.createWsTicket, {}, options);
+    return this.client.endpoint(endpoints.createWsTicket, {}, options);
   }
 
   /**

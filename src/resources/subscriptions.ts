@@ -1,12 +1,10 @@
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
 import { APIResource } from '../core/resource.js';
 import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
-
-export { isWebhookEndpoint } from '../contract/webhook-endpoint.js';
 
 /** Parameters of {@link Subscriptions.create}; `endpoint` must be https (or http on a loopback host). */
 export type V1SubscriptionCreateParams = V1SubscriptionRequest;
@@ -64,7 +62,7 @@ export class Subscriptions extends APIResource {
    */
   create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
     const call = { context: 'subscriptions.create params', body: params };
-    return this.client.endpoint(operations.createV1Subscription, call, options);
+    return this.client.endpoint(endpoints.createV1Subscription, call, options);
   }
 
   /**
@@ -91,7 +89,7 @@ export class Subscriptions extends APIResource {
 
   /** The active v1 subscriptions of the key's entity. */
   list(options?: RequestOptions): APIPromise<V1Subscription[]> {
-    return this.client.endpoint(operations.listV1Subscriptions, {}, options);
+    return this.client.endpoint(endpoints.listV1Subscriptions, {}, options);
   }
 
   /**
@@ -118,6 +116,6 @@ export class Subscriptions extends APIResource {
             response: { status: 204, headers: refusal.headers, requestId: refusal.requestId },
           }
         : undefined;
-    await this.client.endpoint(operations.deleteV1Subscription, { params: { id }, settleRefusal }, options);
+    await this.client.endpoint(endpoints.deleteV1Subscription, { params: { id }, settleRefusal }, options);
   }
 }

@@ -104,6 +104,8 @@ function constraintsOf(raised: Raised): Record<string, unknown> {
   if (raised.values !== undefined) constraints.values = raised.values;
   if (raised.options !== undefined) constraints.values = raised.options;
   if (raised.keys !== undefined) constraints.keys = raised.keys;
+  if (raised.format !== undefined) constraints.format = raised.format;
+  if (raised.pattern !== undefined) constraints.pattern = raised.pattern;
   return constraints;
 }
 

@@ -6,3 +6,4 @@
 export * from './check.js';
 export * from './scalars.js';
 export * from './structures.js';
+export * from './url.js';

@@ -19,6 +19,9 @@ export interface Raised {
   bound?: number;
   keys?: readonly string[];
   options?: readonly unknown[];
+  /** The string format (`uuid`, `date-time`) or the pattern's source an invalid_format issue failed. */
+  format?: string;
+  pattern?: string;
   /** Path below the current value (a refinement's `path`). */
   at?: readonly (string | number)[];
 }
@@ -37,13 +40,10 @@ const ARTICLE: Record<string, string> = {
 export function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return 'NaN';
-    if (!Number.isFinite(value)) return String(value);
-    return Number.isInteger(value) ? 'an integer' : 'a number';
-  }
+  if (typeof value === 'number') return Number.isFinite(value) ? `the number ${value}` : String(value);
   const type = typeof value;
-  return type === 'object' || type === 'undefined' ? type : `a ${type}`;
+  if (type === 'object') return 'an object';
+  return type === 'undefined' ? 'nothing' : `a ${type}`;
 }
 
 /** A listed value as a message shows it: strings bare (`BURN`), anything else as JSON. */

@@ -24,14 +24,25 @@ const passes = (rules: readonly Rule[], value: unknown): boolean => {
   return true;
 };
 
-/** `value` matches `re`: an invalid_format issue that does not stop later rules. */
-export function pattern(re: RegExp, message?: string): Rule {
+/**
+ * `value` matches `re`: an invalid_format issue that does not stop later rules. `format` names the
+ * string format the pattern is the check of (`uuid`, `date-time`), for the issue's constraints.
+ */
+export function pattern(re: RegExp, message?: string, format?: string): Rule {
   return rule(
     (value, ctx, map, start) => {
       if (abortedSince(ctx, start)) return;
       re.lastIndex = 0;
       if (re.test(value as string)) return;
-      raise(ctx, { code: 'invalid_format', input: value, continue: true, message, map });
+      raise(ctx, {
+        code: 'invalid_format',
+        input: value,
+        continue: true,
+        message,
+        map,
+        format,
+        pattern: re.source,
+      });
     },
     (value: string) => {
       re.lastIndex = 0;
@@ -130,8 +141,8 @@ export function string(map?: ErrorMap, rules: readonly Rule[] = []): Check<strin
  * A string `format` (`uuid`, `date-time`): a string whose pattern is the schema's own
  * first check, worded by the schema's map.
  */
-export function format(re: RegExp, map?: ErrorMap, rules: readonly Rule[] = []): Check<string> {
-  return string(map, [pattern(re), ...rules]);
+export function format(name: string, re: RegExp, map?: ErrorMap, rules: readonly Rule[] = []): Check<string> {
+  return string(map, [pattern(re, undefined, name), ...rules]);
 }
 
 /** An integer (a safe one), then its rules (bounds). */
@@ -139,9 +150,12 @@ export function int(map?: ErrorMap, rules: readonly Rule[] = []): Check<number> 
   return make(
     (value, ctx) => {
       const start = ctx.issues.length;
-      if (typeof value !== 'number' || Number.isNaN(value) || !Number.isFinite(value)) {
-        raise(ctx, { code: 'invalid_type', expected: 'number', input: value, continue: false, map });
-      } else if (!Number.isInteger(value)) {
+      if (
+        typeof value !== 'number' ||
+        Number.isNaN(value) ||
+        !Number.isFinite(value) ||
+        !Number.isInteger(value)
+      ) {
         raise(ctx, { code: 'invalid_type', expected: 'int', input: value, continue: false, map });
       } else if (!Number.isSafeInteger(value)) {
         const big = value > 0;

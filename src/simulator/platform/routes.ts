@@ -3,7 +3,7 @@
  * keyed by the contract's operation ids: method, path and status from src/generated/endpoints.ts.
  */
 import { isUuid } from '../../contract/ids.js';
-import { operations } from '../../contract/operations.js';
+import { endpoints } from '../../generated/endpoints.js';
 import { type Check, runCheck } from '../../validation/index.js';
 import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
@@ -35,7 +35,7 @@ interface PlatformRequest {
 }
 
 /**
- * The body checked with an operation's body check: the contract's table (contract/operations.ts),
+ * The body checked with an operation's body check: the contract's table (contract/endpoints.ts),
  * the one the client checks the same body with before sending it.
  */
 async function parseBody<T>(req: Request, check: Check<T> | null): Promise<T> {
@@ -100,7 +100,7 @@ async function createV2(
     environment?: string;
     addresses?: string[];
     domains?: number[];
-  } = await parseBody(req, operations[operationId].body);
+  } = await parseBody(req, endpoints[operationId].body);
   const failure = await headCheck(ctx, body.endpoint);
   if (failure !== undefined) {
     throw invalidRequest('Invalid request: the endpoint failed validation.', [
@@ -131,7 +131,7 @@ async function createV2(
 }
 
 async function createV1({ req, entityId, ctx }: PlatformRequest): Promise<unknown> {
-  const { endpoint } = await parseBody(req, operations.createV1Subscription.body);
+  const { endpoint } = await parseBody(req, endpoints.createV1Subscription.body);
   const created = ctx.v1.create(entityId, endpoint);
   if (!created.ok) {
     throw invalidRequest(
