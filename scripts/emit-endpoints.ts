@@ -69,7 +69,9 @@ export function generateEndpoints(endpoints: EndpointInfo[], headerLine: string)
       '  },',
     ].join('\n');
   });
-  return `${headerLine}import * as c from '../validation/index.js';
+  return `${headerLine}// The endpoint table: the client sends every call from it and the simulator routes and checks
+// every venue and platform request by it, with the same generated checks (validators.ts).
+import * as c from '../validation/index.js';
 import { ${[...identifiers].sort().join(', ')} } from './validators.js';
 
 /** The operationId of an operation of the endpoint table (\`endpoints\`, from openapi/match-venue.yaml). */

@@ -4,7 +4,7 @@ import { PathTemplate } from './path.js';
 import type { FinalRequest, QueryValue, RefusalSettler, RequestOptions } from './request.js';
 import { validate } from './validation.js';
 
-/** An operation of the endpoint table (contract/operations.ts). */
+/** An operation of the endpoint table (generated/endpoints.ts). */
 export type EndpointDefinition = GeneratedEndpoint;
 
 type InputOf<C> = C extends Check ? CheckInput<C> : never;

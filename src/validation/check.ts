@@ -36,9 +36,8 @@ export interface Check<Out = unknown, In = Out> extends Optionality {
   (value: unknown, ctx: CheckContext): Out;
   /** The values a literal or enum accepts (discriminated unions look options up by them). */
   values?: ReadonlySet<unknown> | undefined;
-  /** For an object: its properties, unknown-key rule and map, for `extend` and `omit`. */
+  /** For an object: its properties (a discriminated union finds its options' literals there). */
   shape?: Readonly<Record<string, Check>> | undefined;
-  objectOf?: { keys: UnknownKeys; map: ErrorMap | undefined } | undefined;
   /** Output is the input itself whenever valid (no default, transform or stripping inside). */
   pure: boolean;
   /**
@@ -88,7 +87,7 @@ export function abortedSince(ctx: CheckContext, start: number): boolean {
 
 export function make<Out, In = Out>(
   fn: (value: unknown, ctx: CheckContext) => Out,
-  props: Partial<Pick<Check, 'optin' | 'optout' | 'values' | 'shape' | 'objectOf' | 'test'>> & {
+  props: Partial<Pick<Check, 'optin' | 'optout' | 'values' | 'shape' | 'test'>> & {
     pure: boolean;
   },
 ): Check<Out, In> {

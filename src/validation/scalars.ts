@@ -14,7 +14,7 @@ export type Rule = ((value: unknown, ctx: CheckContext, map: ErrorMap | undefine
   test: (value: never) => boolean;
 };
 
-export const rule = (
+const rule = (
   run: (value: unknown, ctx: CheckContext, map: ErrorMap | undefined, start: number) => void,
   test: (value: never) => boolean,
 ): Rule => Object.assign(run, { test });

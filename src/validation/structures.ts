@@ -12,7 +12,7 @@ import {
   raise,
   type UnknownKeys,
 } from './check.js';
-import { type Rule, rule, runRules } from './scalars.js';
+import { type Rule, runRules } from './scalars.js';
 
 // ---- wrappers -------------------------------------------------------------------------------------------
 
@@ -183,30 +183,7 @@ export function object<Out>(
           return true;
         }
       : undefined;
-  return make(fn, { pure, shape, objectOf: { keys, map }, test });
-}
-
-// Only object checks carry a shape: extend and omit are used on nothing else (the generated
-// objects), and test/contract/validators.test.ts would see a table built on anything else.
-function objectParts(base: Check): {
-  shape: Record<string, Check>;
-  keys: UnknownKeys;
-  map: ErrorMap | undefined;
-} {
-  return { shape: { ...base.shape }, keys: base.objectOf?.keys ?? 'strip', map: base.objectOf?.map };
-}
-
-/** An object check extended: the same object (unknown-key rule and messages) with properties replaced or added. */
-export function extend<Out>(base: Check, shape: Readonly<Record<string, Check>>): Check<Out> {
-  const parts = objectParts(base);
-  return object<Out>({ ...parts.shape, ...shape }, parts.keys, parts.map);
-}
-
-/** An object check without some keys: the same object without `omitted` (a loose object then keeps them as unknown keys). */
-export function omit<Out>(base: Check, omitted: readonly string[]): Check<Out> {
-  const parts = objectParts(base);
-  for (const key of omitted) delete parts.shape[key];
-  return object<Out>(parts.shape, parts.keys, parts.map);
+  return make(fn, { pure, shape, test });
 }
 
 /**
@@ -255,55 +232,6 @@ export function discriminatedUnion<Out>(
               return byValue.get(value[key])?.test?.(value) ?? false;
             }
           : undefined,
-    },
-  );
-}
-
-/**
- * A rule with its own issues: `fn` reports issues through `add` (code, message, path below
- * the value) unless an earlier issue aborted.
- */
-export function superRefine<T>(
-  fn: (value: T, add: (issue: { code: string; message: string; path?: (string | number)[] }) => void) => void,
-): Rule {
-  return rule(
-    (value, ctx, _map, start) => {
-      if (abortedSince(ctx, start)) return;
-      fn(value as T, (issue) =>
-        raise(ctx, {
-          code: issue.code,
-          input: value,
-          continue: true,
-          message: issue.message,
-          at: issue.path,
-        }),
-      );
-    },
-    (value: T) => {
-      let ok = true;
-      fn(value, () => {
-        ok = false;
-      });
-      return ok;
-    },
-  );
-}
-
-/** `base` with more rules run after it (an `x-` rule of the OpenAPI on a finished check). */
-export function withRules<Out, In>(base: Check<Out, In>, rules: readonly Rule[]): Check<Out, In> {
-  return make(
-    (value, ctx) => {
-      const start = ctx.issues.length;
-      const out = base(value, ctx);
-      runRules(out, ctx, rules, undefined, start);
-      return out;
-    },
-    {
-      pure: base.pure && rules.length === 0,
-      optin: base.optin,
-      optout: base.optout,
-      values: base.values,
-      shape: base.shape,
     },
   );
 }
