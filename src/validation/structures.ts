@@ -1,9 +1,8 @@
 /**
  * Checks of composite values: optional, nullable and defaulted values, arrays, objects and
- * discriminated unions, extra rules on a finished check, and running a check from the root.
+ * discriminated unions, the fast path of a generated predicate, and running a check from the root.
  */
 import {
-  abortedSince,
   type Check,
   type CheckContext,
   type CheckIssue,

@@ -91,6 +91,13 @@ describe('client and simulator refuse the same bad bodies alike', () => {
       () => client.orders.place({ ...mint, amount: { amount: '100.00', currency: 'EUR' as 'USD' } }),
     ],
     [
+      'an order whose currency is null (refused by the route: the engine only sees text)',
+      'placeOrder',
+      { ...mint, amount: { amount: '100.00', currency: null } },
+      () =>
+        client.orders.place({ ...mint, amount: { amount: '100.00', currency: null as unknown as 'USD' } }),
+    ],
+    [
       'a cancel with a fraction and a non-UUID',
       'cancelOrder',
       { auctionId: 1.5, orderId: 'x' },

@@ -77,10 +77,14 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write('node_modules/msw/index.js', 'export const http = {};\n');
 
     // A correct miniature of the layers.
-    write('src/generated/schemas.ts', 'export const Schema = 1;\n');
+    write('src/validation/index.ts', 'export const string = () => 1;\n');
+    write(
+      'src/generated/validators.ts',
+      "import { string } from '../validation/index.js';\nexport const Schema = string();\n",
+    );
     write(
       'src/contract/ids.ts',
-      "import { Schema } from '../generated/schemas.js';\nexport const isUuid = () => Schema;\n",
+      "import { Schema } from '../generated/validators.js';\nexport const isUuid = () => Schema;\n",
     );
     write('src/core/validation.ts', "export { isUuid } from '../contract/ids.js';\n");
     write(
@@ -102,7 +106,8 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write('src/webhooks/sns-message.ts', 'export type SnsMessage = { a: 1 };\n');
     write(
       'src/simulator/index.ts',
-      "import { isUuid } from '../contract/ids.js';\nexport const sim = isUuid;\n",
+      "import { isUuid } from '../contract/ids.js';\nimport { string } from '../validation/index.js';\n" +
+        'export const sim = [isUuid, string];\n',
     );
     write(
       'src/testing/index.ts',
@@ -125,6 +130,11 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write(
       'src/core/__probe__.ts',
       "import type { orders } from '../resources/orders.js';\nexport type P = typeof orders;\n",
+    );
+    // The validation library knows no rule of the API: it imports nothing of the others.
+    write(
+      'src/validation/__probe__.ts',
+      "import { isUuid } from '../contract/ids.js';\nexport const p = isUuid;\n",
     );
     write(
       'src/generated/__probe__.ts',
@@ -167,6 +177,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/webhooks\/sns-message\.ts$/,
       /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^contract-imports-only-contract: src\/generated\/__probe__\.ts -> src\/core\/validation\.ts$/,
+      /^validation-imports-nothing: src\/validation\/__probe__\.ts -> src\/contract\/ids\.ts$/,
       /^state-imports-only-core-stream-contract: src\/state\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/resources\/__probe__\.ts -> src\/simulator\/index\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,

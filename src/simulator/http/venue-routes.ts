@@ -29,20 +29,10 @@ async function body<T>(check: Check<T>, req: BodySource): Promise<T> {
 }
 
 function listQuery(search: string): ListQuery {
-  const raw: Record<string, string | number> = {};
-  for (const [k, v] of new URLSearchParams(search)) {
-    if (k !== 'page' && k !== 'pageSize') {
-      raw[k] = v;
-      continue;
-    }
-    // Plain decimal digits only: the schema's coercion would otherwise read '0x10', '1e2' or ''.
-    if (!/^-?\d+$/.test(v))
-      throw invalidRequest(`Invalid request: ${k} must be an integer`, [
-        { error: 'invalid_type', message: 'must be an integer', location: k, invalidValue: v },
-      ]);
-    raw[k] = Number(v);
-  }
-  // The schema holds every rule of the query, `from` not after `to` included.
+  // The query's integers arrive as text: the generated check reads plain decimal digits only
+  // ('0x10', '1e2' or '' stay text and fail as "must be an integer"), as the client's does.
+  const raw = Object.fromEntries(new URLSearchParams(search));
+  // The check holds every rule of the query, `from` not after `to` included.
   const q = validate(endpoints.listOrders.query, raw, 'query');
   return {
     page: q.page,
@@ -65,9 +55,13 @@ async function placeOrderBody(req: BodySource): Promise<PlaceOrderRequest> {
   const raw = await readJsonObject(req);
   const parsed = runCheck(endpoints.placeOrder.body, raw);
   if (parsed.ok) return parsed.value;
-  const currencyOnly = parsed.issues.every(
-    (issue) => issue.code === 'invalid_value' && issue.path.join('.') === 'amount.currency',
-  );
+  // Only a currency that is text goes on: the engine names it in its answer.
+  const currency = (raw.amount as { currency?: unknown } | undefined)?.currency;
+  const currencyOnly =
+    typeof currency === 'string' &&
+    parsed.issues.every(
+      (issue) => issue.code === 'invalid_value' && issue.path.join('.') === 'amount.currency',
+    );
   if (currencyOnly) return raw as unknown as PlaceOrderRequest;
   const details = issuesToDetails(parsed.issues, raw, 'body');
   throw invalidRequest(firstMessage(details), details);
