@@ -1,24 +1,25 @@
 // Layer boundaries of match-venue, checked by `npm run lint:deps` (part of `npm run check`, so CI)
 // and by test/package/boundaries.test.ts. The layers (src/testing/README.md):
 //
-//   contract   src/generated/, src/contract/      facts of the API; imports nothing of the others
+//   validation src/validation/                    the checks' library; imports nothing of the others
+//   contract   src/generated/, src/contract/      facts of the API; imports only validation
 //   webhook-crypto src/webhook-crypto/            webhook signing, SNS string-to-sign, DER/X.509, node:crypto
 //                                                 lookup; over contract only (simulator and webhooks share it)
-//   core       src/core/, src/internal/version.ts request pipeline; imports only core and contract
+//   core       src/core/                          request pipeline; imports only core, contract, validation
 //   resources  src/resources/                     one class per resource
 //   stream     src/stream/                        WebSocket client
 //   state      src/state/                         account mirror and waits; over core, stream, contract
 //   client     src/client/, src/index.ts          MatchVenue, its options, config and mock-mode loading; the main entry
 //   webhooks   src/webhooks/                      receiver toolkit (its own entry)
-//   simulator  src/simulator/                     reference venue; imports only contract, webhook-crypto
-//                                                 and itself
+//   simulator  src/simulator/                     reference venue; imports only contract, validation,
+//                                                 webhook-crypto and itself
 //   testing    src/testing/                       mock mode, createMockVenue, msw; over client + simulator
 //
 // Type-only imports count (tsPreCompilationDeps): "never imports the simulator" means not even its
 // types. A dynamic import with a variable specifier (mock mode's `match-venue/testing`) cannot be
 // followed by this tool, nor by a bundler; that is the point of it.
 
-const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated|webhook-crypto)/';
+const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated|validation|webhook-crypto)/';
 
 // TEMPORARY allowlist: imports that break `simulator-imports-only-contract` and wait for the contract
 // layer to take the shared piece over. Each entry names one simulator file and exactly the files it
@@ -44,8 +45,9 @@ module.exports = {
       name: 'simulator-imports-only-contract',
       comment:
         'The simulator is a reference venue: it may import the contract layer (src/contract, src/generated), the ' +
-        'webhook crypto it shares with match-venue/webhooks (src/webhook-crypto) and itself, never the client, ' +
-        'core, resources, stream, webhooks or testing support.',
+        'validation library (src/validation) the generated checks run on, the webhook crypto it shares with ' +
+        'match-venue/webhooks (src/webhook-crypto) and itself, never the client, core, resources, stream, ' +
+        'webhooks or testing support.',
       severity: 'error',
       from: {
         path: '^src/simulator/',
@@ -63,11 +65,11 @@ module.exports = {
     {
       name: 'client-never-imports-simulator-or-testing',
       comment:
-        'The client side (main entry, client, core, internal, resources, stream, state) knows nothing of the simulator or ' +
+        'The client side (main entry, client, core, resources, stream, state) knows nothing of the simulator or ' +
         'the testing layer, not even types: mock mode gets a MockBinding through a run-time import of ' +
         'match-venue/testing (src/client/mock-mode.ts).',
       severity: 'error',
-      from: { path: '^src/(index[.]ts$|(client|core|internal|resources|stream|state)/)' },
+      from: { path: '^src/(index[.]ts$|(client|core|resources|stream|state)/)' },
       to: { path: '^src/(simulator|testing|msw)/' },
     },
     {
@@ -81,11 +83,10 @@ module.exports = {
     },
     {
       name: 'core-imports-only-core-and-contract',
-      comment:
-        'core (src/core, src/internal) is the request pipeline under the resources: it never imports them.',
+      comment: 'core (src/core) is the request pipeline under the resources: it never imports them.',
       severity: 'error',
-      from: { path: '^src/(core|internal)/' },
-      to: { path: '^src/', pathNot: '^src/(core|internal|contract|generated)/' },
+      from: { path: '^src/core/' },
+      to: { path: '^src/', pathNot: '^src/(core|contract|generated|validation)/' },
     },
     {
       name: 'state-imports-only-core-stream-contract',
@@ -94,15 +95,25 @@ module.exports = {
         'the resources hand it what it needs, so it never imports them (nor the client).',
       severity: 'error',
       from: { path: '^src/state/' },
-      to: { path: '^src/', pathNot: '^src/(state|core|internal|stream|contract|generated)/' },
+      to: { path: '^src/', pathNot: '^src/(state|core|stream|contract|generated|validation)/' },
     },
     {
       name: 'contract-imports-only-contract',
       comment:
-        'The contract (src/contract, src/generated) is what both sides import; it imports nothing of either.',
+        'The contract (src/contract, src/generated) is what both sides import; it imports nothing of either, only ' +
+        'the validation library its generated checks are written in.',
       severity: 'error',
       from: { path: '^src/(contract|generated)/' },
-      to: { path: '^src/', pathNot: '^src/(contract|generated)/' },
+      to: { path: '^src/', pathNot: '^src/(contract|generated|validation)/' },
+    },
+    {
+      name: 'validation-imports-nothing',
+      comment:
+        'The validation library (src/validation) knows no rule of the API and no layer: the rules are in openapi/, ' +
+        'the checks written in the library are generated into src/generated/.',
+      severity: 'error',
+      from: { path: '^src/validation/' },
+      to: { path: '^src/', pathNot: '^src/validation/' },
     },
     {
       name: 'webhook-crypto-imports-only-contract',

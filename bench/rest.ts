@@ -14,10 +14,9 @@ import { pathToFileURL } from 'node:url';
 import type * as Sdk from 'match-venue';
 import type * as SimulatorEntry from 'match-venue/simulator';
 import { Agent, request } from 'undici';
-import { runCheck } from '../src/contract/checks.js';
-import { Order as OrderSchema } from '../src/generated/schemas.js';
+import { runCheck } from '../src/validation/index.js';
 import { Order as OrderCheck } from '../src/generated/validators.js';
-import { VERSION } from '../src/internal/version.js';
+import { VERSION } from '../src/generated/version.js';
 
 export interface RestBenchOptions {
   /** Requests per variant in each round. Default 400. */
@@ -186,7 +185,7 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
 }
 
 export interface ValidationBenchRow {
-  variant: 'JSON.parse' | 'JSON.parse + zod safeParse' | 'JSON.parse + generated validator';
+  variant: 'JSON.parse' | 'JSON.parse + generated validator';
   /** Median over rounds of the CPU time per call, in microseconds. */
   usPerCall: number;
   /** Median over rounds of (this variant's time - JSON.parse's time in the same round). */
@@ -195,8 +194,8 @@ export interface ValidationBenchRow {
 
 /**
  * What checking one `orders.retrieve` answer costs in this process, without a socket: the same
- * order body (a filled BURN order) parsed, then checked by the zod schema or by the generated
- * validator the client uses. Paired rounds as above; the socket's noise is absent here, so this is
+ * order body (a filled BURN order) parsed, then checked by the generated check the client (and
+ * the simulator) uses. Paired rounds as above; the socket's noise is absent here, so this is
  * the part of the REST ratio that response validation accounts for.
  */
 export function benchValidation(calls = 20_000, rounds = 15): ValidationBenchRow[] {
@@ -223,11 +222,6 @@ export function benchValidation(calls = 20_000, rounds = 15): ValidationBenchRow
   const text = JSON.stringify({ data: order });
   const variants: Record<ValidationBenchRow['variant'], () => unknown> = {
     'JSON.parse': () => JSON.parse(text).data,
-    'JSON.parse + zod safeParse': () => {
-      const result = OrderSchema.safeParse(JSON.parse(text).data);
-      if (!result.success) throw new Error('zod rejected the order');
-      return result.data;
-    },
     'JSON.parse + generated validator': () => {
       const result = runCheck(OrderCheck, JSON.parse(text).data);
       if (!result.ok) throw new Error('the validator rejected the order');

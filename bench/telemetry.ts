@@ -20,7 +20,7 @@ import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type * as Sdk from 'match-venue';
 import { Agent, request } from 'undici';
-import { VERSION } from '../src/internal/version.js';
+import { VERSION } from '../src/generated/version.js';
 import { percentile, run } from './rest.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));

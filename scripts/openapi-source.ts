@@ -1,7 +1,7 @@
 /**
- * What both emitters (scripts/generate.ts for the zod schemas and types, scripts/generate-validators.ts
- * for the plain validators) read from the OpenAPI document, and the small pieces of code-writing
- * they share, so that the two outputs of one document cannot drift on how they read it.
+ * What every emitter (scripts/emit-*.ts) reads from a schema of the OpenAPI document, and the small
+ * pieces of code-writing they share, so that the outputs of one document cannot drift on how they
+ * read it.
  */
 
 // ---- the subset of OpenAPI 3.1 the contract uses ------------------------------------------------
@@ -35,6 +35,7 @@ export interface SchemaObject {
   'x-date-order'?: { from: string; to: string; rule: string };
   'x-query'?: boolean;
   'x-forbidden-message'?: string;
+  'x-url'?: { schemes: string[]; httpHosts?: string[] };
 }
 export type Schema = SchemaObject | boolean;
 
@@ -126,7 +127,7 @@ export function decimalChecks(
 
 /**
  * The pattern a `format: uuid` string may carry for tools that treat formats as annotations: any
- * 8-4-4-4-12 hex id, the same rule as the format's check (zod's guid), so it adds no rule of its own.
+ * 8-4-4-4-12 hex id, the same rule as the format's check (FORMAT_REGEX.uuid), so it adds no rule of its own.
  */
 export const UUID_PATTERN = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -138,4 +139,74 @@ export function rulePattern(schema: SchemaObject): string | undefined {
 /** Indents every line after the first of `text` by `by`. */
 export function indent(text: string, by: string): string {
   return text.replace(/\n/g, `\n${by}`);
+}
+
+/** A JSDoc block for `text` (a YAML description), wrapped to ~100 columns, at indentation `pad`. */
+export function jsdoc(text: string, pad: string): string {
+  const lines: string[] = [];
+  for (const paragraph of text
+    .trim()
+    .replace(/\*\//g, '*\\/')
+    .split(/\n\s*\n/)) {
+    if (lines.length > 0) lines.push('');
+    let line = '';
+    for (const word of paragraph.split(/\s+/)) {
+      if (line && pad.length + 3 + line.length + 1 + word.length > 100) {
+        lines.push(line);
+        line = word;
+      } else line = line ? `${line} ${word}` : word;
+    }
+    lines.push(line);
+  }
+  const [only] = lines;
+  if (lines.length === 1 && only !== undefined && pad.length + only.length + 7 <= 110)
+    return `${pad}/** ${only} */\n`;
+  return `${pad}/**\n${lines.map((line) => (line ? `${pad} * ${line}` : `${pad} *`)).join('\n')}\n${pad} */\n`;
+}
+
+/**
+ * The regular expressions of the string formats the checks enforce, as source literals: `uuid` is
+ * any 8-4-4-4-12 hex id (UUID_PATTERN), `date-time` an RFC 3339 date-time with a real calendar date
+ * and an offset (`Z` or `+hh:mm`).
+ */
+export const FORMAT_REGEX: Readonly<Record<'uuid' | 'date-time', string>> = {
+  uuid: `/^(${UUID_PATTERN.slice(1, -1)})$/`,
+  'date-time': String.raw`/^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/`,
+};
+
+// URLs an `x-url` schema's pattern must judge as the x-url rule does (src/validation/url.ts), so
+// that tools reading only the pattern take and refuse the same endpoints.
+const URL_SAMPLES = [
+  'https://hooks.example.com',
+  'https://hooks.example.com:8443/v1/in?tenant=7#x',
+  'http://hooks.example.com/v1',
+  'http://localhost:3000/hook',
+  'http://127.0.0.1/hook',
+  'http://[::1]:8080/',
+  'http://localhost.example.com/hook',
+  'https://user@hooks.example.com',
+  'https://user:secret@hooks.example.com',
+  'https://',
+  'https:///v1',
+  'https://a b.example',
+  'ftp://hooks.example.com',
+  'hooks.example.com',
+  'wss://hooks.example.com',
+];
+
+/** The `x-url` rule of a string schema and its message; undefined without one. */
+export function urlRule(
+  schema: SchemaObject,
+  accepts: (rule: { schemes: string[]; httpHosts?: string[] }, value: string) => boolean,
+): { rule: { schemes: string[]; httpHosts?: string[] }; message: string } | undefined {
+  const rule = schema['x-url'];
+  if (!rule) return undefined;
+  const message = schema['x-rule'] ?? fail('x-url needs an x-rule message');
+  const pattern = new RegExp(
+    schema.pattern ?? fail('x-url needs a pattern stating the rule for other tools'),
+  );
+  const disagree = URL_SAMPLES.filter((value) => pattern.test(value) !== accepts(rule, value));
+  if (disagree.length > 0)
+    fail(`x-url pattern ${schema.pattern} disagrees with the x-url rule on ${disagree}`);
+  return { rule, message };
 }

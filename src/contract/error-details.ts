@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { CheckIssue } from '../validation/index.js';
 
 /**
  * The error-detail mapping of the contract: how a failed schema check reads as entries of the
@@ -9,7 +10,7 @@ import type { z } from 'zod';
 
 /** One entry of an extended error body's `errors`. */
 export interface ErrorDetail {
-  /** What kind of rule failed: zod's issue code (`invalid_type`, `too_small`, `custom`...). */
+  /** What kind of rule failed (`invalid_type`, `too_small`, `custom`...). */
   error: string;
   /** The rule, in words (e.g. "must be at least 100 and a multiple of 100"). */
   message: string;
@@ -17,7 +18,7 @@ export interface ErrorDetail {
   location?: string;
   /** The offending value as text, clipped (see {@link showValue}). */
   invalidValue?: string;
-  /** The rule's parameters zod reports (`minimum`, `values`, `format`...). */
+  /** The rule's parameters (`minimum`, `values`, `keys`...). */
   constraints?: Record<string, unknown>;
 }
 
@@ -35,7 +36,11 @@ export interface IssueDetailOptions {
   closestUnionBranch?: boolean;
 }
 
-type Issue = z.core.$ZodIssue;
+/**
+ * An issue of a generated check (src/validation/), or of a zod schema (the simulator's own control,
+ * market and snapshot configs, which are not part of the API document).
+ */
+type Issue = z.core.$ZodIssue | CheckIssue;
 
 const CONSTRAINT_KEYS = [
   'expected',
@@ -81,6 +86,7 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
 }
 
 function constraintsOf(issue: Issue): Record<string, unknown> {
+  if ('constraints' in issue) return { ...issue.constraints };
   const constraints: Record<string, unknown> = {};
   for (const key of CONSTRAINT_KEYS) {
     const v = (issue as unknown as Record<string, unknown>)[key];
@@ -96,7 +102,12 @@ function collect(
   out: ErrorDetail[],
 ): void {
   const path = prefix.length === 0 ? issue.path : [...prefix, ...issue.path];
-  if (options.closestUnionBranch && issue.code === 'invalid_union' && issue.errors.length > 0) {
+  if (
+    options.closestUnionBranch &&
+    issue.code === 'invalid_union' &&
+    'errors' in issue &&
+    issue.errors.length > 0
+  ) {
     let best = issue.errors[0] ?? [];
     for (const branch of issue.errors) if (branch.length < best.length) best = branch;
     if (best.length > 0) {
@@ -117,7 +128,7 @@ function collect(
   out.push(detail);
 }
 
-/** The error entries of failed schema checks: one per zod issue (see {@link IssueDetailOptions}). */
+/** The error entries of failed checks: one per issue (see {@link IssueDetailOptions}). */
 export function issueDetails(issues: readonly Issue[], options: IssueDetailOptions = {}): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   const limit = options.limit ?? Number.POSITIVE_INFINITY;

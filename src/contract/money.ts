@@ -1,8 +1,8 @@
 /**
  * The venue's currency. Every Money the venue takes is USD: order amounts and withdrawals. The
- * withdrawal schema states it itself (openapi: `WithdrawalAmount.currency` is `enum: [USD]`); an
- * order's amount is any ISO 4217 code by the schema, and this rule narrows it (contract/orders.ts
- * for the SDK, the engine's late check for the simulator), with one predicate and one message.
+ * OpenAPI states it (`OrderAmount.currency` and `WithdrawalAmount.currency` are `enum: [USD]`), so
+ * the generated checks refuse another currency with "must be USD"; the simulator's engine, which
+ * refuses an order's currency only after its eligibility check, uses this predicate and message.
  */
 export const VENUE_CURRENCY = 'USD';
 

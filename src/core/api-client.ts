@@ -1,4 +1,4 @@
-import { VERSION } from '../internal/version.js';
+import { VERSION } from '../generated/version.js';
 import { APIPromise, type RawResponse } from './api-promise.js';
 import { abortError, answersForKey, attemptOnce, finalError } from './attempt.js';
 import {
@@ -134,9 +134,9 @@ export class ClientCore {
   }
 
   /**
-   * Sends one operation of the endpoint table (contract/operations.ts): method, path, query and
-   * body schemas, and response schema come from `def`; `call` holds the caller's values, checked
-   * against those schemas before anything is sent. Bad input (a ValidationError naming each field
+   * Sends one operation of the endpoint table (generated/endpoints.ts): method, path, query and
+   * body checks, and response check come from `def`; `call` holds the caller's values, checked
+   * against those checks before anything is sent. Bad input (a ValidationError naming each field
    * and rule, an empty path parameter, a limit out of range) becomes a rejected APIPromise.
    *
    *     this.client.endpoint(operations.cancelOrder, { context: 'orders.cancel params', body }, options)

@@ -1,11 +1,11 @@
-import type { Check, CheckInput, CheckOutput } from '../contract/checks.js';
-import type { CheckedEndpoint } from '../generated/validators.js';
+import type { EndpointDefinition as GeneratedEndpoint } from '../generated/endpoints.js';
+import type { Check, CheckInput, CheckOutput } from '../validation/index.js';
 import { PathTemplate } from './path.js';
 import type { FinalRequest, QueryValue, RefusalSettler, RequestOptions } from './request.js';
 import { validate } from './validation.js';
 
-/** An operation of the endpoint table (contract/operations.ts). */
-export type EndpointDefinition = CheckedEndpoint;
+/** An operation of the endpoint table (generated/endpoints.ts). */
+export type EndpointDefinition = GeneratedEndpoint;
 
 type InputOf<C> = C extends Check ? CheckInput<C> : never;
 

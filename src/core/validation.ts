@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { type Check, type CheckIssue, runCheck } from '../contract/checks.js';
+import { type Check, type CheckIssue, runCheck } from '../validation/index.js';
 import { issueDetails } from '../contract/error-details.js';
 import type { ValidationIssue } from './error.js';
 import { ValidationError } from './error.js';
@@ -25,7 +25,7 @@ export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
   }));
 }
 
-/** A validator's issues as ValidationIssues, worded as toValidationIssues words zod's. */
+/** A check's issues as ValidationIssues: the dotted path, the rule's message and its kind. */
 export function checkIssues(issues: readonly CheckIssue[]): ValidationIssue[] {
   return issues.map((i) => ({ path: i.path.map(String).join('.'), rule: i.message, kind: i.code }));
 }

@@ -1,4 +1,4 @@
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
@@ -34,7 +34,7 @@ export class Account {
    * NotFoundError (code 138003) when the entity has no venue account.
    */
   retrieve(options?: RequestOptions): APIPromise<AccountSummary> {
-    return this.#client.endpoint(operations.getAccount, {}, options);
+    return this.#client.endpoint(endpoints.getAccount, {}, options);
   }
 
   /**

@@ -1,5 +1,5 @@
 import type { ClientCore } from '../core/api-client.js';
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { AuthenticationError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
@@ -22,7 +22,7 @@ export class ConfigurationResource {
   }
   /** The entity's platform configuration (`payments.masterWalletId`). */
   retrieve(options?: RequestOptions): APIPromise<Configuration> {
-    return this.#client.endpoint(operations.getConfiguration, {}, options);
+    return this.#client.endpoint(endpoints.getConfiguration, {}, options);
   }
 
   /**

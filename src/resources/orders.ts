@@ -1,6 +1,6 @@
 import { orderIdFor } from '../contract/ids.js';
 import { parseHundredths } from '../contract/money.js';
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
 import { APIPromise, type WithResponse } from '../core/api-promise.js';
 import {
@@ -146,7 +146,7 @@ export class Orders {
     const bad = badWalletId(params);
     if (bad) return APIPromise.rejected(bad);
     return this.#client.endpoint(
-      operations.placeOrder,
+      endpoints.placeOrder,
       { context: 'orders.place params', body: params },
       options,
     );
@@ -159,7 +159,7 @@ export class Orders {
   retrieve(orderId: string, options?: RequestOptions): APIPromise<Order> {
     const bad = badOrderId(orderId, 'orders.retrieve orderId');
     if (bad) return APIPromise.rejected(bad);
-    return this.#client.endpoint(operations.getOrder, { params: { id: orderId } }, options);
+    return this.#client.endpoint(endpoints.getOrder, { params: { id: orderId } }, options);
   }
 
   /**
@@ -172,7 +172,7 @@ export class Orders {
   list(params?: ListOrdersParams, options?: RequestOptions): PagePromise<Order>;
   list(params: ListOrdersParams = {}, options?: RequestOptions): PagePromise<Order> {
     const call = { context: 'orders.list params', query: isoFilters(params) };
-    return this.#client.endpointPage(operations.listOrders, call, ordersOf, options);
+    return this.#client.endpointPage(endpoints.listOrders, call, ordersOf, options);
   }
 
   /**
@@ -183,7 +183,7 @@ export class Orders {
   cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
     const settleRefusal = () => this.#cancelLanded(params, options);
     return this.#client.endpoint(
-      operations.cancelOrder,
+      endpoints.cancelOrder,
       { context: 'orders.cancel params', body: params, settleRefusal },
       options,
     );
@@ -201,7 +201,7 @@ export class Orders {
 
   /** Cancels every resting order of the caller in the current auction. */
   cancelAll(options?: RequestOptions): APIPromise<CancelAllResult> {
-    return this.#client.endpoint(operations.cancelAllOrders, {}, options);
+    return this.#client.endpoint(endpoints.cancelAllOrders, {}, options);
   }
 
   /**
@@ -214,7 +214,7 @@ export class Orders {
   modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
     const settleRefusal = (refusal: APIError) => this.#modifyLanded(params, refusal, options);
     return this.#client.endpoint(
-      operations.modifyOrder,
+      endpoints.modifyOrder,
       { context: 'orders.modify params', body: params, settleRefusal },
       options,
     );

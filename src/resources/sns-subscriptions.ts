@@ -1,5 +1,5 @@
+import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
-import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
@@ -74,7 +74,7 @@ export class SnsSubscriptions {
    */
   create(params: V1SubscriptionCreateParams, options?: RequestOptions): APIPromise<V1Subscription> {
     const call = { context: 'snsSubscriptions.create params', body: params };
-    return this.#client.endpoint(operations.createV1Subscription, call, options);
+    return this.#client.endpoint(endpoints.createV1Subscription, call, options);
   }
 
   /**
@@ -101,7 +101,7 @@ export class SnsSubscriptions {
 
   /** The active v1 subscriptions of the key's entity. */
   list(options?: RequestOptions): APIPromise<V1Subscription[]> {
-    return this.#client.endpoint(operations.listV1Subscriptions, {}, options);
+    return this.#client.endpoint(endpoints.listV1Subscriptions, {}, options);
   }
 
   /**
@@ -128,6 +128,6 @@ export class SnsSubscriptions {
             response: { status: 204, headers: refusal.headers, requestId: refusal.requestId },
           }
         : undefined;
-    await this.#client.endpoint(operations.deleteV1Subscription, { params: { id }, settleRefusal }, options);
+    await this.#client.endpoint(endpoints.deleteV1Subscription, { params: { id }, settleRefusal }, options);
   }
 }

@@ -1,5 +1,5 @@
 import type { ClientCore } from '../core/api-client.js';
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { RequestOptions } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { ConfigurationError } from '../core/error.js';
@@ -59,7 +59,7 @@ export class Stream {
 
   /** A short-lived, single-use WebSocket ticket. It is a secret: never log it. */
   ticket(options?: RequestOptions): APIPromise<WsTicket> {
-    return this.#client.endpoint(operations.createWsTicket, {}, options);
+    return this.#client.endpoint(endpoints.createWsTicket, {}, options);
   }
 
   /**

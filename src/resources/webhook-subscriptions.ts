@@ -1,12 +1,13 @@
+import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
-import { operations } from '../contract/operations.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import type {
   FxSubscriptionRequest,
   NotificationPublicKey,
-  NotificationSubscription,
   PaymentsNetworkSubscriptionRequest,
+  RestrictedNotificationSubscription,
+  TransferNotificationSubscription,
   TransferSubscriptionRequest,
   WalletSubscriptionRequest,
 } from '../generated/models.js';
@@ -15,14 +16,13 @@ import type {
 export type {
   FxSubscriptionRequest,
   NotificationPublicKey,
-  NotificationSubscription,
   PaymentsNetworkSubscriptionRequest,
   TransferSubscriptionRequest,
   WalletSubscriptionRequest,
 } from '../generated/models.js';
 
-// The endpoint is checked beyond the contract's type (https, or http on loopback: see
-// contract/webhook-subscriptions.ts); the types are the contract's.
+// The endpoint rule (https, or http on loopback) is the OpenAPI's `x-url` on HttpsUrl, checked
+// by the generated checks on both sides; the types are the contract's.
 
 /** Parameters of {@link WebhookSubscriptions.create} (wallet and contract products). */
 export type WalletSubscriptionParams = WalletSubscriptionRequest;
@@ -33,25 +33,10 @@ export type FxSubscriptionParams = FxSubscriptionRequest;
 /** Parameters of {@link WebhookSubscriptions.createTransfer}. */
 export type TransferSubscriptionParams = TransferSubscriptionRequest;
 
-/** A wallet, contract, payments-network or FX subscription: it has `restricted`, never the transfer fields. */
-export type RestrictedNotificationSubscription = Pick<
-  NotificationSubscription,
-  'id' | 'name' | 'endpoint' | 'enabled' | 'createDate' | 'updateDate' | 'notificationTypes' | 'restricted'
-> & { [key: string]: unknown };
-/** A transfer-product subscription: `environment`, `addresses` and `domains`, never `restricted`. */
-export type TransferNotificationSubscription = Pick<
-  NotificationSubscription,
-  | 'id'
-  | 'name'
-  | 'endpoint'
-  | 'enabled'
-  | 'createDate'
-  | 'updateDate'
-  | 'notificationTypes'
-  | 'environment'
-  | 'addresses'
-  | 'domains'
-> & { [key: string]: unknown };
+export type { RestrictedNotificationSubscription, TransferNotificationSubscription };
+
+/** A v2 subscription of any product. */
+export type NotificationSubscription = RestrictedNotificationSubscription | TransferNotificationSubscription;
 
 /** Notification API v2 subscriptions (one create per product) and the signing keys of deliveries. */
 export class WebhookSubscriptions {
@@ -74,7 +59,7 @@ export class WebhookSubscriptions {
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
     const call = { context: 'webhookSubscriptions.create params', body: params };
-    return this.#client.endpoint(operations.createWalletSubscription, call, options);
+    return this.#client.endpoint(endpoints.createWalletSubscription, call, options);
   }
 
   /** Payments-network product: `{endpoint, name, enabled, notificationTypes}`. */
@@ -86,7 +71,7 @@ export class WebhookSubscriptions {
       context: 'webhookSubscriptions.createPaymentsNetwork params',
       body: params,
     };
-    return this.#client.endpoint(operations.createPaymentsNetworkSubscription, call, options);
+    return this.#client.endpoint(endpoints.createPaymentsNetworkSubscription, call, options);
   }
 
   /** FX product: `{endpoint, notificationTypes}`. */
@@ -95,7 +80,7 @@ export class WebhookSubscriptions {
     options?: RequestOptions,
   ): APIPromise<RestrictedNotificationSubscription> {
     const call = { context: 'webhookSubscriptions.createFx params', body: params };
-    return this.#client.endpoint(operations.createFxSubscription, call, options);
+    return this.#client.endpoint(endpoints.createFxSubscription, call, options);
   }
 
   /**
@@ -110,11 +95,11 @@ export class WebhookSubscriptions {
       context: 'webhookSubscriptions.createTransfer params',
       body: params,
     };
-    return this.#client.endpoint(operations.createTransferSubscription, call, options);
+    return this.#client.endpoint(endpoints.createTransferSubscription, call, options);
   }
 
   /** The public key that signs deliveries carrying this `X-Circle-Key-Id`; a key id's key never changes. */
   getPublicKey(keyId: string, options?: RequestOptions): APIPromise<NotificationPublicKey> {
-    return this.#client.endpoint(operations.getNotificationPublicKey, { params: { keyId } }, options);
+    return this.#client.endpoint(endpoints.getNotificationPublicKey, { params: { keyId } }, options);
   }
 }

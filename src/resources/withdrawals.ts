@@ -1,4 +1,4 @@
-import { operations } from '../contract/operations.js';
+import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import { APIError, OutcomeUnknownError } from '../core/error.js';
@@ -65,7 +65,7 @@ export class Withdrawals {
    */
   create(params: CreateWithdrawalParams, options?: RequestOptions): APIPromise<Withdrawal> {
     const call = { context: 'withdrawals.create params', body: params };
-    return this.#observe(this.#client.endpoint(operations.createWithdrawal, call, options));
+    return this.#observe(this.#client.endpoint(endpoints.createWithdrawal, call, options));
   }
 
   /**
@@ -84,7 +84,7 @@ export class Withdrawals {
     const look = async () => {
       try {
         const call = { context: 'withdrawals.resolveUnknown request', body: request };
-        return await this.#client.endpoint(operations.createWithdrawal, call, options);
+        return await this.#client.endpoint(endpoints.createWithdrawal, call, options);
       } catch (err) {
         // A refusal is an absence (definite or not, the window decides); the key's own 409 and
         // every failure to get an answer are not.

@@ -17,8 +17,6 @@ export type {
   SettlementFaults,
   SimulatorAccountEvent,
   SimulatorEvent,
-  /** @deprecated The same type as {@link SimulatorEvent}, under its former name. */
-  SimulatorEvent as EngineEvent,
   SimulatorMarketEvent,
 } from './engine/types.js';
 export type { WireAuction, WireOrder } from './engine/rest-shapes.js';

@@ -65,7 +65,7 @@ export interface MockVenue {
   close(): Promise<void>;
 }
 
-// The key under which a handler tells its client where to stream: src/internal/mock-mode.ts
+// The key under which a handler tells its client where to stream: src/client/mock-mode.ts
 // (HANDLER_WS_URL) reads it; a registered symbol, so neither side imports the other.
 const HANDLER_WS_URL = Symbol.for('match-venue.handler-ws-url');
 

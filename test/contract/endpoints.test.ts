@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type EndpointDefinition, endpoints } from '../../src/generated/endpoints.js';
 import { lookupErrorCode } from '../../src/generated/errors.js';
-import { Order, PlaceOrderRequest, V1Subscription } from '../../src/generated/schemas.js';
+import { Order, PlaceOrderRequest, V1Subscription } from '../../src/generated/validators.js';
+import { accepts, issuesOf, parse } from '../helpers/checks.js';
 
 describe('endpoint table', () => {
   it('lists every endpoint of both documents with its method, path and success status', () => {
@@ -94,16 +95,27 @@ describe('endpoint table', () => {
     );
   });
 
-  it('carries the schemas of bodies, queries and response data', () => {
+  it('carries the checks of bodies, queries and response data', () => {
     expect(endpoints.placeOrder.body).toBe(PlaceOrderRequest);
     expect(endpoints.getOrder.responseData).toBe(Order);
     expect(endpoints.getOrder.pathParams).toEqual(['id']);
     expect(endpoints.deleteV1Subscription.responseData).toBeNull();
+    expect(endpoints.getAccount.body).toBeNull();
+    // A list answer is an array of V1Subscription: each element is checked with it.
     const list = endpoints.listV1Subscriptions.responseData;
-    expect(list.safeParse([]).success).toBe(true);
-    expect(list.safeParse([{ id: 'b2d4c6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f' }]).success).toBe(false);
-    expect(V1Subscription).toBeDefined();
-    expect(endpoints.listOrders.query?.parse({})).toEqual({ page: 1, pageSize: 20 });
+    const id = 'b2d4c6e8-1a3b-4c5d-8e9f-0a1b2c3d4e5f';
+    const subscription = { id, endpoint: 'https://hooks.example.com/v1', subscriptionDetails: [] };
+    expect(accepts(V1Subscription, subscription)).toBe(true);
+    expect(parse(list, [subscription])).toEqual([subscription]);
+    expect(issuesOf(list, [{ id }])).toEqual(
+      issuesOf(V1Subscription, { id }).map((i) => ({ ...i, path: [0, ...i.path] })),
+    );
+    expect(issuesOf(list, [{ id }])).toEqual([
+      { path: [0, 'endpoint'], message: 'is required' },
+      { path: [0, 'subscriptionDetails'], message: 'is required' },
+    ]);
+    expect(issuesOf(list, {})).toEqual([{ path: [], message: 'must be an array, not an object' }]);
+    expect(parse(endpoints.listOrders.query, {})).toEqual({ page: 1, pageSize: 20 });
   });
 
   it('lists the error codes the venue document gives per status, each known to the catalog', () => {

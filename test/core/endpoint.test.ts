@@ -1,8 +1,8 @@
 import { InvalidArgumentError, MatchVenue, usd, ValidationError } from 'match-venue';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { operations } from '../../src/contract/operations.js';
 import { apiClientOf } from '../../src/client/match-venue.js';
+import { endpoints as operations } from '../../src/generated/endpoints.js';
 
 const ORDER_ID = '10000000-0000-4000-8000-0000000000aa';
 
@@ -97,7 +97,7 @@ describe('USD only: the SDK refuses another currency before sending, as the venu
   it('an EUR order is a ValidationError naming amount.currency and the rule; nothing is sent', async () => {
     const { client, calls } = recording();
     const err = await client.orders
-      .place({ ...mint, amount: { amount: '100.00', currency: 'EUR' } })
+      .place({ ...mint, amount: { amount: '100.00', currency: 'EUR' as 'USD' } })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ValidationError);
     expect((err as ValidationError).issues).toEqual([

@@ -77,10 +77,14 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write('node_modules/msw/index.js', 'export const http = {};\n');
 
     // A correct miniature of the layers.
-    write('src/generated/schemas.ts', 'export const Schema = 1;\n');
+    write('src/validation/index.ts', 'export const string = () => 1;\n');
+    write(
+      'src/generated/validators.ts',
+      "import { string } from '../validation/index.js';\nexport const Schema = string();\n",
+    );
     write(
       'src/contract/ids.ts',
-      "import { Schema } from '../generated/schemas.js';\nexport const isUuid = () => Schema;\n",
+      "import { Schema } from '../generated/validators.js';\nexport const isUuid = () => Schema;\n",
     );
     write('src/core/validation.ts', "export { isUuid } from '../contract/ids.js';\n");
     write(
@@ -112,7 +116,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write(
       'src/simulator/index.ts',
       "import { isUuid } from '../contract/ids.js';\nimport { sign } from '../webhook-crypto/signing.js';\n" +
-        'export const sim = [isUuid, sign];\n',
+        "import { string } from '../validation/index.js';\nexport const sim = [isUuid, sign, string];\n",
     );
     write(
       'src/testing/index.ts',
@@ -147,6 +151,11 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write(
       'src/core/__probe__.ts',
       "import type { orders } from '../resources/orders.js';\nexport type P = typeof orders;\n",
+    );
+    // The validation library knows no rule of the API: it imports nothing of the others.
+    write(
+      'src/validation/__probe__.ts',
+      "import { isUuid } from '../contract/ids.js';\nexport const p = isUuid;\n",
     );
     write(
       'src/generated/__probe__.ts',
@@ -191,6 +200,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^contract-imports-only-contract: src\/generated\/__probe__\.ts -> src\/core\/validation\.ts$/,
       /^contract-imports-only-contract: src\/contract\/__probe__\.ts -> src\/webhook-crypto\/signing\.ts$/,
       /^webhook-crypto-imports-only-contract: src\/webhook-crypto\/__probe__\.ts -> src\/webhooks\/verify\.ts$/,
+      /^validation-imports-nothing: src\/validation\/__probe__\.ts -> src\/contract\/ids\.ts$/,
       /^state-imports-only-core-stream-contract: src\/state\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/resources\/__probe__\.ts -> src\/simulator\/index\.ts$/,
       /^client-never-imports-simulator-or-testing: src\/stream\/index\.ts -> src\/testing\/index\.ts$/,

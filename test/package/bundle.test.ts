@@ -78,8 +78,10 @@ describe('a bundle of the main entry', () => {
     const files = inputs();
     expect(files.filter((f) => /src\/(simulator|testing)\//.test(f))).toEqual([]);
     expect(files.filter((f) => /node_modules\/(jose|undici|msw|zod)\//.test(f))).toEqual([]);
-    // The client validates with plain validators: no zod schema module is part of it.
-    expect(files.filter((f) => /src\/generated\/(schemas|endpoints)\.ts$/.test(f))).toEqual([]);
+    // The client checks with the generated checks (the endpoint table over src/validation/).
+    expect(
+      files.filter((f) => /src\/(generated\/(endpoints|validators)|validation\/check)\.ts$/.test(f)).sort(),
+    ).toEqual(['src/generated/endpoints.ts', 'src/generated/validators.ts', 'src/validation/check.ts']);
   });
 
   it('sends through the global fetch where undici cannot be loaded', async () => {

@@ -1,4 +1,4 @@
-import { createSimulator, type EngineEvent, SEEDED, VenueEngine } from 'match-venue/simulator';
+import { createSimulator, type SimulatorEvent, SEEDED, VenueEngine } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { BURNER, Driver } from './helpers.js';
 
@@ -23,7 +23,7 @@ function place(
 
 describe('events are built for whoever reads them', () => {
   it('the engine asks wantsEvents: no market event and no account event of an entity nobody reads', () => {
-    const seen: EngineEvent[] = [];
+    const seen: SimulatorEvent[] = [];
     const asked: Array<string | undefined> = [];
     const engine = new VenueEngine({
       now: () => START,
@@ -71,7 +71,7 @@ describe('events are built for whoever reads them', () => {
   });
 
   it('an engine without onEvent builds none; with onEvent and no wantsEvents, every one', () => {
-    const every: EngineEvent[] = [];
+    const every: SimulatorEvent[] = [];
     const engine = new VenueEngine({ now: () => START, onEvent: (e) => every.push(e) });
     place(engine, SEEDED.burner, 'BURN', 1);
     engine.clear();

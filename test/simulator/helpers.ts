@@ -6,7 +6,8 @@ import {
   type SimulatorOptions,
 } from 'match-venue/simulator';
 import { expect } from 'vitest';
-import { AccountSummary, Order, OrderList } from '../../src/generated/schemas.js';
+import { AccountSummary, Order, OrderList } from '../../src/generated/validators.js';
+import { parse } from '../helpers/checks.js';
 
 export const BURNER = SEEDED.burner;
 export const MINTER = SEEDED.minter;
@@ -96,19 +97,19 @@ export class Driver {
   async order(orderId: string, apiKey: string): Promise<Order> {
     const r = await this.call('GET', `/v1/match/orders/${orderId}`, apiKey);
     expect(r.status).toBe(200);
-    return Order.parse(dataOf(r));
+    return parse(Order, dataOf(r));
   }
 
   async list(apiKey: string, query = ''): Promise<OrderList> {
     const r = await this.call('GET', `/v1/match/orders${query}`, apiKey);
     expect(r.status).toBe(200);
-    return OrderList.parse(dataOf(r));
+    return parse(OrderList, dataOf(r));
   }
 
   async account(apiKey: string): Promise<AccountSummary> {
     const r = await this.call('GET', '/v1/match/account', apiKey);
     expect(r.status).toBe(200);
-    return AccountSummary.parse(dataOf(r));
+    return parse(AccountSummary, dataOf(r));
   }
 
   async clear(

@@ -1,6 +1,7 @@
 import { SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
-import { Withdrawal } from '../../src/generated/schemas.js';
+import { Withdrawal } from '../../src/generated/validators.js';
+import { parse } from '../helpers/checks.js';
 import { BURNER, dataOf, expectError, key, MINTER, newDriver } from './helpers.js';
 
 /** The seeded minter: prefunded with 100,000,000.00 of venue-only stablecoin. */
@@ -27,7 +28,7 @@ describe('withdrawals', () => {
     const body = withdraw('250.00');
     const r = await d.call('POST', '/v1/match/withdrawals', MINTER.apiKey, body);
     expect(r.status).toBe(201);
-    const w = Withdrawal.parse(dataOf(r));
+    const w = parse(Withdrawal, dataOf(r));
     expect(w).toMatchObject({
       id: body.idempotencyKey,
       status: 'pending',

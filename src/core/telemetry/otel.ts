@@ -10,7 +10,7 @@ import type {
   Tracer,
   TracerProvider,
 } from '@opentelemetry/api';
-import { VERSION } from '../../internal/version.js';
+import { VERSION } from '../../generated/version.js';
 import { redactText } from '../logger.js';
 import { runtimeImport } from '../runtime-import.js';
 import { ATTR, INSTRUMENTATION_SCOPE, METRICS, SPAN_PREFIX } from './names.js';

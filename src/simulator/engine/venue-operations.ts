@@ -4,10 +4,9 @@
  * port and the venue routes are mapped over these, so an operation added to the OpenAPI document
  * without its engine method or its route does not compile.
  */
-import type { OperationId } from '../../generated/endpoints.js';
-import type { checkedEndpoints } from '../../generated/validators.js';
+import type { endpoints, OperationId } from '../../generated/endpoints.js';
 
-type Table = typeof checkedEndpoints;
+type Table = typeof endpoints;
 
 /** The venue's operations: the table's paths under `/v1/match/` (the others are the platform's). */
 export type VenueOperationId = {

@@ -7,7 +7,7 @@ import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
 import { dashboardDataRoutes } from '../ui/data-routes.js';
-import { readJsonObject, validate } from './validation.js';
+import { readJsonObject, validateConfig } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
 function optionalBody(req: Request): Promise<unknown> {
@@ -47,7 +47,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
   ...dashboardDataRoutes,
   '/_sim/auctions/clear': {
     POST: async (sim, req) => {
-      const b = validate(ClearBody, await optionalBody(req));
+      const b = validateConfig(ClearBody, await optionalBody(req));
       return dataResponse(200, sim.clearAuction(b));
     },
   },
@@ -56,20 +56,20 @@ export const controlRoutes: RouteTable<ControlHandler> = {
   },
   '/_sim/clock/advance': {
     POST: async (sim, req) => {
-      const b = validate(AdvanceBody, await optionalBody(req));
+      const b = validateConfig(AdvanceBody, await optionalBody(req));
       sim.advance(b.ms);
       return dataResponse(200, { now: new Date(sim.now()).toISOString() });
     },
   },
   '/_sim/phase': {
     POST: async (sim, req) => {
-      const b = validate(PhaseBody, await optionalBody(req));
+      const b = validateConfig(PhaseBody, await optionalBody(req));
       return dataResponse(200, sim.setPhase(b.phase));
     },
   },
   '/_sim/wires': {
     POST: async (sim, req) => {
-      const b = validate(WireBody, await readJsonObject(req));
+      const b = validateConfig(WireBody, await readJsonObject(req));
       return dataResponse(200, sim.wire(b));
     },
   },
@@ -84,7 +84,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
   },
   '/_sim/faults': {
     POST: async (sim, req) => {
-      const b = validate(FaultsBody, await optionalBody(req));
+      const b = validateConfig(FaultsBody, await optionalBody(req));
       sim.setFaults(b);
       return dataResponse(200, sim.faults);
     },

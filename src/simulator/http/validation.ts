@@ -1,14 +1,15 @@
 import type { z } from 'zod';
 import { clip, type ErrorDetail, issueDetails, showValue } from '../../contract/error-details.js';
+import { type Check, type CheckIssue, runCheck } from '../../validation/index.js';
 import { type BodySource, readJson } from './body.js';
 import { invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
 
 /**
- * One ErrorDetail per zod issue, by the contract's mapping (src/contract/error-details.ts):
- * `location` is the dotted field path (`root` for the whole input), at most the entries rendered.
+ * One ErrorDetail per issue, by the contract's mapping (src/contract/error-details.ts): `location`
+ * is the dotted field path (`root` for the whole input), at most the entries rendered.
  */
 export function issuesToDetails(
-  issues: readonly z.core.$ZodIssue[],
+  issues: readonly (z.core.$ZodIssue | CheckIssue)[],
   input: unknown,
   root: string,
 ): ErrorDetail[] {
@@ -24,8 +25,19 @@ export function firstMessage(details: ErrorDetail[]): string {
   return `Invalid request: ${clip(text)}`;
 }
 
-/** Parses `input` with `schema` or throws the 400 code 2 answer naming every failing field. */
-export function validate<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.infer<S> {
+/**
+ * Checks `input` with an operation's generated check (the same one the client runs before sending)
+ * and returns its output, or throws the 400 code 2 answer naming every failing field.
+ */
+export function validate<T>(check: Check<T>, input: unknown, root = 'body'): T {
+  const r = runCheck(check, input);
+  if (r.ok) return r.value;
+  const details = issuesToDetails(r.issues, input, root);
+  throw invalidRequest(firstMessage(details), details);
+}
+
+/** Parses `input` with one of the simulator's own zod configs or throws the 400 code 2 answer. */
+export function validateConfig<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.infer<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
   const details = issuesToDetails(r.error.issues, input, root);

@@ -2,8 +2,8 @@
  * The platform's error entries (rendered by the simulator's one error renderer, http/responses.ts)
  * and the XML answers of the SNS stand-ins.
  */
-import type { z } from 'zod';
 import { issueDetails, showValue } from '../../contract/error-details.js';
+import type { CheckIssue } from '../../validation/index.js';
 import { MAX_ERROR_ENTRIES } from '../http/responses.js';
 
 export interface ErrorEntry {
@@ -30,11 +30,11 @@ export function entry(
 }
 
 /**
- * Schema failures as the platform answers them, by the contract's mapping
+ * Check failures as the platform answers them, by the contract's mapping
  * (src/contract/error-details.ts) with every field of an entry present: no constraints, and a
  * missing value shown as `null`.
  */
-export function entriesFromIssues(issues: readonly z.core.$ZodIssue[], input: unknown): ErrorEntry[] {
+export function entriesFromIssues(issues: readonly CheckIssue[], input: unknown): ErrorEntry[] {
   return issueDetails(issues, { input, limit: MAX_ERROR_ENTRIES }).map((d) => ({
     error: d.error,
     message: d.message,

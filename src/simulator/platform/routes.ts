@@ -2,9 +2,9 @@
  * HTTP routes of the simulator's platform APIs (authenticated; the entity comes from SIM's auth),
  * keyed by the contract's operation ids: method, path and status from src/generated/endpoints.ts.
  */
-import type { z } from 'zod';
 import { isUuid } from '../../contract/ids.js';
-import { operationSchemas as operations } from '../../contract/operation-schemas.js';
+import { endpoints } from '../../generated/endpoints.js';
+import { type Check, runCheck } from '../../validation/index.js';
 import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
 import { HttpError, invalidRequest } from '../http/responses.js';
@@ -35,10 +35,10 @@ interface PlatformRequest {
 }
 
 /**
- * The body checked against an operation's body schema: the contract's table (contract/operations.ts),
- * where the create bodies carry the endpoint rule the generated schemas cannot state.
+ * The body checked with an operation's body check: the contract's table (contract/endpoints.ts),
+ * the one the client checks the same body with before sending it.
  */
-async function parseBody<S extends z.ZodType>(req: Request, schema: S): Promise<z.output<S>> {
+async function parseBody<T>(req: Request, check: Check<T> | null): Promise<T> {
   const body = await readJson(req);
   if (!body.ok) {
     const tooDeep = body.reason === 'too_deep';
@@ -56,11 +56,11 @@ async function parseBody<S extends z.ZodType>(req: Request, schema: S): Promise<
       ],
     );
   }
-  const result = schema.safeParse(body.value);
-  if (result.success) return result.data;
+  const result = runCheck(check as Check<T>, body.value);
+  if (result.ok) return result.value;
   throw invalidRequest(
     'Invalid request: field validation failure.',
-    entriesFromIssues(result.error.issues, body.value),
+    entriesFromIssues(result.issues, body.value),
   );
 }
 
@@ -100,7 +100,7 @@ async function createV2(
     environment?: string;
     addresses?: string[];
     domains?: number[];
-  } = await parseBody(req, operations[operationId].body);
+  } = await parseBody(req, endpoints[operationId].body);
   const failure = await headCheck(ctx, body.endpoint);
   if (failure !== undefined) {
     throw invalidRequest('Invalid request: the endpoint failed validation.', [
@@ -131,7 +131,7 @@ async function createV2(
 }
 
 async function createV1({ req, entityId, ctx }: PlatformRequest): Promise<unknown> {
-  const { endpoint } = await parseBody(req, operations.createV1Subscription.body);
+  const { endpoint } = await parseBody(req, endpoints.createV1Subscription.body);
   const created = ctx.v1.create(entityId, endpoint);
   if (!created.ok) {
     throw invalidRequest(

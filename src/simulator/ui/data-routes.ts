@@ -8,7 +8,7 @@ import { assertNoBody } from '../http/body.js';
 import type { ControlHandler } from '../http/market-routes.js';
 import { dataResponse } from '../http/responses.js';
 import type { RouteTable } from '../http/router.js';
-import { validate } from '../http/validation.js';
+import { validateConfig } from '../http/validation.js';
 
 const Limit = z.coerce
   .number()
@@ -34,14 +34,17 @@ export const dashboardDataRoutes: RouteTable<ControlHandler> = {
   '/_sim/orders': {
     GET: async (sim, req) => {
       await assertNoBody(req);
-      const q = validate(OrdersQuery, queryOf(req), 'query');
+      const q = validateConfig(OrdersQuery, queryOf(req), 'query');
       return dataResponse(200, sim.allOrders(q));
     },
   },
   '/_sim/auctions': {
     GET: async (sim, req) => {
       await assertNoBody(req);
-      return dataResponse(200, sim.clearedAuctions(validate(AuctionsQuery, queryOf(req), 'query').limit));
+      return dataResponse(
+        200,
+        sim.clearedAuctions(validateConfig(AuctionsQuery, queryOf(req), 'query').limit),
+      );
     },
   },
 };
