@@ -1,5 +1,5 @@
 /** Success and error bodies of the wire format: `{data}` or `{code, message[, errors]}`. */
-import { clip, ECHO_MAX, type ErrorDetail } from '../../contract/error-details.js';
+import { clip, ECHO_MAX, type ErrorDetail, showValue } from '../../contract/error-details.js';
 
 export type { ErrorDetail } from '../../contract/error-details.js';
 
@@ -53,10 +53,15 @@ function clipDeep(value: unknown, max: number, depth = 0): unknown {
   return out;
 }
 
+// Entries are typed as text, but one built from hostile input (or by a route's mistake) may carry
+// any value: it is shown as text rather than letting the renderer throw, which would be a 500.
+const asText = (value: unknown, max: number): string =>
+  clip(typeof value === 'string' ? value : (showValue(value, max) ?? ''), max);
+
 function clipDetail(d: ErrorDetail, max: number): ErrorDetail {
-  const out: ErrorDetail = { error: clip(d.error, max), message: clip(d.message, max) };
-  if (d.location !== undefined) out.location = clip(d.location, max);
-  if (d.invalidValue !== undefined) out.invalidValue = clip(d.invalidValue, max);
+  const out: ErrorDetail = { error: asText(d.error, max), message: asText(d.message, max) };
+  if (d.location !== undefined) out.location = asText(d.location, max);
+  if (d.invalidValue !== undefined) out.invalidValue = asText(d.invalidValue, max);
   if (d.constraints !== undefined) out.constraints = clipDeep(d.constraints, max) as Record<string, unknown>;
   return out;
 }
@@ -79,7 +84,7 @@ export function errorBodyText(code: number, message: string, errors?: readonly E
   for (let max = ECHO_MAX; ; max = Math.floor(max / 2)) {
     const body: { code: number; message: string; errors?: ErrorDetail[] } = {
       code,
-      message: clip(message, max === ECHO_MAX ? MESSAGE_MAX : max),
+      message: asText(message, max === ECHO_MAX ? MESSAGE_MAX : max),
     };
     if (entries) body.errors = entries.map((d) => clipDetail(d, max));
     const text = JSON.stringify(body);
