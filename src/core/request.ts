@@ -57,7 +57,7 @@ export interface FinalRequest<T> extends RequestOptions {
    * OutcomeUnknownError, and the client's ledger of unknown keys decides whether a refusal is definite.
    */
   idempotencyKey?: string | undefined;
-  /** Validator (or zod schema) of the `data` member of the success body. */
+  /** The generated check of the `data` member of the success body. */
   responseSchema: Schema<T>;
   /** Set for calls whose retry can be refused because an earlier attempt landed: see RefusalSettler. */
   settleRefusal?: RefusalSettler<T> | undefined;

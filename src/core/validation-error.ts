@@ -13,7 +13,7 @@ export interface ValidationIssue {
   path: string;
   /** What rule failed, in words (e.g. "must be at least 100 and a multiple of 100"). */
   rule: string;
-  /** zod's issue code (e.g. `custom`, `too_small`, `invalid_type`). */
+  /** The kind of rule that failed: `invalid_type`, `invalid_value`, `invalid_format`, `too_small`, `unrecognized_keys`, `invalid_union` or `custom`. */
   kind: string;
 }
 

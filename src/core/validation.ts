@@ -1,29 +1,9 @@
-import type { z } from 'zod';
 import { type Check, type CheckIssue, runCheck } from '../validation/index.js';
-import { issueDetails } from '../contract/error-details.js';
 import type { ValidationIssue } from './error.js';
 import { ValidationError } from './error.js';
 
-const SDK_DETAILS = { closestUnionBranch: true } as const;
-
-/**
- * What the pipeline validates with: a plain validator (generated/validators.ts, what every
- * operation uses), or a zod schema (accepted from callers of the internal `request`).
- */
-export type Schema<T> = Check<T, unknown> | z.ZodType<T>;
-
-/**
- * zod issues as ValidationIssues: the contract's error entries (contract/error-details.ts) read as
- * dotted field path (`location`), the rule's message (`message`) and the issue code (`error`). A
- * failed union reports the branch that came closest rather than every branch.
- */
-export function toValidationIssues(error: z.ZodError): ValidationIssue[] {
-  return issueDetails(error.issues, SDK_DETAILS).map((d) => ({
-    path: d.location ?? '',
-    rule: d.message,
-    kind: d.error,
-  }));
-}
+/** What the pipeline validates with: a generated check (src/generated/validators.ts). */
+export type Schema<T> = Check<T, unknown>;
 
 /** A check's issues as ValidationIssues: the dotted path, the rule's message and its kind. */
 export function checkIssues(issues: readonly CheckIssue[]): ValidationIssue[] {
@@ -35,14 +15,8 @@ export function parseWith<T>(
   schema: Schema<T>,
   input: unknown,
 ): { ok: true; value: T } | { ok: false; issues: ValidationIssue[] } {
-  if (typeof schema === 'function') {
-    const result = runCheck(schema, input);
-    return result.ok ? result : { ok: false, issues: checkIssues(result.issues) };
-  }
-  const result = schema.safeParse(input);
-  return result.success
-    ? { ok: true, value: result.data }
-    : { ok: false, issues: toValidationIssues(result.error) };
+  const result = runCheck(schema, input);
+  return result.ok ? result : { ok: false, issues: checkIssues(result.issues) };
 }
 
 /** Parses `input` with `schema` or throws a ValidationError naming each bad field and rule. */

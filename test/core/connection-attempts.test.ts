@@ -8,7 +8,6 @@ import {
   usd,
 } from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   drop,
   hang,
@@ -17,11 +16,12 @@ import {
   startScriptedServer,
 } from '../helpers/scripted-server.js';
 import { apiClientOf } from '../../src/client/match-venue.js';
+import * as c from '../../src/validation/index.js';
 
 // A timeout or connection error is the last of several attempts: it says how many there were, so a
 // reader of the message knows the client already retried.
 const KEY = 'TEST_API_KEY:unit:supersecretvalue';
-const Ok = z.object({ ok: z.boolean() });
+const Ok = c.object<{ ok: boolean }>({ ok: c.boolean() }, 'strip');
 
 let server: ScriptedServer;
 beforeEach(async () => {

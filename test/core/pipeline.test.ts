@@ -16,7 +16,6 @@ import {
 } from 'match-venue';
 import { MockAgent } from 'undici';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import {
   drip,
   drop,
@@ -27,9 +26,10 @@ import {
   startScriptedServer,
 } from '../helpers/scripted-server.js';
 import { apiClientOf } from '../../src/client/match-venue.js';
+import * as c from '../../src/validation/index.js';
 
 const KEY = 'TEST_API_KEY:unit:supersecretvalue';
-const Ok = z.object({ ok: z.boolean() });
+const Ok = c.object<{ ok: boolean }>({ ok: c.boolean() }, 'strip');
 
 let server: ScriptedServer;
 beforeEach(async () => {

@@ -11,10 +11,10 @@ import {
   OutcomeUnknownError,
 } from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 import { apiClientOf } from '../../src/client/match-venue.js';
 import { redact, redactText } from '../../src/core/logger.js';
+import * as c from '../../src/validation/index.js';
 
 const KEY = 'TEST_API_KEY:redact:verysecretpart';
 const TICKET = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJidXJuZXIifQ.c2lnbmF0dXJl';
@@ -55,10 +55,10 @@ describe('secrets never leak', () => {
       server.script(json(500, {}), json(500, {}), json(500, {}), json(400, { code: 2, message: 'bad' }));
       const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, retry: { sleep: async () => {} } });
       await apiClientOf(venue)
-        .request({ method: 'GET', path: '/x', responseSchema: z.unknown() })
+        .request({ method: 'GET', path: '/x', responseSchema: c.unknown })
         .catch(() => undefined);
       await apiClientOf(venue)
-        .request({ method: 'GET', path: '/x', responseSchema: z.unknown() })
+        .request({ method: 'GET', path: '/x', responseSchema: c.unknown })
         .catch(() => undefined);
       apiClientOf(venue).logger.error('direct');
     } finally {
@@ -140,7 +140,7 @@ describe('secrets never leak', () => {
     process.env.MATCH_VENUE_LOG_LEVEL = 'debug';
     try {
       const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, logger });
-      await apiClientOf(venue).request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
+      await apiClientOf(venue).request({ method: 'GET', path: '/x', responseSchema: c.unknown });
       process.env.MATCH_VENUE_LOG_LEVEL = 'loud';
       expect(() => new MatchVenue({ apiKey: KEY, baseUrl: server.url })).toThrow(/MATCH_VENUE_LOG_LEVEL/);
     } finally {
@@ -154,7 +154,7 @@ describe('secrets never leak', () => {
     const { lines, logger } = capture();
     server.script(json(200, { data: {} }));
     const venue = new MatchVenue({ apiKey: KEY, baseUrl: server.url, logger, logLevel: 'warn' });
-    await apiClientOf(venue).request({ method: 'GET', path: '/x', responseSchema: z.unknown() });
+    await apiClientOf(venue).request({ method: 'GET', path: '/x', responseSchema: c.unknown });
     expect(lines).toEqual([]);
   });
 
@@ -252,7 +252,7 @@ describe('error objects never show the key', () => {
         body: { idempotencyKey: key },
         idempotencyKey: key,
         operation: 'placeOrder',
-        responseSchema: z.unknown(),
+        responseSchema: c.unknown,
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
@@ -276,7 +276,7 @@ describe('error objects never show the key', () => {
         body,
         idempotencyKey: key,
         operation: 'placeOrder',
-        responseSchema: z.unknown(),
+        responseSchema: c.unknown,
       })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(OutcomeUnknownError);
