@@ -24,7 +24,8 @@ export class EventFanout {
   private readonly listeners = new Set<(event: SimulatorEvent) => void>();
   // Listeners without an interest: they read every event.
   private readAll = 0;
-  private readonly interests = new Set<EventInterest>();
+  // An array, not a Set: `wants` walks it once per event the engine could build.
+  private interests: readonly EventInterest[] = [];
   private subscribedNow: ReadonlySet<string> | undefined;
 
   constructor(
@@ -36,7 +37,7 @@ export class EventFanout {
     // A function given twice is one listener (a Set), so it is counted once.
     if (this.listeners.has(listener)) return () => this.unlisten(listener, interest);
     this.listeners.add(listener);
-    if (interest) this.interests.add(interest);
+    if (interest) this.interests = [...this.interests, interest];
     else this.readAll += 1;
     return () => this.unlisten(listener, interest);
   }
@@ -48,14 +49,15 @@ export class EventFanout {
   wants(entityId: string | undefined): boolean {
     if (this.readAll > 0) return true;
     if (entityId !== undefined && this.webhookEntities().has(entityId)) return true;
-    for (const interest of this.interests) if (interest.wants(entityId)) return true;
-    for (const interest of this.interests) interest.skip(entityId);
+    const interests = this.interests;
+    for (let i = 0; i < interests.length; i++) if (interests[i]?.wants(entityId)) return true;
+    for (let i = 0; i < interests.length; i++) interests[i]?.skip(entityId);
     return false;
   }
 
   private unlisten(listener: (event: SimulatorEvent) => void, interest: EventInterest | undefined): void {
     if (!this.listeners.delete(listener)) return;
-    if (interest) this.interests.delete(interest);
+    if (interest) this.interests = this.interests.filter((i) => i !== interest);
     else this.readAll -= 1;
   }
 
