@@ -2,13 +2,30 @@ import type { SimulatorEvent } from './engine/types.js';
 import type { Platform } from './platform/index.js';
 
 /**
- * Who reads the simulator's events: every `onEvent` listener (the WebSocket hub is one) reads all
- * of them; the platform reads the account events of entities holding a webhook subscription. The
- * engine asks `wants` before building an event, so with nobody reading, a 1,000,000-order clear
- * builds none of its 2,000,000 order events.
+ * What a listener that numbers events (the WebSocket hub) reads: `wants` says whether it needs the
+ * event itself (entityId undefined: a market event); an event nobody wants is never built, and
+ * `skip` tells the listener one happened, so that its numbering still counts it.
+ */
+export interface EventInterest {
+  /** Whether the listener reads this event (`entityId` undefined: a market event). */
+  wants(entityId: string | undefined): boolean;
+  /** An event the listener did not want, and nobody else did, happened and was not built. */
+  skip(entityId: string | undefined): void;
+}
+
+/**
+ * Who reads the simulator's events: every `onEvent` listener reads all of them, unless it states an
+ * interest (the WebSocket hub reads only the sequences a socket subscribed to); the platform reads
+ * the account events of entities holding a webhook subscription. The engine asks `wants` once
+ * before building each event, so with nobody reading, a 1,000,000-order clear builds none of its
+ * 2,000,000 order events.
  */
 export class EventFanout {
   private readonly listeners = new Set<(event: SimulatorEvent) => void>();
+  // Listeners without an interest: they read every event.
+  private readAll = 0;
+  // An array, not a Set: `wants` walks it once per event the engine could build.
+  private interests: readonly EventInterest[] = [];
   private subscribedNow: ReadonlySet<string> | undefined;
 
   constructor(
@@ -16,15 +33,32 @@ export class EventFanout {
     private readonly onListenerError: (event: SimulatorEvent, err: unknown) => void,
   ) {}
 
-  listen(listener: (event: SimulatorEvent) => void): () => void {
+  listen(listener: (event: SimulatorEvent) => void, interest?: EventInterest): () => void {
+    // A function given twice is one listener (a Set), so it is counted once.
+    if (this.listeners.has(listener)) return () => this.unlisten(listener, interest);
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    if (interest) this.interests = [...this.interests, interest];
+    else this.readAll += 1;
+    return () => this.unlisten(listener, interest);
   }
 
-  /** Market events: `entityId` undefined. */
+  /**
+   * Market events: `entityId` undefined. Asked once per event about to be built: when the answer
+   * is no, every interest is told the event happened (`skip`); when yes, it is built and emitted.
+   */
   wants(entityId: string | undefined): boolean {
-    if (this.listeners.size > 0) return true;
-    return entityId !== undefined && this.webhookEntities().has(entityId);
+    if (this.readAll > 0) return true;
+    if (entityId !== undefined && this.webhookEntities().has(entityId)) return true;
+    const interests = this.interests;
+    for (let i = 0; i < interests.length; i++) if (interests[i]?.wants(entityId)) return true;
+    for (let i = 0; i < interests.length; i++) interests[i]?.skip(entityId);
+    return false;
+  }
+
+  private unlisten(listener: (event: SimulatorEvent) => void, interest: EventInterest | undefined): void {
+    if (!this.listeners.delete(listener)) return;
+    if (interest) this.interests = this.interests.filter((i) => i !== interest);
+    else this.readAll -= 1;
   }
 
   emit(event: SimulatorEvent): void {

@@ -10,7 +10,7 @@ import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { WireAuction } from './engine/rest-shapes.js';
 import type { EngineState } from './engine/state.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
-import { EventFanout } from './event-fanout.js';
+import { EventFanout, type EventInterest } from './event-fanout.js';
 import { EventLog, eventLogLines } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
@@ -170,9 +170,12 @@ export class Simulator {
     return listen(this, options).then((running) => this.servers.add(running));
   }
 
-  /** Calls `listener` with every market and account event; returns the unsubscribe function. */
-  onEvent(listener: (event: SimulatorEvent) => void): () => void {
-    return this.events.listen(listener);
+  /**
+   * Calls `listener` with every market and account event; returns the unsubscribe function. With
+   * `interest`, only with the events it wants (the others are not built; `interest.skip` counts them).
+   */
+  onEvent(listener: (event: SimulatorEvent) => void, interest?: EventInterest): () => void {
+    return this.events.listen(listener, interest);
   }
 
   /** Calls `listener` on killSockets and reset; returns the unsubscribe function. */

@@ -125,3 +125,44 @@ describe('Hub: events nobody is subscribed to', () => {
     expect(reads()).toBe(0);
   });
 });
+
+describe('Hub: sequences nobody has seen', () => {
+  it('wants no event of a sequence before a subscribe or an accountSeq read shows its seq', () => {
+    const { hub, connect } = setup(8);
+    expect(hub.wants(undefined)).toBe(false);
+    expect(hub.wants(ENTITY)).toBe(false);
+    for (let i = 0; i < 5; i++) hub.skip(ENTITY);
+    for (let i = 0; i < 3; i++) hub.skip(undefined);
+    const ws = connect();
+    ws.frame({ op: 'subscribe', channel: 'market', id: 1 });
+    // Skipped events still count: seq is what it would have been had each been built.
+    expect(ws.sent[0]).toMatchObject({ type: 'subscribed', channel: 'market', seq: 3 });
+    expect(hub.wants(undefined)).toBe(true);
+    expect(hub.wants(ENTITY)).toBe(false);
+    expect(hub.accountSeq(ENTITY)).toBe(5);
+    expect(hub.wants(ENTITY)).toBe(true);
+    expect(hub.wants('10000000-0000-4000-8000-000000000002')).toBe(false);
+    // A seen sequence stays seen without a socket: its events are kept for a `since` replay.
+    ws.emit('close');
+    expect(hub.wants(undefined)).toBe(true);
+    hub.restart();
+    expect(hub.wants(undefined)).toBe(false);
+    expect(hub.wants(ENTITY)).toBe(false);
+  });
+
+  it('a skipped event cannot be replayed, nor any event before it', () => {
+    const { hub, publish, connect } = setup(8);
+    publish(1, 3);
+    hub.skip(ENTITY);
+    publish(5, 6);
+    expect(hub.accountSeq(ENTITY)).toBe(6);
+    const before = connect();
+    before.frame({ op: 'subscribe', channel: 'account', id: 1, since: 2 });
+    expect(before.sent[0]).toMatchObject({ seq: 6, since: 2, replay: 'unavailable' });
+    expect(before.sent).toHaveLength(1);
+    const after = connect();
+    after.frame({ op: 'subscribe', channel: 'account', id: 2, since: 4 });
+    expect(after.sent[0]).toMatchObject({ seq: 6, since: 4, replay: 'ok' });
+    expect(after.sent.slice(1).map((f) => f.seq)).toEqual([5, 6]);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import {
   decodeClientFrame,
@@ -10,7 +11,8 @@ import {
 } from '../../contract/ws-codec.js';
 import type { Channel, FrameId } from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
-import { SequenceLog } from './replay-buffer.js';
+import type { EventInterest } from '../event-fanout.js';
+import { DeferredLog } from './replay-buffer.js';
 
 export interface HubOptions {
   /** Frames kept per sequence for `since` replay. */
@@ -29,90 +31,36 @@ export interface HubOptions {
 
 interface Connection {
   ws: WebSocket;
+  /** The socket under `ws`, corked while frames of one synchronous run gather (see `send`). */
+  stream: Duplex | undefined;
+  corked: boolean;
   entityId: string;
   market: boolean;
   account: boolean;
   alive: boolean;
 }
 
-/** The event frame of `ev`, published at `at`, numbered `seq`. */
-function eventFrame(ev: SimulatorEvent, at: number, seq: number): string {
-  return encodeEvent(ev.channel, seq, ev.event, ev.data, at);
-}
-
-// Stands in for a frame too old to be replayed; always overwritten before `after` can return it.
-const EXPIRED = () => '';
+// Past this many unsent bytes a corked socket is written out at once rather than at the run's end.
+const CORK_FLUSH_BYTES = 64 * 1024;
 
 /**
- * A SequenceLog that serializes a frame only once a socket can receive or replay it. While no
- * socket is subscribed to the sequence, events wait unserialized (the event and its time, no
- * closure), at most `capacity` of them: the log replays only its last `capacity` frames, so an
- * older one could never be read and is only counted. `seq` counts every event; `after` first
- * writes the waiting ones into the log. So seq and replay are exactly as if each frame had been
- * serialized on arrival, and a 1,000,000-order clear with nobody listening serializes 1,024 frames
- * per sequence, not a million.
+ * Assigns seq per channel, keeps the replay buffers and fans events out to subscribed sockets.
+ *
+ * A sequence nobody has seen a seq of (no socket subscribed to it, no `accountSeq` read) since this
+ * server life began cannot be asked for with `since` (the last seq a client saw): its events are
+ * only counted (`skip`), never built, until someone looks. From then on it keeps its events as
+ * before, subscribed or not, so a client coming back with `since` is replayed what it missed.
  */
-class DeferredLog {
-  private readonly log: SequenceLog;
-  private readonly events: SimulatorEvent[] = [];
-  private readonly times: number[] = [];
-  // Ring over events/times once they hold `capacity`: index of the oldest.
-  private head = 0;
-  private expired = 0;
-
-  constructor(private readonly capacity: number) {
-    this.log = new SequenceLog(capacity);
-  }
-
-  get seq(): number {
-    return this.log.seq + this.expired + this.events.length;
-  }
-
-  /** Assigns the next seq and returns its frame, built now (a socket is waiting for it). */
-  append(ev: SimulatorEvent, at: number): string {
-    this.flush();
-    return this.log.append((seq) => eventFrame(ev, at, seq));
-  }
-
-  /** Assigns the next seq; its frame is built only if it is still replayable when asked for. */
-  defer(ev: SimulatorEvent, at: number): void {
-    if (this.events.length < this.capacity) {
-      this.events.push(ev);
-      this.times.push(at);
-      return;
-    }
-    this.expired += 1;
-    if (this.capacity <= 0) return;
-    this.events[this.head] = ev;
-    this.times[this.head] = at;
-    this.head = (this.head + 1) % this.capacity;
-  }
-
-  after(since: number): string[] | undefined {
-    this.flush();
-    return this.log.after(since);
-  }
-
-  private flush(): void {
-    for (; this.expired > 0; this.expired--) this.log.append(EXPIRED);
-    const n = this.events.length;
-    for (let i = 0; i < n; i++) {
-      const k = (this.head + i) % n;
-      const ev = this.events[k] as SimulatorEvent;
-      const at = this.times[k] as number;
-      this.log.append((seq) => eventFrame(ev, at, seq));
-    }
-    this.events.length = 0;
-    this.times.length = 0;
-    this.head = 0;
-  }
-}
-
-/** Assigns seq per channel, keeps the replay buffers and fans events out to subscribed sockets. */
-export class Hub {
+export class Hub implements EventInterest {
   private market: DeferredLog;
+  private marketSeen = false;
   private readonly accounts = new Map<string, DeferredLog>();
+  private readonly accountsSeen = new Set<string>();
   private readonly connections = new Set<Connection>();
+  // The sockets subscribed to each sequence: an event visits its readers, not every socket.
+  private readonly marketSockets = new Set<Connection>();
+  private readonly accountSockets = new Map<string, Set<Connection>>();
+  private readonly corked: Connection[] = [];
 
   constructor(private readonly opts: HubOptions) {
     this.market = new DeferredLog(opts.replayBufferSize);
@@ -128,27 +76,47 @@ export class Hub {
     return { connections: this.connections.size, market, account };
   }
 
-  /** The entity's account seq now (0 before its first event). */
+  /** The entity's account seq now (0 before its first event); its sequence is seen from now on. */
   accountSeq(entityId: string): number {
+    this.accountsSeen.add(entityId);
     return this.accounts.get(entityId)?.seq ?? 0;
+  }
+
+  /** EventInterest: the events of a sequence someone has seen; the others are counted by `skip`. */
+  wants(entityId: string | undefined): boolean {
+    return entityId === undefined ? this.marketSeen : this.accountsSeen.has(entityId);
+  }
+
+  skip(entityId: string | undefined): void {
+    (entityId === undefined ? this.market : this.accountLog(entityId)).skip();
   }
 
   publish(ev: SimulatorEvent): void {
     const at = this.opts.now();
     const market = ev.channel === 'market';
     const log = market ? this.market : this.accountLog(ev.entityId);
-    let frame: string | undefined;
-    for (const c of this.connections) {
-      if (market ? !c.market : !c.account || c.entityId !== ev.entityId) continue;
-      // Serialized once per event, however many sockets receive it.
-      frame ??= log.append(ev, at);
-      this.send(c, frame);
-    }
+    const sockets = market ? this.marketSockets : this.accountSockets.get(ev.entityId);
+    let frame: Buffer | undefined;
+    if (sockets)
+      for (const c of sockets) {
+        // Serialized and UTF-8 encoded once per event, however many sockets receive it.
+        frame ??= Buffer.from(log.append(ev, at));
+        this.send(c, frame);
+      }
     if (frame === undefined) log.defer(ev, at);
   }
 
-  add(ws: WebSocket, entityId: string): void {
-    const c: Connection = { ws, entityId, market: false, account: false, alive: true };
+  /** `stream`: the socket under `ws`, when the caller has it (the server does), to batch writes. */
+  add(ws: WebSocket, entityId: string, stream?: Duplex): void {
+    const c: Connection = {
+      ws,
+      stream,
+      corked: false,
+      entityId,
+      market: false,
+      account: false,
+      alive: true,
+    };
     this.connections.add(c);
     ws.on('pong', () => {
       c.alive = true;
@@ -157,7 +125,7 @@ export class Hub {
       c.alive = true;
       this.onMessage(c, isBinary ? undefined : data.toString());
     });
-    ws.on('close', () => this.connections.delete(c));
+    ws.on('close', () => this.forget(c));
     ws.on('error', () => ws.terminate());
     // The venue greets first and expects subscriptions after; nothing can precede this frame.
     this.send(c, encodeHello(this.opts.protocol, this.opts.now(), this.opts.heartbeatMs));
@@ -178,6 +146,8 @@ export class Hub {
   terminateAll(): void {
     for (const c of this.connections) c.ws.terminate();
     this.connections.clear();
+    this.marketSockets.clear();
+    this.accountSockets.clear();
   }
 
   /**
@@ -188,7 +158,26 @@ export class Hub {
   restart(): void {
     this.terminateAll();
     this.market = new DeferredLog(this.opts.replayBufferSize);
+    this.marketSeen = false;
     this.accounts.clear();
+    this.accountsSeen.clear();
+  }
+
+  private socketsOf(channel: Channel, entityId: string): Set<Connection> {
+    if (channel === 'market') return this.marketSockets;
+    let set = this.accountSockets.get(entityId);
+    if (!set) {
+      set = new Set();
+      this.accountSockets.set(entityId, set);
+    }
+    return set;
+  }
+
+  private forget(c: Connection): void {
+    this.connections.delete(c);
+    this.marketSockets.delete(c);
+    const account = this.accountSockets.get(c.entityId);
+    if (account?.delete(c) && account.size === 0) this.accountSockets.delete(c.entityId);
   }
 
   private accountLog(entityId: string): DeferredLog {
@@ -200,15 +189,40 @@ export class Hub {
     return log;
   }
 
-  private send(c: Connection, frame: string): void {
+  /**
+   * Frames sent in one synchronous run (a clear publishes locked, cleared, settled and the next
+   * auction's opened to every market socket) leave each socket in one write at the run's end, not
+   * one system call per frame: the socket is corked at its first frame and uncorked by a microtask,
+   * or at once when CORK_FLUSH_BYTES are waiting. Order and content are as sent one by one.
+   */
+  private send(c: Connection, frame: string | Buffer): void {
     if (c.ws.readyState !== c.ws.OPEN) return;
     if (c.ws.bufferedAmount > this.opts.maxBufferedBytes) {
       // Bounded server memory: the client resumes with `since` (or resyncs) on its next socket.
       c.ws.terminate();
-      this.connections.delete(c);
+      this.forget(c);
       return;
     }
-    c.ws.send(frame);
+    const stream = c.stream;
+    if (stream && !c.corked) {
+      stream.cork();
+      c.corked = true;
+      if (this.corked.push(c) === 1) queueMicrotask(() => this.uncorkAll());
+    }
+    c.ws.send(frame, { binary: false });
+    if (c.corked && stream && stream.writableLength > CORK_FLUSH_BYTES) {
+      c.corked = false;
+      stream.uncork();
+    }
+  }
+
+  private uncorkAll(): void {
+    const corked = this.corked.splice(0);
+    for (const c of corked) {
+      if (!c.corked) continue;
+      c.corked = false;
+      c.stream?.uncork();
+    }
   }
 
   /** Frame parsing is the codec's (decodeClientFrame); the hub only acts on what it decoded. */
@@ -227,6 +241,7 @@ export class Hub {
     this.opts.onClientFrame?.(c.entityId, { op: frame.op, channel: frame.channel });
     if (frame.op === 'unsubscribe') {
       c[frame.channel] = false;
+      this.socketsOf(frame.channel, c.entityId).delete(c);
       this.send(c, encodeUnsubscribed(frame.channel, frame.id));
       return;
     }
@@ -239,6 +254,8 @@ export class Hub {
     id: FrameId | undefined,
     since: number | undefined,
   ): void {
+    if (channel === 'market') this.marketSeen = true;
+    else this.accountsSeen.add(c.entityId);
     const log = channel === 'market' ? this.market : this.accountLog(c.entityId);
     const at = this.opts.now();
     const replay = since === undefined ? undefined : log.after(since);
@@ -251,5 +268,6 @@ export class Hub {
       this.send(c, encodeEvent('market', log.seq, 'auction.snapshot', this.opts.marketSnapshot(), at));
     }
     c[channel] = true;
+    this.socketsOf(channel, c.entityId).add(c);
   }
 }

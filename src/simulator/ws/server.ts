@@ -9,6 +9,7 @@ import {
   WS_PATH,
 } from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
+import type { EventInterest } from '../event-fanout.js';
 import type { RequestLogHook } from '../request-log.js';
 import { registerAccountSeq } from './account-seq.js';
 import { Hub } from './hub.js';
@@ -17,7 +18,8 @@ import { TicketError } from './tickets.js';
 /** The part of the simulator the WebSocket layer uses. */
 export interface WsSimulator {
   tickets: { verify(ticket: string | undefined): Promise<{ entityId: string }> };
-  onEvent(listener: (event: SimulatorEvent) => void): () => void;
+  /** `interest`: the events the listener reads; the others are never built, only counted. */
+  onEvent(listener: (event: SimulatorEvent) => void, interest?: EventInterest): () => void;
   marketSnapshot(): unknown;
   /**
    * Control-plane notifications: `{ type: 'killSockets' }` drops every socket; `{ type: 'reset' }`
@@ -149,7 +151,7 @@ export function attachWebSocket(
         if (socket.destroyed) return;
         wss.handleUpgrade(req, socket, head, (ws) => {
           upgradeOutcome.get(socket)?.(101);
-          hub.add(ws, entityId);
+          hub.add(ws, entityId, socket);
         });
       },
       (err: unknown) => {
@@ -161,7 +163,7 @@ export function attachWebSocket(
   };
   server.on('upgrade', onUpgrade);
 
-  const offEvent = sim.onEvent((ev) => hub.publish(ev));
+  const offEvent = sim.onEvent((ev) => hub.publish(ev), hub);
   const offAccountSeq = registerAccountSeq(sim, (entityId) => hub.accountSeq(entityId));
   const offControl = sim.onControl?.((control) => {
     if (control.type === 'killSockets') hub.terminateAll();
