@@ -28,10 +28,14 @@ afterEach(async () => {
 function cli(args: string[], env: Record<string, string> = {}) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   if (!(TOKEN_ENV in env)) delete childEnv[TOKEN_ENV];
-  const proc = spawn('node_modules/.bin/tsx', ['src/simulator/cli.ts', '--clock', 'manual', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: childEnv,
-  });
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'src/simulator/cli.ts', '--clock', 'manual', ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: childEnv,
+    },
+  );
   running.add(proc);
   const out = { text: '', err: '' };
   proc.stdout?.on('data', (b: Buffer) => {

@@ -38,7 +38,7 @@ function pick(text: string, pattern: RegExp, what: string): string[] {
 }
 
 function readHelp(port: number) {
-  const help = execFileSync('node_modules/.bin/tsx', [...CLI, '--help', '--port', String(port)], {
+  const help = execFileSync(process.execPath, ['--import', 'tsx', ...CLI, '--help', '--port', String(port)], {
     encoding: 'utf8',
   });
   const entity = (name: string) => {
@@ -87,8 +87,8 @@ describe('match-venue-sim --help is enough for a bot in another language', { tim
     expect(readFileSync(h.openapi, 'utf8')).toMatch(/^openapi: 3\.1/);
 
     const proc = spawn(
-      'node_modules/.bin/tsx',
-      [...CLI, '--port', String(port), '--clock', 'manual', '--quiet'],
+      process.execPath,
+      ['--import', 'tsx', ...CLI, '--port', String(port), '--clock', 'manual', '--quiet'],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

@@ -35,7 +35,7 @@ function cli(args: string[], env: Record<string, string | undefined> = {}) {
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
   }
-  const proc = spawn('node_modules/.bin/tsx', ['src/simulator/cli.ts', ...args], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/cli.ts', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: childEnv,
   });
@@ -121,11 +121,12 @@ function waitFor(
 
 describe('match-venue-sim CLI', () => {
   it('serves a venue that plain HTTP drives through full cycles, then stops cleanly on SIGINT', async () => {
-    // `npx tsx …` minus npm's wrapper: npm exec neither forwards a direct SIGINT nor keeps the
-    // child's exit code when the whole group is interrupted, so it would hide the CLI's own answer.
+    // node with tsx as a loader, one process: npm exec neither forwards a direct SIGINT nor keeps
+    // the child's exit code, and the tsx binary relays a signal to its child only if the child
+    // acknowledges it within 30 ms, else SIGKILLs it and exits 130 (a busy machine's flake).
     const proc = spawn(
-      'node_modules/.bin/tsx',
-      ['src/simulator/cli.ts', '--port', '0', '--clock', 'manual'],
+      process.execPath,
+      ['--import', 'tsx', 'src/simulator/cli.ts', '--port', '0', '--clock', 'manual'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -215,8 +216,10 @@ describe('match-venue-sim CLI', () => {
 
   it('honours --host, --clock real, --cycle-ms, --lock-ms, --settle-ms and --seed, logging each phase', async () => {
     const proc = spawn(
-      'node_modules/.bin/tsx',
+      process.execPath,
       [
+        '--import',
+        'tsx',
         'src/simulator/cli.ts',
         '--host',
         '127.0.0.1',
@@ -255,8 +258,8 @@ describe('match-venue-sim CLI', () => {
 
   it('rejects inconsistent flags with exit code 2, naming the flags, without the whole usage', async () => {
     const proc = spawn(
-      'node_modules/.bin/tsx',
-      ['src/simulator/cli.ts', '--cycle-ms', '1000', '--lock-ms', '2000'],
+      process.execPath,
+      ['--import', 'tsx', 'src/simulator/cli.ts', '--cycle-ms', '1000', '--lock-ms', '2000'],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },

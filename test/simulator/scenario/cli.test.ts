@@ -19,7 +19,7 @@ afterEach(async () => {
 
 /** The CLI under tsx; stdout and stderr collected. */
 function cli(args: string[]) {
-  const proc = spawn('node_modules/.bin/tsx', ['src/simulator/cli.ts', ...args], {
+  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/cli.ts', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.add(proc);

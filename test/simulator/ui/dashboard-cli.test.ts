@@ -15,8 +15,8 @@ afterEach(async () => {
 /** Starts the CLI (tsx, as the other CLI tests) and resolves with its output once the banner is out. */
 async function start(args: string[]): Promise<{ text: string; base: string }> {
   const proc = spawn(
-    'node_modules/.bin/tsx',
-    ['src/simulator/cli.ts', '--port', '0', '--clock', 'manual', ...args],
+    process.execPath,
+    ['--import', 'tsx', 'src/simulator/cli.ts', '--port', '0', '--clock', 'manual', ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
