@@ -41,12 +41,9 @@ import { runStreamChaos, type StreamChaosOptions, type StreamChaosReport } from 
 import { DEFAULT_SRC_ROOT } from './chaos/support.js';
 import { runWaitChaos, type WaitChaosOptions, type WaitChaosReport } from './chaos/wait.js';
 
-export {
-  type FaultProxy,
-  type FaultProxyOptions,
-  type FaultRates,
-  startFaultProxy,
-} from './chaos/fault-proxy.js';
+export type { FaultRates } from './chaos/fault-kinds.js';
+export { startFaultProxy } from './chaos/fault-proxy.js';
+export type { FaultProxy, FaultProxyOptions } from './chaos/fault-proxy-api.js';
 export {
   type PlacementChaosOptions,
   type PlacementChaosReport,

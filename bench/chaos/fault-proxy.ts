@@ -27,102 +27,9 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { hash01 } from './support.js';
-
-export interface FaultRates {
-  /** Forwarded and processed, answer dropped (connection closed). Default 0.20. */
-  dropAnswer: number;
-  /** Connection reset after the request was read, nothing forwarded. Default 0.05. */
-  resetBeforeForward: number;
-  /** 503 `{code: -1}` without forwarding. Default 0.05. */
-  unavailable: number;
-  /** Held for `delayMs`, then forwarded. Default 0.05. */
-  delayRequest: number;
-  /** Forwarded at once, answered after `delayMs`. Default 0.05. */
-  delayAnswer: number;
-}
-
-export const DEFAULT_FAULTS: FaultRates = {
-  dropAnswer: 0.2,
-  resetBeforeForward: 0.05,
-  unavailable: 0.05,
-  delayRequest: 0.05,
-  delayAnswer: 0.05,
-};
-
-export type FaultKind = keyof FaultRates | 'none';
-
-export interface FaultProxyOptions {
-  /** The simulator's base URL, e.g. `http://127.0.0.1:4010` (loopback only). */
-  upstream: string;
-  /** Where WebSocket upgrades go (default `upstream`). */
-  wsUpstream?: string;
-  seed?: number;
-  /** Per-attempt probabilities (missing ones default to DEFAULT_FAULTS; pass 0 to disable). */
-  faults?: Partial<FaultRates>;
-  /** Hold time of `delayRequest` and `delayAnswer`, uniform in [min, max] ms. Default [400, 1200]. */
-  delayMs?: readonly [number, number];
-  /** `METHOD /path` of the requests that may be hurt; every other request passes untouched. */
-  routes?: readonly string[];
-}
-
-export interface FaultProxyStats {
-  requests: number;
-  /** Requests of the hurt routes, by what the proxy did to them. */
-  faults: Record<FaultKind, number>;
-  forwarded: number;
-  /** Upstream failures (the proxy answered 502); expected 0. */
-  upstreamErrors: number;
-  /**
-   * Held requests that the simulator accepted (2xx) after another attempt with the same key had
-   * been refused (4xx): the race of issue 9 happened, whatever the client then reported.
-   */
-  landedAfterRefusal: number;
-  wsConnections: number;
-  wsKilled: number;
-}
-
-export interface FaultProxy {
-  /** `http://127.0.0.1:<port>`: give it to the client as `baseUrl`. */
-  readonly url: string;
-  /** `ws://127.0.0.1:<port>`: give it to the client as `wsUrl`. */
-  readonly wsUrl: string;
-  /** Fault probabilities from now on. */
-  setFaults(faults: Partial<FaultRates>): void;
-  /** Destroys every WebSocket pipe now; returns how many. */
-  killStreams(): number;
-  /** New WebSocket upgrades wait (a longer outage) until `releaseUpgrades()`. */
-  holdUpgrades(): void;
-  releaseUpgrades(): void;
-  stats(): FaultProxyStats;
-  /**
-   * Resolves `true` once no request is held or being forwarded (delayed ones included), `false`
-   * if that takes longer than `boundMs` (default 30 s).
-   */
-  idle(boundMs?: number): Promise<boolean>;
-  close(): Promise<void>;
-}
-
-const DEFAULT_ROUTES = ['POST /v1/match/orders', 'POST /v1/match/withdrawals'];
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection']);
-
-function loopbackUrl(raw: string): URL {
-  const url = new URL(raw);
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!(host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host))) {
-    throw new Error(`fault proxy: upstream must be a loopback address, got ${url.host}`);
-  }
-  return url;
-}
-
-function keyOf(body: Buffer): string | undefined {
-  try {
-    const parsed = JSON.parse(body.toString('utf8')) as { idempotencyKey?: unknown };
-    return typeof parsed.idempotencyKey === 'string' ? parsed.idempotencyKey : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { DEFAULT_FAULTS, drawFault, type FaultKind, type FaultRates } from './fault-kinds.js';
+import type { FaultProxy, FaultProxyOptions, FaultProxyStats } from './fault-proxy-api.js';
+import { DEFAULT_ROUTES, HOP_BY_HOP, keyOf, loopbackUrl } from './proxy-http.js';
 
 export async function startFaultProxy(options: FaultProxyOptions): Promise<FaultProxy> {
   const upstream = loopbackUrl(options.upstream);
@@ -175,19 +82,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
   const decide = (key: string, route: string): { kind: FaultKind; draw: number } => {
     const attempt = (attempts.get(key) ?? 0) + 1;
     attempts.set(key, attempt);
-    const draw = hash01(seed, 'delay', route, key, attempt);
-    let r = hash01(seed, route, key, attempt);
-    for (const kind of [
-      'dropAnswer',
-      'resetBeforeForward',
-      'unavailable',
-      'delayRequest',
-      'delayAnswer',
-    ] as const) {
-      if (r < rates[kind]) return { kind, draw };
-      r -= rates[kind];
-    }
-    return { kind: 'none', draw };
+    return drawFault(rates, seed, route, key, attempt);
   };
 
   /** Sends the request upstream; resolves with the whole answer (or undefined on an upstream failure). */

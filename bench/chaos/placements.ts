@@ -19,7 +19,9 @@
  * Runs against older trees as well (`--src`): their `resolveUnknown` answers null or the record.
  */
 import { Agent } from 'undici';
-import { DEFAULT_FAULTS, type FaultProxyStats, type FaultRates, startFaultProxy } from './fault-proxy.js';
+import { DEFAULT_FAULTS, type FaultRates } from './fault-kinds.js';
+import { startFaultProxy } from './fault-proxy.js';
+import type { FaultProxyStats } from './fault-proxy-api.js';
 import { type Call, type CreateChaosReport, followRecipe, judge, refusalCode } from './placement-verdicts.js';
 import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
 

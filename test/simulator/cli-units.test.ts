@@ -7,7 +7,7 @@ import { nearestFlag } from '../../src/simulator/cli/args.js';
 import { wantsColour } from '../../src/simulator/cli/log-format.js';
 import { packageVersion } from '../../src/simulator/cli/version.js';
 
-// The CLI's pieces that need no process: test/simulator/cli.test.ts runs the CLI itself.
+// The CLI's pieces that need no process: test/simulator/cli-serve.test.ts and its siblings run the CLI itself.
 describe('match-venue-sim pieces', () => {
   it('finds the version from the installed layout too (dist/simulator/cli.js in node_modules/match-venue)', () => {
     const root = mkdtempSync(join(tmpdir(), 'mv-version-'));
