@@ -31,7 +31,7 @@ const unknownRows = (changes: MirrorChange[]) =>
 describe('retention', () => {
   it('a final order stays for the window, then leaves with an order.removed; waitFor answers it from REST', async () => {
     const minter = clientOf(rig, 'minter');
-    const mirror = mirrorOf(minter, { retentionMs: 300 });
+    const mirror = mirrorOf(minter, { retentionMs: 1_000 });
     await mirror.ready;
     const seen = collect(mirror);
     const open = await minter.orders.place(mintParams('100', '1'));
@@ -41,7 +41,9 @@ describe('retention', () => {
     const finalAt = Date.now();
     expect(mirror.orders({ open: false }).map((o) => o.orderId)).toEqual([x.orderId]);
     await until(() => mirror.order(x.orderId) === undefined, 'retirement');
-    expect(Date.now() - finalAt).toBeGreaterThanOrEqual(250);
+    // This test sees the cancel after the mirror does (by its polling lag, which a loaded machine
+    // stretches): the bound leaves 300 ms of it.
+    expect(Date.now() - finalAt).toBeGreaterThanOrEqual(700);
     // The open order stays, however long.
     expect(mirror.orders().map((o) => o.orderId)).toEqual([open.orderId]);
     await seen.stop();
