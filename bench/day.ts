@@ -8,7 +8,9 @@
  * 20): a day (8,640 auctions) in < 120 s and < 1 GB. Run it in its own process: peak RSS is the
  * process's, so two runs in one process would measure the larger of them.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { createSimulator } from '../src/simulator/index.js';
 
@@ -46,7 +48,7 @@ export function benchDay(
   // The first advance opens auction 1 (participants act) ; each 10 s after clears one and opens the next.
   for (let i = 0; i < auctions; i++) {
     sim.advance(10_000);
-    if (options.progress && (i + 1) % 500 === 0) {
+    if (options.progress && (i + 1) % 50 === 0) {
       const s = (performance.now() - started) / 1000;
       console.error(
         `${i + 1} auctions, ${s.toFixed(1)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
@@ -72,6 +74,15 @@ export function benchDay(
   };
 }
 
+/** One run in its own process (peak RSS is per process): what bench/run.ts calls. */
+export function benchDayInChild(options: { auctions?: number; store?: string } = {}): DayBenchResult {
+  const args = [fileURLToPath(import.meta.url), '--json'];
+  if (options.auctions !== undefined) args.push('--auctions', String(options.auctions));
+  if (options.store) args.push('--store', options.store);
+  const out = execFileSync(process.execPath, [...process.execArgv, ...args], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').at(-1) ?? '') as DayBenchResult;
+}
+
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
@@ -85,8 +96,11 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(store ? { store } : {}),
     progress: process.argv.includes('--progress'),
   });
-  console.table([result]);
-  console.log(
-    `${result.auctions} auctions in ${result.wallS} s (target for 8,640: < 120 s), peak RSS ${result.peakRssMb} MB (target < 1024 MB)`,
-  );
+  if (process.argv.includes('--json')) console.log(JSON.stringify(result));
+  else {
+    console.table([result]);
+    console.log(
+      `${result.auctions} auctions in ${result.wallS} s (target for 8,640: < 120 s), peak RSS ${result.peakRssMb} MB (target < 1024 MB)`,
+    );
+  }
 }
