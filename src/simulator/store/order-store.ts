@@ -53,6 +53,10 @@ export class OrderStore {
     // each WAL checkpoint, enough for a simulator (a crash loses at most the last transaction).
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
+    // 64 MB of page cache (default 2 MB): the order-id index takes random inserts, and with the
+    // file at gigabytes a small cache reads a page back for most of them (day bench, 80 auctions:
+    // 25 s -> 18 s; at 300 the gain is within this shared machine's noise).
+    this.db.pragma('cache_size = -65536');
     this.db.exec(SCHEMA);
     this.insert = this.db.prepare(
       'INSERT INTO orders (order_id, entity_id, created_at, status, order_type, wire) VALUES (?, ?, ?, ?, ?, ?)',
