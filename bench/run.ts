@@ -1,7 +1,11 @@
 // Runs every benchmark in one process and prints each against its target.
 // `npm run bench` (after `npm run build`) for the full run; `npm run bench -- --smoke` for a seconds-long check that they still run.
 // Benchmarks are never part of the test suite: timings on a shared machine are not assertions.
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { benchClearing, benchEnginePath, formatEngineTable } from './clearing.js';
+import { benchDayInChild } from './day.js';
 import { benchPlacements } from './placements.js';
 import { benchRest, benchValidation, describeRest } from './rest.js';
 import { benchServe } from './serve.js';
@@ -63,3 +67,19 @@ console.log('# stream');
 const stream = await benchStream(smoke ? 5_000 : undefined, smoke ? 1 : undefined);
 console.table([stream]);
 console.log(`stream iterator ${stream.ratio}x the raw ws rate (target >= ${stream.target}x)`);
+
+console.log('# a simulated day: 1,000 background participants, manual clock, without and with --store');
+// Each in its own process (peak RSS is per process); the smoke run does 5 auctions, not 8,640.
+const dayAuctions = smoke ? 5 : undefined;
+const dayStore = join(tmpdir(), `match-venue-day-${process.pid}.db`);
+const day = [
+  benchDayInChild({ auctions: dayAuctions }),
+  benchDayInChild({ auctions: dayAuctions, store: dayStore }),
+];
+for (const f of [dayStore, `${dayStore}-wal`, `${dayStore}-shm`]) rmSync(f, { force: true });
+console.table(day);
+for (const r of day)
+  console.log(
+    `${r.auctions} auctions ${r.store ? 'with' : 'without'} store: ${r.wallS} s, ${r.ordersPerS} orders/s, ` +
+      `peak RSS ${r.peakRssMb} MB (target for 8,640: < 120 s, < 1024 MB)`,
+  );

@@ -84,6 +84,7 @@ try {
     ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
     ...(market === undefined ? {} : { market }),
     ...(scenario === undefined ? {} : { scenario }),
+    ...(args.store === undefined ? {} : { store: args.store }),
     logger: {
       info: (message) => out.line('info', { message }, message),
       error: (message, err) => out.error(message, err),
@@ -153,6 +154,7 @@ function startup(running: RunningSimulator): void {
     `  WebSocket URL: ${wsUrl}`,
     ...(running.uiUrl ? [`  dashboard:     ${running.uiUrl}`] : []),
     ...(args.scenario ? [`  scenario:      ${args.scenario}`] : []),
+    ...(args.store ? [`  store:         ${args.store}`] : []),
     `  clock:         ${sim.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
     '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
     ...guideLines(running.url, running.wsUrl).map((line) => `  ${line}`),
@@ -166,6 +168,7 @@ function startup(running: RunningSimulator): void {
       dashboard: running.uiUrl ?? null,
       clock: sim.clock,
       scenario: args.scenario ?? null,
+      store: args.store ?? null,
       now: new Date(sim.now()).toISOString(),
       auction: { auctionId: state.auction.auctionId, phase: state.auction.phase },
       logTimes: 'simulated clock; request ms are wall-clock',

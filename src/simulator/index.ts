@@ -58,5 +58,7 @@ export {
   type SimulatorOptions,
   type SimulatorStateView,
 } from './simulator.js';
+export type { StoreOption } from './store/simulator-store.js';
+export { SQLITE_INSTALL, StoreUnavailableError } from './store/sqlite.js';
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, SnapshotError } from './snapshot.js';
 export type { TicketIssuer } from './ws/tickets.js';

@@ -4,6 +4,7 @@ import type { EngineConfig } from './engine/types.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { MarketOption } from './market/config.js';
 import type { ScenarioDocument } from './scenario/schema.js';
+import type { StoreOption } from './store/simulator-store.js';
 
 /** Where the simulator reports; it logs no secrets. */
 export interface Logger {
@@ -62,6 +63,13 @@ export interface SimulatorOptions {
    * default: with it on every event is built, which costs at books of a million orders.
    */
   eventLog?: boolean | number;
+  /**
+   * A SQLite file (or `{ file, retainMs }`) for the order history (docs/MARKET.md, Long runs): final
+   * orders older than `retainMs` (default 60 s of simulated time) leave memory for the file, and a
+   * simulator created on a file it checkpointed to resumes there. Needs the optional dependency
+   * better-sqlite3 12.x. Off by default: everything stays in memory.
+   */
+  store?: StoreOption;
   /** 429 with Retry-After past this many requests per API key per window. Off by default. */
   rateLimit?: RateLimitOptions;
   /** Receives unexpected handler errors (500s). Default: console.error, info silent. */

@@ -25,6 +25,7 @@ import { initialFaults, ScenarioRun } from './scenario/run.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { RunningServers } from './running-servers.js';
 import { SimClock } from './sim-clock.js';
+import { SimulatorStore } from './store/simulator-store.js';
 import { simulatorPort } from './simulator-port.js';
 import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
@@ -59,6 +60,8 @@ export class Simulator {
   private readonly log: EventLog | undefined;
   private readonly servers = new RunningServers();
   private readonly scenario: ResolvedScenario | undefined;
+  /** With `store`: evicted orders and checkpoints in SQLite (store/simulator-store.ts). */
+  private readonly store: SimulatorStore | undefined;
 
   constructor(given: SimulatorOptions = {}) {
     // A scenario's settings become options under the ones given (scenario/options.ts).
@@ -72,6 +75,7 @@ export class Simulator {
     this.config = engineConfig(options);
     const logLines = eventLogLines(options.eventLog);
     this.log = logLines > 0 ? new EventLog(logLines) : undefined;
+    this.store = options.store === undefined ? undefined : SimulatorStore.open(options.store);
     this.engine = this.newEngine();
     if (scenario) this.applyFaults(initialFaults(scenario));
     this.tickets = lazyTicketIssuer({
@@ -103,6 +107,9 @@ export class Simulator {
       control: this,
       afterRequest: () => this.time.arm(),
     });
+    // A store with a checkpoint: resume there (its document's clock, config, seed and market win).
+    const resume = this.store?.resumeDocument();
+    if (resume !== undefined) this.restoreDocument(resume);
     this.time.arm();
   }
 
@@ -110,7 +117,12 @@ export class Simulator {
     // A fresh population with a fresh generator: a reset replays the same market from the start.
     const run = this.scenario && new ScenarioRun(this.scenario, this.market, this.seed, this.scenarioHooks);
     this.population = run ? run.market : this.market && populationFor(this.market, this.seed);
-    return new VenueEngine({
+    const store = this.store;
+    const engine: VenueEngine = new VenueEngine({
+      archive: store?.archive,
+      // Only the simulator's current engine checkpoints (not one a restore is still building).
+      afterStep:
+        store && (() => engine === this.engine && store.afterStep(engine.state, this.now(), this.doc)),
       population: run ?? this.population,
       now: () => this.now(),
       config: this.config,
@@ -122,7 +134,10 @@ export class Simulator {
       // Built only when someone reads them (event-fanout.ts), the log included; asked per event.
       wantsEvents: (entityId) => this.log !== undefined || this.events.wants(entityId),
     });
+    return engine;
   }
+
+  private readonly doc = (): SnapshotDocument => this.snapshot();
 
   /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
   now(): number {
@@ -266,6 +281,11 @@ export class Simulator {
    * path and the rule) and changes nothing for a document it cannot use, another version included.
    */
   restore(doc: unknown): void {
+    this.restoreDocument(doc);
+    this.store?.restart(this.now(), this.doc);
+  }
+
+  private restoreDocument(doc: unknown): void {
     const { document: d, market, faults } = checkSnapshot(doc);
     const before = { market: this.market, seed: this.seed, config: this.config, population: this.population };
     Object.assign(this, { market, seed: d.seed, config: d.config });
@@ -298,6 +318,7 @@ export class Simulator {
     this.log?.control(this.now(), 'reset');
     this.engine = this.newEngine();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
+    this.store?.restart(this.now(), this.doc);
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.time.arm();
@@ -345,6 +366,7 @@ export class Simulator {
   /** Stops timers, closes servers started by listen(), stops webhook retries. */
   async close(): Promise<void> {
     this.time.stop();
+    this.store?.close(this.engine.state, this.now(), this.doc);
     await this.servers.closeAll();
     await this.platform.close();
   }

@@ -70,11 +70,18 @@ describe("README's install line, from a fresh clone", () => {
     expect(command).toBe(`npm install ${url}`);
     try {
       // Config through the environment, so the command is the README's: offline, and the git
-      // dependency's prepare output shown rather than swallowed.
+      // dependency's prepare output shown rather than swallowed. The clone's own install (npm runs
+      // `prepare` there) takes the dev dependencies, better-sqlite3 among them: offline it cannot
+      // fetch its prebuilt binary and compiles SQLite (a minute or two), hence the long timeout.
+      // The app itself never gets it: it is an optional peer dependency of the package.
       installOutput = execFileSync(command, {
         cwd: app,
         shell: '/bin/sh',
-        env: { ...userEnv(), npm_config_offline: 'true', npm_config_foreground_scripts: 'true' },
+        env: {
+          ...userEnv(),
+          npm_config_offline: 'true',
+          npm_config_foreground_scripts: 'true',
+        },
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'pipe'],
         timeout: 300_000,

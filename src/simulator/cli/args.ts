@@ -57,6 +57,11 @@ const FLAGS: readonly Flag[] = [
     value: '<file>',
     help: 'a JSON/YAML scenario: entities, market and faults by auction, clock, seed (flags win)',
   },
+  {
+    name: 'store',
+    value: '<file>',
+    help: 'SQLite order history beyond a 60 s window; restarting on the file resumes (needs better-sqlite3)',
+  },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
@@ -101,6 +106,8 @@ export interface CliArgs {
   market?: string;
   /** `--scenario`: a scenario file (read by the CLI). */
   scenario?: string;
+  /** `--store`: the SQLite file of the order history and checkpoints. */
+  store?: string;
   /** Serve the dashboard (`/_sim/ui`); `--no-ui` turns it off. */
   ui: boolean;
   quiet: boolean;
@@ -155,6 +162,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (market !== undefined) args.market = market;
   const scenario = text('scenario');
   if (scenario !== undefined) args.scenario = scenario;
+  const store = text('store');
+  if (store !== undefined) args.store = store;
   const numbers = [
     ['cycle-ms', 'cycleMs', 1],
     ['lock-ms', 'lockMs', 0],

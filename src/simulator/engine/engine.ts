@@ -5,6 +5,7 @@ import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle
 import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
 import { balanceEvent } from './events.js';
 import { SeededRandom } from './ids.js';
+import type { OrderArchive } from './order-archive.js';
 import {
   cancelAllOrders,
   cancelOrder,
@@ -49,6 +50,10 @@ export interface EngineOptions {
   wantsEvents?: (entityId?: string) => boolean;
   /** A background population (market/population.ts): its entities join the state, it acts as auctions open. */
   population?: EnginePopulation;
+  /** With a store (src/simulator/store/): where evicted orders are read back. */
+  archive?: OrderArchive;
+  /** Runs after every step (the store's checkpoint); not during one. */
+  afterStep?: () => void;
 }
 
 /**
@@ -95,6 +100,8 @@ export class VenueEngine implements EngineOperations {
   private readonly wants: (entityId?: string) => boolean;
   private time: number;
   private readonly population: EnginePopulation | undefined;
+  private readonly archive: OrderArchive | undefined;
+  private readonly afterStep: (() => void) | undefined;
   /** Auction 1 opened with the engine: the population acts in it at the first step. */
   private firstOpenPending: boolean;
 
@@ -110,6 +117,8 @@ export class VenueEngine implements EngineOperations {
     this.time = this.now();
     this.state = createState(this.config, this.time);
     this.population = options.population;
+    this.archive = options.archive;
+    this.afterStep = options.afterStep;
     this.population?.seed(this.state);
     this.firstOpenPending = this.population !== undefined;
   }
@@ -126,6 +135,7 @@ export class VenueEngine implements EngineOperations {
       wants: this.wants,
       dirty: new Set(),
       ...(this.population ? { opened: this.opened } : {}),
+      ...(this.archive ? { archive: this.archive } : {}),
     };
   }
 
@@ -156,6 +166,7 @@ export class VenueEngine implements EngineOperations {
         const numbers = accountNumbers(this.state, entityId, this.time, this.config.activityWindowMs);
         this.onEvent(balanceEvent(entityId, numbers));
       }
+      this.afterStep?.();
     }
   }
 
@@ -189,7 +200,7 @@ export class VenueEngine implements EngineOperations {
     return this.step((ctx) => modifyOrder(ctx, entityId, auctionId, orderId, feeBps ?? null));
   }
   getOrder(entityId: string, input: RequestOf<'getOrder'>) {
-    return this.step((ctx) => getOrder(ctx.state, entityId, input.id));
+    return this.step((ctx) => getOrder(ctx.state, entityId, input.id, this.archive));
   }
   listOrders(entityId: string, query: RequestOf<'listOrders'>) {
     const { from, to } = query;
@@ -197,7 +208,7 @@ export class VenueEngine implements EngineOperations {
       from: from === undefined ? undefined : Date.parse(from),
       to: to === undefined ? undefined : Date.parse(to),
     };
-    return this.step((ctx) => listOrders(ctx.state, entityId, { ...query, ...bounds }));
+    return this.step((ctx) => listOrders(ctx.state, entityId, { ...query, ...bounds }, this.archive));
   }
   getAccount(entityId: string) {
     return this.step((ctx) => {

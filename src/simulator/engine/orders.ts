@@ -2,6 +2,7 @@ import { orderIdFor } from '../../contract/ids.js';
 import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { invalidField, type VenueError, venueError } from './errors.js';
 import { emitOrder } from './events.js';
+import { type ListQuery, type OrderArchive, replayArchived } from './order-archive.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { type NewOrder, orderRecord } from './records.js';
 import { toWireOrder, type WireOrder } from './rest-shapes.js';
@@ -75,6 +76,10 @@ export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInp
     if (!same) throw venueError.IdempotencyKeyReused(input.idempotencyKey);
     return placeResult(existing);
   }
+  const { orderType, postFillAction } = input;
+  const params = { orderType, amountCents, postFillAction };
+  const archived = replayArchived(ctx.archive, entityId, orderId, input.idempotencyKey, params, parseCents);
+  if (archived) return archived;
   if (amountCents === undefined || amountCents > config.transactionLimitCents)
     throw venueError.TransactionLimitExceeded(formatCents(config.transactionLimitCents));
   const auction = currentAuction(state);
@@ -291,24 +296,22 @@ export function modifyOrder(
   return { auctionId: order.auctionId, orderId: order.orderId, status: 'pending' as const };
 }
 
-export function getOrder(state: EngineState, entityId: string, orderId: string): WireOrder {
+export type { ListQuery };
+
+export function getOrder(
+  state: EngineState,
+  entityId: string,
+  orderId: string,
+  archive?: OrderArchive,
+): WireOrder {
   requireEligible(mustEntity(state, entityId));
+  const archived = state.orders.has(orderId) ? undefined : archive?.find(orderId);
+  if (archived?.entityId === entityId) return archived.wire;
   return toWireOrder(ownOrder(state, entityId, orderId));
 }
 
-export interface ListQuery {
-  page?: number;
-  pageSize?: number;
-  status?: OrderStatus;
-  orderType?: OrderType;
-  orderId?: string;
-  /** Inclusive bounds in ms. */
-  from?: number;
-  to?: number;
-}
-
 /** Results are sorted by createdAt ascending, then orderId ascending. */
-export function listOrders(state: EngineState, entityId: string, q: ListQuery) {
+export function listOrders(state: EngineState, entityId: string, q: ListQuery, archive?: OrderArchive) {
   requireEligible(mustEntity(state, entityId));
   if (q.from !== undefined && q.to !== undefined && q.from > q.to)
     throw invalidField('to', 'must not be before from');
@@ -325,6 +328,7 @@ export function listOrders(state: EngineState, entityId: string, q: ListQuery) {
   matching.sort(
     (a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0),
   );
+  if (archive) return archive.list(entityId, q, matching);
   const start = (page - 1) * pageSize;
   return {
     orders: matching.slice(start, start + pageSize).map((o) => toWireOrder(o)),

@@ -1,3 +1,4 @@
+import type { OrderArchive } from './order-archive.js';
 import { SEED_BALANCES, seedWorld } from './seed.js';
 import type {
   Auction,
@@ -88,6 +89,8 @@ export interface EngineContext {
    * auction is idle: clock jumps run every cycle (clock.ts).
    */
   opened?: (ctx: EngineContext, auction: Auction) => void;
+  /** With a store: orders evicted from memory, for an idempotent replay of their keys. */
+  archive?: OrderArchive;
 }
 
 const SEEDED_HOUSE: Readonly<Ledger> = {
