@@ -4,11 +4,8 @@
  */
 
 import type { WireInput } from './engine/bank-wires.js';
-import type { AllOrdersQuery } from './engine/dashboard-views.js';
 import { VenueEngine } from './engine/engine.js';
-import type { ClearingReport, IndicativeReport } from './engine/report.js';
 import type { WireAuction } from './engine/rest-shapes.js';
-import type { EngineState } from './engine/state.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
 import { EventFanout, type EventInterest } from './event-fanout.js';
 import { EventLog, eventLogLines } from './event-log.js';
@@ -19,23 +16,24 @@ import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
 import { engineConfig, type Logger, type SimulatorOptions } from './options.js';
+import { createPlatform, type Platform } from './platform/index.js';
+import { RunningServers } from './running-servers.js';
 import type { ResolvedScenario } from './scenario/check.js';
 import { applyScenario } from './scenario/options.js';
 import { initialFaults, ScenarioRun } from './scenario/run.js';
-import { createPlatform, type Platform } from './platform/index.js';
-import { RunningServers } from './running-servers.js';
 import { SimClock } from './sim-clock.js';
-import { SimulatorStore } from './store/simulator-store.js';
 import { simulatorPort } from './simulator-port.js';
-import type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
+import { SimulatorReads } from './simulator-reads.js';
+import type { ControlSignal, EventLogView, SimulatorStateView } from './simulator-types.js';
 import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
+import { SimulatorStore } from './store/simulator-store.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
 export type { Logger, SimulatorOptions } from './options.js';
 export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
-export class Simulator {
+export class Simulator extends SimulatorReads {
   /** `manual`: time moves only by advance() and the controls; `real`: timers drive the cycle. */
   readonly clock: 'real' | 'manual';
   /** Where the simulator reports unexpected failures. */
@@ -44,8 +42,6 @@ export class Simulator {
   readonly tickets: TicketIssuer;
   /** The platform side (configuration, webhook subscriptions and deliveries). @internal */
   readonly platform: Platform;
-  /** The engine, for benchmarks and invariant checks; not a stable API. @internal */
-  engine: VenueEngine;
   private readonly events: EventFanout;
   private readonly controlListeners = new Set<(signal: ControlSignal) => void>();
   private readonly faultState = new FaultState();
@@ -65,6 +61,7 @@ export class Simulator {
 
   constructor(given: SimulatorOptions = {}) {
     // A scenario's settings become options under the ones given (scenario/options.ts).
+    super();
     const { options, scenario } = applyScenario(given);
     this.scenario = scenario;
     this.clock = options.clock ?? 'manual';
@@ -153,11 +150,6 @@ export class Simulator {
     this.servers.baseUrl = url;
   }
 
-  /** The engine's state, for `checkInvariants`; not a stable API. @internal */
-  get state(): EngineState {
-    return this.engine.state;
-  }
-
   /** The fault set in force (`setFaults` replaces it). */
   get faults(): Faults {
     return this.faultState.current;
@@ -203,20 +195,6 @@ export class Simulator {
     for (const l of this.controlListeners) l(s);
   }
 
-  // The engine-derived results below carry written return types: inferred ones made the emitted
-  // declarations name WireMoney through import("./index.js"), a cycle with the entry that re-exports
-  // this class, which the DTS bundle (rollup) could only split into chunks importing each other.
-  /** The data of the WebSocket `auction.snapshot`: the current auction, the one settling and the last clear. */
-  marketSnapshot(): ReturnType<VenueEngine['marketSnapshot']> {
-    return this.engine.marketSnapshot();
-  }
-
-  /** The entity a (test) API key belongs to, or undefined. */
-  entityForApiKey(apiKey: string): EntityRef | undefined {
-    const e = this.engine.entityForApiKey(apiKey);
-    return e ? { entityId: e.id, name: e.name } : undefined;
-  }
-
   /** Lock -> clear -> (settle) the current auction now; returns the cleared auction. */
   clearAuction(options: { settle?: boolean } = {}): WireAuction {
     return this.act('clearAuction', options, () => this.engine.clear(options));
@@ -254,19 +232,6 @@ export class Simulator {
     return { ...this.engine.snapshot(), clock: this.clock, market: this.population?.summary() ?? null };
   }
 
-  /**
-   * The clearing report of a cleared auction (`GET /_sim/auctions/{auctionId}`; docs/MARKET.md);
-   * undefined when the auction is unknown, still open, or was skipped idle by a clock jump.
-   */
-  auctionReport(auctionId: number): ClearingReport | undefined {
-    return this.engine.report(auctionId);
-  }
-
-  /** The open auction's indicative fee, volume and imbalance from what rests now (`GET /_sim/auctions/current`). */
-  currentAuctionReport(): IndicativeReport {
-    return this.engine.indicative();
-  }
-
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
   snapshot(): SnapshotDocument {
     this.engine.advanceTo();
@@ -301,16 +266,6 @@ export class Simulator {
     this.log?.clear();
     this.act('restore', { now: d.clock.now }, () => this.applyFaults(faults));
     this.signal({ type: 'reset' });
-  }
-
-  /** The newest orders over every entity, filtered (`GET /_sim/orders`, the dashboard's table). */
-  allOrders(query: AllOrdersQuery): ReturnType<VenueEngine['allOrders']> {
-    return this.engine.allOrders(query);
-  }
-
-  /** The last `limit` auctions that cleared, newest first (`GET /_sim/auctions`). */
-  clearedAuctions(limit: number): ReturnType<VenueEngine['clearedAuctions']> {
-    return this.engine.clearedAuctions(limit);
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
