@@ -7,14 +7,9 @@
  *   npx tsx scripts/generate-scenario-schema.ts           write the schema
  *   npx tsx scripts/generate-scenario-schema.ts --check   exit 1 when it is stale
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { ScenarioSchema } from '../src/simulator/scenario/schema.js';
-
-const root = fileURLToPath(new URL('..', import.meta.url));
-const outFile = join(root, 'schemas/scenario.schema.json');
+import { writeOrCheck } from './write-generated.js';
 
 export function renderScenarioSchema(): string {
   // Draft 7: what editors' YAML and JSON language servers read best.
@@ -31,17 +26,4 @@ export function renderScenarioSchema(): string {
   return `${JSON.stringify(document, null, 2)}\n`;
 }
 
-const text = renderScenarioSchema();
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(outFile, 'utf8');
-  } catch {}
-  if (current !== text) {
-    console.error('stale: schemas/scenario.schema.json (run npm run generate)');
-    process.exit(1);
-  }
-} else {
-  mkdirSync(dirname(outFile), { recursive: true });
-  writeFileSync(outFile, text);
-}
+writeOrCheck('schemas/scenario.schema.json', renderScenarioSchema());

@@ -6,13 +6,11 @@
  *   npx tsx scripts/generate-ui-assets.ts           write the module
  *   npx tsx scripts/generate-ui-assets.ts --check   exit 1 when it is stale
  */
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { repoRoot as root, writeOrCheck } from './write-generated.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const assetsDir = join(root, 'src/simulator/ui/assets');
-const outFile = join(root, 'src/simulator/ui/assets.generated.ts');
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
@@ -41,14 +39,4 @@ export function renderAssetsModule(): string {
   ].join('\n');
 }
 
-const text = renderAssetsModule();
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(outFile, 'utf8');
-  } catch {}
-  if (current !== text) {
-    console.error('stale: src/simulator/ui/assets.generated.ts (run npm run generate)');
-    process.exit(1);
-  }
-} else writeFileSync(outFile, text);
+writeOrCheck('src/simulator/ui/assets.generated.ts', renderAssetsModule());
