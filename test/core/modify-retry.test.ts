@@ -2,32 +2,21 @@
 // (137005): a retry whose earlier attempt landed meets exactly that refusal. The faults are real: a
 // loopback proxy lets an attempt reach the simulator and loses its answer, so the client times out.
 import { APIConnectionError, BadRequestError, ErrorCode, MatchVenue, usd } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Handling, type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.js';
+import { type Handling, startHoldingProxy } from '../helpers/holding-proxy.js';
+import { noWait, proxiedSimulator } from '../helpers/proxied-simulator.js';
 import { json, type ScriptedServer, startScriptedServer } from '../helpers/scripted-server.js';
 
-let sim: Simulator;
-let running: RunningSimulator;
-let proxy: HoldingProxy | undefined;
-beforeEach(async () => {
-  sim = createSimulator();
-  running = await sim.listen();
-});
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await sim.close();
-});
-
-const noWait = { sleep: async () => {} };
+const rig = proxiedSimulator();
 const MODIFY = '/v1/match/orders/modify';
-const direct = () => new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url, retry: noWait });
+const direct = () =>
+  new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: rig.running.url, retry: noWait });
 
 /** A burner client behind a proxy that handles the first modify attempt with `first`. */
 async function behindProxy(first: Handling, onFirst: () => void = () => {}) {
   let seen = false;
-  proxy = await startHoldingProxy(running.url, (req) => {
+  rig.proxy = await startHoldingProxy(rig.running.url, (req) => {
     if (req.method !== 'POST' || req.path !== MODIFY || seen) return false;
     seen = true;
     onFirst();
@@ -35,7 +24,7 @@ async function behindProxy(first: Handling, onFirst: () => void = () => {}) {
   });
   return new MatchVenue({
     apiKey: SEEDED.burner.apiKey,
-    baseUrl: proxy.url,
+    baseUrl: rig.proxy.url,
     timeout: 300,
     maxRetries: 1,
     retry: noWait,
@@ -52,12 +41,12 @@ async function lockedBurnAt5() {
     sourceWalletId: SEEDED.burner.walletId,
     fiatAccountId: SEEDED.burner.fiatAccountId,
   });
-  sim.setPhase('lock');
+  rig.sim.setPhase('lock');
   return { auctionId: placed.auctionId, orderId: placed.orderId };
 }
 
-const modifies = () => (proxy?.forwarded ?? []).filter((f) => f.path === MODIFY);
-const reads = () => (proxy?.forwarded ?? []).filter((f) => f.method === 'GET');
+const modifies = () => (rig.proxy?.forwarded ?? []).filter((f) => f.path === MODIFY);
+const reads = () => (rig.proxy?.forwarded ?? []).filter((f) => f.method === 'GET');
 
 describe('orders.modify retried in the lock window', () => {
   it('the first attempt landed and its answer was lost: the retry meets 137005, the order is read, the call resolves', async () => {
@@ -94,7 +83,7 @@ describe('orders.modify retried in the lock window', () => {
   it('the first attempt landed, the retry meets 137005 and the read of the order times out: not a refusal, the outcome is unknown', async () => {
     const order = await lockedBurnAt5();
     let modifySeen = false;
-    proxy = await startHoldingProxy(running.url, (req) => {
+    rig.proxy = await startHoldingProxy(rig.running.url, (req) => {
       if (req.method === 'GET') return true; // every read of the order goes unanswered
       if (req.path !== MODIFY || modifySeen) return false;
       modifySeen = true;
@@ -102,7 +91,7 @@ describe('orders.modify retried in the lock window', () => {
     });
     const venue = new MatchVenue({
       apiKey: SEEDED.burner.apiKey,
-      baseUrl: proxy.url,
+      baseUrl: rig.proxy.url,
       timeout: 300,
       maxRetries: 1,
       retry: noWait,
@@ -137,7 +126,7 @@ describe('orders.modify retried in the lock window', () => {
   it('another refusal after an ambiguous attempt (136002: the auction cleared meanwhile) stands without a read', async () => {
     const order = await lockedBurnAt5();
     // The first attempt is held; the auction clears before the retry.
-    const venue = await behindProxy(true, () => sim.clearAuction());
+    const venue = await behindProxy(true, () => rig.sim.clearAuction());
 
     const err = await venue.orders.modify({ ...order, feeBps: '4' }).catch((e: unknown) => e);
 

@@ -2,38 +2,26 @@
 // The faults are real: a loopback proxy reads an attempt's whole body, keeps it past the client's
 // timeout and delivers it to the simulator later, as a congested network would.
 import { BadRequestError, ConflictError, ErrorCode, MatchVenue, OutcomeUnknownError, usd } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.js';
+import { SEEDED } from 'match-venue/simulator';
+import { describe, expect, it } from 'vitest';
+import { startHoldingProxy } from '../helpers/holding-proxy.js';
+import { noWait, proxiedSimulator } from '../helpers/proxied-simulator.js';
 
-let sim: Simulator;
-let running: RunningSimulator;
-let proxy: HoldingProxy | undefined;
-beforeEach(async () => {
-  sim = createSimulator({ maxOrdersPerAuction: 1 });
-  running = await sim.listen();
-});
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await sim.close();
-});
-
-const noWait = { sleep: async () => {} };
+const rig = proxiedSimulator({ maxOrdersPerAuction: 1 });
 const direct = (who: 'burner' | 'minter') =>
-  new MatchVenue({ apiKey: SEEDED[who].apiKey, baseUrl: running.url, retry: noWait });
+  new MatchVenue({ apiKey: SEEDED[who].apiKey, baseUrl: rig.running.url, retry: noWait });
 
 /** A client behind a proxy that holds the first attempt carrying `key` and passes the rest. */
 async function behindProxy(who: 'burner' | 'minter', key: string, path: string) {
   let first = true;
-  proxy = await startHoldingProxy(running.url, (req) => {
+  rig.proxy = await startHoldingProxy(rig.running.url, (req) => {
     if (req.method !== 'POST' || req.path !== path || !req.body.includes(key) || !first) return false;
     first = false;
     return true;
   });
   return new MatchVenue({
     apiKey: SEEDED[who].apiKey,
-    baseUrl: proxy.url,
+    baseUrl: rig.proxy.url,
     timeout: 300,
     maxRetries: 1,
     retry: noWait,
@@ -67,8 +55,8 @@ describe('orders.place after an attempt with an unknown outcome', () => {
     expect((unknown.cause as BadRequestError).venueCode).toBe(ErrorCode.MaxOrdersPerAuction);
 
     // The held first attempt arrives after the auction cleared and lands in the next one.
-    sim.clearAuction();
-    expect(await proxy?.release()).toEqual([202]);
+    rig.sim.clearAuction();
+    expect(await rig.proxy?.release()).toEqual([202]);
     const landed = await direct('burner').orders.resolveUnknown(unknown);
     expect(landed.status).toBe('found');
     const order = landed.status === 'found' ? landed.order : undefined;
@@ -89,11 +77,11 @@ describe('orders.place after an attempt with an unknown outcome', () => {
       settlesAt: err.settlesAt,
     });
 
-    sim.clearAuction();
+    rig.sim.clearAuction();
     const placed = await direct('burner').orders.place(burn(key));
     expect(placed).toEqual({ auctionId: 2, orderId: key, status: 'pending' });
     // The late first attempt is a replay of the same key: still one order.
-    expect(await proxy?.release()).toEqual([202]);
+    expect(await rig.proxy?.release()).toEqual([202]);
     const mine = await direct('burner').orders.list({ orderId: key });
     expect(mine.pagination.total).toBe(1);
   });
@@ -139,8 +127,8 @@ describe('withdrawals.create after an attempt with an unknown outcome', () => {
     expect((unknown.cause as BadRequestError).venueCode).toBe(ErrorCode.WithdrawalExceedsBalance);
 
     // A wire tops the venue-only balance up; then the held first attempt arrives and lands.
-    sim.wire({ entityId: SEEDED.minter.entityId, amount: usd('1000') });
-    expect(await proxy?.release()).toEqual([201]);
+    rig.sim.wire({ entityId: SEEDED.minter.entityId, amount: usd('1000') });
+    expect(await rig.proxy?.release()).toEqual([201]);
 
     const settled = await minter.withdrawals.resolveUnknown(unknown);
     expect(settled).toMatchObject({ status: 'found', withdrawal: { id: key, status: 'pending' } });

@@ -4,25 +4,13 @@
 // are real: a loopback proxy keeps the first attempt past the client's timeout and delivers it
 // after the auction cleared, where it lands in the next auction.
 import { BadRequestError, ErrorCode, MatchVenue, OutcomeUnknownError, usd } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type HoldingProxy, startHoldingProxy } from '../helpers/holding-proxy.js';
+import { SEEDED } from 'match-venue/simulator';
+import { describe, expect, it } from 'vitest';
 import { apiClientOf } from '../../src/client/match-venue.js';
+import { startHoldingProxy } from '../helpers/holding-proxy.js';
+import { noWait, proxiedSimulator } from '../helpers/proxied-simulator.js';
 
-let sim: Simulator;
-let running: RunningSimulator;
-let proxy: HoldingProxy | undefined;
-beforeEach(async () => {
-  sim = createSimulator({ maxOrdersPerAuction: 1 });
-  running = await sim.listen();
-});
-afterEach(async () => {
-  await proxy?.close();
-  proxy = undefined;
-  await sim.close();
-});
-
-const noWait = { sleep: async () => {} };
+const rig = proxiedSimulator({ maxOrdersPerAuction: 1 });
 const KEY = '6a2f0c3a-8f61-4c2b-9a47-0000000000c1';
 
 const burn = (idempotencyKey?: string) => ({
@@ -38,14 +26,14 @@ const burn = (idempotencyKey?: string) => ({
 /** A burner client behind a proxy that holds the first attempt carrying KEY and passes the rest. */
 async function bot(options: { settleWindowMs?: number; now?: () => number } = {}) {
   let first = true;
-  proxy = await startHoldingProxy(running.url, (req) => {
+  rig.proxy = await startHoldingProxy(rig.running.url, (req) => {
     if (req.method !== 'POST' || !req.body.includes(KEY) || !first) return false;
     first = false;
     return true;
   });
   return new MatchVenue({
     apiKey: SEEDED.burner.apiKey,
-    baseUrl: proxy.url,
+    baseUrl: rig.proxy.url,
     timeout: 300,
     maxRetries: 1,
     settleWindowMs: options.settleWindowMs,
@@ -53,7 +41,7 @@ async function bot(options: { settleWindowMs?: number; now?: () => number } = {}
   });
 }
 
-const other = () => new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url, retry: noWait });
+const other = () => new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: rig.running.url, retry: noWait });
 
 /** The cap of 1 is full, then the bot's place: its first attempt held, its retry refused 137008. */
 async function uncertainPlace(venue: MatchVenue): Promise<OutcomeUnknownError> {
@@ -80,8 +68,8 @@ describe('the README recovery recipe under a held first attempt', () => {
     );
 
     // The held attempt arrives after the clear and lands in auction 2.
-    sim.clearAuction();
-    expect(await proxy?.release()).toEqual([202]);
+    rig.sim.clearAuction();
+    expect(await rig.proxy?.release()).toEqual([202]);
     const found = await venue.orders.resolveUnknown(again as OutcomeUnknownError);
     expect(found).toMatchObject({
       status: 'found',
@@ -115,8 +103,8 @@ describe('the README recovery recipe under a held first attempt', () => {
   it('{ wait: true } waits the window out and answers with what landed meanwhile', async () => {
     const venue = await bot({ settleWindowMs: 400 });
     const err = await uncertainPlace(venue);
-    sim.clearAuction();
-    setTimeout(() => void proxy?.release(), 100);
+    rig.sim.clearAuction();
+    setTimeout(() => void rig.proxy?.release(), 100);
     const resolved = await venue.orders.resolveUnknown(err, { wait: true });
     expect(resolved).toMatchObject({ status: 'found', order: { orderId: KEY, auctionId: 2 } });
   });
@@ -140,7 +128,11 @@ describe('the README recovery recipe under a held first attempt', () => {
 
 describe('the ledger of unknown keys', () => {
   it('is bounded: past maxUnknownKeys the oldest key is forgotten', () => {
-    const venue = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url, maxUnknownKeys: 2 });
+    const venue = new MatchVenue({
+      apiKey: SEEDED.burner.apiKey,
+      baseUrl: rig.running.url,
+      maxUnknownKeys: 2,
+    });
     apiClientOf(venue).unknownKeys.markAmbiguous('a', 'placeOrder', {});
     apiClientOf(venue).unknownKeys.markAmbiguous('b', 'placeOrder', {});
     apiClientOf(venue).unknownKeys.markAmbiguous('c', 'placeOrder', {});
@@ -153,7 +145,7 @@ describe('the ledger of unknown keys', () => {
 
   it('refuses options out of range, naming them', () => {
     const make = (o: object) => () =>
-      new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: running.url, ...o });
+      new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: rig.running.url, ...o });
     expect(make({ settleWindowMs: -1 })).toThrow(/settleWindowMs must be a non-negative number/);
     expect(make({ maxUnknownKeys: 0 })).toThrow(/maxUnknownKeys must be a positive integer/);
   });
