@@ -3,60 +3,16 @@
  * from the environment (never printed), --allowed-hosts and --cors, and refused values (exit 2).
  * Connections go to 127.0.0.1 only: the token rule follows the bind address, not the Host.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RawConnection, type RawResponse, rawRequest } from '../../bench/raw-http.js';
+import { cli as startCli, useCliCleanup } from './cli-process.js';
 
 const TOKEN_ENV = 'MATCH_VENUE_SIM_CONTROL_TOKEN';
-const running = new Set<ChildProcess>();
+useCliCleanup();
 
-// SIGTERM, which tsx passes on to the CLI's node process (SIGKILL would leave that one behind).
-afterEach(async () => {
-  await Promise.all(
-    [...running].map(async (proc) => {
-      if (proc.exitCode === null && proc.signalCode === null) {
-        const exited = once(proc, 'exit');
-        proc.kill('SIGTERM');
-        await exited;
-      }
-    }),
-  );
-  running.clear();
-});
-
-function cli(args: string[], env: Record<string, string> = {}) {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  if (!(TOKEN_ENV in env)) delete childEnv[TOKEN_ENV];
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/simulator/cli.ts', '--clock', 'manual', ...args],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: childEnv,
-    },
-  );
-  running.add(proc);
-  const out = { text: '', err: '' };
-  proc.stdout?.on('data', (b: Buffer) => {
-    out.text += b.toString();
-  });
-  proc.stderr?.on('data', (b: Buffer) => {
-    out.err += b.toString();
-  });
-  const exited = once(proc, 'exit') as Promise<[number | null]>;
-  const waitFor = async (pattern: RegExp): Promise<RegExpMatchArray> => {
-    const deadline = Date.now() + 20_000;
-    for (;;) {
-      const m = out.text.match(pattern);
-      if (m) return m;
-      if (proc.exitCode !== null) throw new Error(`exited ${proc.exitCode}: ${out.text}${out.err}`);
-      if (Date.now() > deadline) throw new Error(`no ${pattern} in: ${out.text}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  return { proc, out, exited, waitFor };
-}
+/** The CLI on the manual clock, with no control token from this process's environment unless given. */
+const cli = (args: string[], env: Record<string, string> = {}) =>
+  startCli(['--clock', 'manual', ...args], { [TOKEN_ENV]: undefined, ...env });
 
 async function send(port: number, path: string, headers: Record<string, string> = {}): Promise<RawResponse> {
   const conn = await RawConnection.open(port);

@@ -2,14 +2,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach } from 'vitest';
 
-// Shared by the cli-*.test.ts files that run the CLI as a process: spawning it under tsx, waiting
-// for its output, and ending whatever a failed test left running.
+// Shared by the tests that run the CLI as a process (cli-*.test.ts, scenario/cli.test.ts): spawning
+// it (node with tsx as a loader), waiting for its output, and ending whatever a failed test left running.
 
 const started = new Set<ChildProcess>();
-/**
- * Ends a CLI a test left running (it failed midway). SIGTERM first: tsx passes it on to the node
- * process running the CLI, where SIGKILL would kill tsx alone and leave that process behind.
- */
+/** Ends a CLI a test left running (it failed midway): SIGTERM, its own shutdown, else SIGKILL after 5 s. */
 async function end(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return;
   const exited = once(proc, 'exit');
@@ -32,7 +29,7 @@ export function track(proc: ChildProcess): void {
   started.add(proc);
 }
 
-/** The CLI under tsx with `args`, its output collected; killed after the test if still running. */
+/** The CLI with `args`, its output collected; killed after the test if still running. */
 export function cli(args: string[], env: Record<string, string | undefined> = {}) {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   // The test runner's own colour settings must not decide what the CLI does.

@@ -1,38 +1,14 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SEEDED } from 'match-venue/simulator';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { cli, useCliCleanup } from '../cli-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'scenario-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const started = new Set<ChildProcess>();
-afterEach(async () => {
-  // SIGTERM, not SIGKILL: tsx passes it on to the node process running the CLI.
-  for (const proc of started) if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGTERM');
-  await Promise.all([...started].map((p) => (p.exitCode === null ? once(p, 'exit') : undefined)));
-  started.clear();
-});
-
-/** The CLI under tsx; stdout and stderr collected. */
-function cli(args: string[]) {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'src/simulator/cli.ts', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.add(proc);
-  const out = { text: '', err: '' };
-  proc.stdout?.on('data', (b: Buffer) => {
-    out.text += b.toString();
-  });
-  proc.stderr?.on('data', (b: Buffer) => {
-    out.err += b.toString();
-  });
-  const exited = once(proc, 'exit') as Promise<[number | null]>;
-  return { proc, out, exited };
-}
+useCliCleanup();
 
 /** The `startup` line of a `--json` CLI, once it is written. */
 async function startupLine(out: { text: string }): Promise<Record<string, unknown>> {
