@@ -35,10 +35,6 @@ export interface EndpointDefinition {
   readonly body: c.Check | null;
   /** Checks \`data\` in the success body; null when the success response has no body. */
   readonly responseData: c.Check | null;
-  /** Error codes each error status carries (see errors.ts); an empty list means the documents name none. */
-  readonly errorCodes: Readonly<Record<number, readonly number[]>>;
-  /** The documents do not show the success status or shape; the contract chose it. */
-  readonly specGap: boolean;
 }`;
 
 /** The content of src/generated/endpoints.ts (after `headerLine`). */
@@ -51,7 +47,6 @@ export function generateEndpoints(endpoints: EndpointInfo[], headerLine: string)
     }
   }
   const entries = endpoints.map((endpoint) => {
-    const codes = endpoint.errorCodes.map(([status, list]) => `${status}: [${list.join(', ')}]`).join(', ');
     return [
       `  ${endpoint.operationId}: {`,
       `    operationId: ${str(endpoint.operationId)},`,
@@ -64,8 +59,6 @@ export function generateEndpoints(endpoints: EndpointInfo[], headerLine: string)
       `    query: ${endpoint.query ?? 'null'},`,
       `    body: ${endpoint.body ?? 'null'},`,
       `    responseData: ${endpoint.responseData ?? 'null'},`,
-      `    errorCodes: { ${codes} },`,
-      `    specGap: ${endpoint.specGap},`,
       '  },',
     ].join('\n');
   });

@@ -54,10 +54,6 @@ export interface EndpointDefinition {
   readonly body: c.Check | null;
   /** Checks `data` in the success body; null when the success response has no body. */
   readonly responseData: c.Check | null;
-  /** Error codes each error status carries (see errors.ts); an empty list means the documents name none. */
-  readonly errorCodes: Readonly<Record<number, readonly number[]>>;
-  /** The documents do not show the success status or shape; the contract chose it. */
-  readonly specGap: boolean;
 }
 
 /** Every operation of openapi/match-venue.yaml, by operationId. */
@@ -73,8 +69,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: AccountSummary,
-    errorCodes: { 400: [2, 137010, 139001], 401: [401, 156007], 404: [138003], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   listOrders: {
     operationId: 'listOrders',
@@ -87,8 +81,6 @@ export const endpoints = {
     query: ListOrdersQuery,
     body: null,
     responseData: OrderList,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   placeOrder: {
     operationId: 'placeOrder',
@@ -101,8 +93,6 @@ export const endpoints = {
     query: null,
     body: PlaceOrderRequest,
     responseData: PlaceOrderResult,
-    errorCodes: { 400: [2, 137001, 137002, 137003, 137007, 137008, 137009, 137010], 401: [401, 156007], 409: [137004, 137006], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   getOrder: {
     operationId: 'getOrder',
@@ -115,8 +105,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: Order,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 404: [156003], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   cancelOrder: {
     operationId: 'cancelOrder',
@@ -129,8 +117,6 @@ export const endpoints = {
     query: null,
     body: CancelOrderRequest,
     responseData: CancelOrderResult,
-    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   cancelAllOrders: {
     operationId: 'cancelAllOrders',
@@ -143,8 +129,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: CancelAllResult,
-    errorCodes: { 400: [2, 136001, 136002, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   modifyOrder: {
     operationId: 'modifyOrder',
@@ -157,8 +141,6 @@ export const endpoints = {
     query: null,
     body: ModifyOrderRequest,
     responseData: ModifyOrderResult,
-    errorCodes: { 400: [2, 136002, 137005, 137010], 401: [401, 156007], 404: [156003], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   createWithdrawal: {
     operationId: 'createWithdrawal',
@@ -171,8 +153,6 @@ export const endpoints = {
     query: null,
     body: CreateWithdrawalRequest,
     responseData: Withdrawal,
-    errorCodes: { 400: [2, 137001, 137009, 137010, 138001, 138002, 138004], 401: [401, 156007], 404: [138003], 409: [137004], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   createWsTicket: {
     operationId: 'createWsTicket',
@@ -185,8 +165,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: WsTicket,
-    errorCodes: { 400: [2, 137010], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   getConfiguration: {
     operationId: 'getConfiguration',
@@ -199,8 +177,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: Configuration,
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
   createWalletSubscription: {
     operationId: 'createWalletSubscription',
@@ -213,8 +189,6 @@ export const endpoints = {
     query: null,
     body: WalletSubscriptionRequest,
     responseData: RestrictedNotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   createPaymentsNetworkSubscription: {
     operationId: 'createPaymentsNetworkSubscription',
@@ -227,8 +201,6 @@ export const endpoints = {
     query: null,
     body: PaymentsNetworkSubscriptionRequest,
     responseData: RestrictedNotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   createFxSubscription: {
     operationId: 'createFxSubscription',
@@ -241,8 +213,6 @@ export const endpoints = {
     query: null,
     body: FxSubscriptionRequest,
     responseData: RestrictedNotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   createTransferSubscription: {
     operationId: 'createTransferSubscription',
@@ -255,8 +225,6 @@ export const endpoints = {
     query: null,
     body: TransferSubscriptionRequest,
     responseData: TransferNotificationSubscription,
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   listV1Subscriptions: {
     operationId: 'listV1Subscriptions',
@@ -269,8 +237,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: c.array(V1Subscription),
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   createV1Subscription: {
     operationId: 'createV1Subscription',
@@ -283,8 +249,6 @@ export const endpoints = {
     query: null,
     body: V1SubscriptionRequest,
     responseData: V1Subscription,
-    errorCodes: { 400: [2], 401: [401, 156007], 413: [], 415: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   deleteV1Subscription: {
     operationId: 'deleteV1Subscription',
@@ -297,8 +261,6 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: null,
-    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
-    specGap: true,
   },
   getNotificationPublicKey: {
     operationId: 'getNotificationPublicKey',
@@ -311,7 +273,5 @@ export const endpoints = {
     query: null,
     body: null,
     responseData: NotificationPublicKey,
-    errorCodes: { 400: [2], 401: [401, 156007], 404: [], 413: [], 429: [], 500: [], 503: [] },
-    specGap: false,
   },
 } as const satisfies Record<OperationId, EndpointDefinition>;
