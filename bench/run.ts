@@ -4,7 +4,8 @@
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { benchClearing, benchEnginePath, formatEngineTable } from './clearing.js';
+import { benchClearing } from './clearing.js';
+import { benchEnginePath, formatEngineTable } from './engine-path.js';
 import { benchDayInChild } from './day.js';
 import { benchPlacements } from './placements.js';
 import { benchRest, benchValidation, describeRest } from './rest.js';
