@@ -64,9 +64,10 @@ export interface SimulatorOptions {
    */
   eventLog?: boolean | number;
   /**
-   * A SQLite file (or `{ file, retainMs }`) for the order history (docs/MARKET.md, Long runs): final
-   * orders older than `retainMs` (default 60 s of simulated time) leave memory for the file, and a
-   * simulator created on a file it checkpointed to resumes there. Needs the optional dependency
+   * A SQLite file (or `{ file, retainMs, checkpointMs }`) for the order history (docs/MARKET.md,
+   * Long runs): final orders older than `retainMs` (default 60 s of simulated time) leave memory for
+   * the file, and a simulator created on the file resumes at its last checkpoint (every
+   * `checkpointMs`, default 10 simulated minutes, and at close). Needs the optional dependency
    * better-sqlite3 12.x. Off by default: everything stays in memory.
    */
   store?: StoreOption;

@@ -16,7 +16,7 @@ export interface Statement {
 export interface Database {
   prepare(sql: string): Statement;
   exec(sql: string): unknown;
-  pragma(sql: string): unknown;
+  pragma(sql: string, options?: { simple: boolean }): unknown;
   transaction<A extends unknown[]>(fn: (...args: A) => void): (...args: A) => void;
   close(): unknown;
 }

@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimulator, type Simulator } from 'match-venue/simulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Driver } from '../helpers.js';
+
+// Checkpoints apart from evictions (store/order-store.ts): a process that stops without close()
+// resumes at the last checkpoint, the orders evicted after it back in memory, none twice.
+const START = Date.parse('2026-01-01T00:00:00Z');
+const MARKET = { preset: 'busy', noise: { count: 12 }, liquidity: { count: 2 } } as const;
+const NOISE = ['TEST_API_KEY:noise-0001:sim', 'TEST_API_KEY:noise-0002:sim', 'TEST_API_KEY:lp-01:sim'];
+const dir = mkdtempSync(join(tmpdir(), 'match-venue-checkpoint-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+
+// A store takes old orders out of memory, which the Driver's ledger check reads: unchecked here.
+class UncheckedDriver extends Driver {
+  override check(): void {}
+}
+
+/** Every order of three participants, through the REST listing (memory and file merged). */
+async function history(sim: Simulator) {
+  const d = new UncheckedDriver(sim);
+  const out: unknown[] = [];
+  for (const key of NOISE) {
+    const r = await d.call('GET', '/v1/match/orders?pageSize=100&page=1', key);
+    expect(r.status).toBe(200);
+    const total = (r.body as { data: { pagination: { total: number } } }).data.pagination.total;
+    const pages = [r.body];
+    for (let page = 2; (page - 1) * 100 < total; page++)
+      pages.push((await d.call('GET', `/v1/match/orders?pageSize=100&page=${page}`, key)).body);
+    out.push(pages);
+  }
+  return out;
+}
+
+describe('store: checkpoints', () => {
+  it('a stop without close() resumes at the last checkpoint: evicted-later orders in memory, none twice', async () => {
+    const file = join(dir, 'crash.db');
+    const store = { file, retainMs: 10_000, checkpointMs: 60_000 };
+    const running = createSimulator({ startTime: START, seed: 3, market: MARKET, store });
+    // The first step (at 10 s) starts both clocks: evictions every 10 s after it, checkpoints at 70 s and 130 s.
+    for (let i = 0; i < 14; i++) running.advance(10_000);
+    expect(running.now()).toBe(START + 140_000);
+    // Rows evicted after the last checkpoint (at 140 s; the checkpoint was at 130 s): on the file now.
+    const rowsAfterCheckpoint = () => {
+      const db = new Sqlite(file, { readonly: true });
+      const q = 'SELECT count(*) AS n FROM orders WHERE eviction > (SELECT eviction FROM checkpoint)';
+      const n = (db.prepare(q).get() as { n: number }).n;
+      db.close();
+      return n;
+    };
+    expect(rowsAfterCheckpoint()).toBeGreaterThan(0);
+    // Opened while the first is still running: exactly what a file left by a killed process holds.
+    const resumed = createSimulator({ store });
+    expect(rowsAfterCheckpoint()).toBe(0);
+    expect(resumed.now()).toBe(START + 130_000);
+    const reference = createSimulator({ startTime: START, seed: 3, market: MARKET });
+    for (let i = 0; i < 13; i++) reference.advance(10_000);
+    const [got, want] = [await history(resumed), await history(reference)];
+    expect(got).toEqual(want);
+    // Both sides of the eviction line: orders in the file and orders in memory.
+    expect(resumed.engine.state.orders.size).toBeLessThan(reference.engine.state.orders.size);
+    // And it runs on alike.
+    resumed.advance(30_000);
+    reference.advance(30_000);
+    expect(await history(resumed)).toEqual(await history(reference));
+    await Promise.all([resumed.close(), reference.close(), running.close()]);
+  });
+
+  it('drops activity no window can reach, and every summary answers as without a store', async () => {
+    const options = { startTime: START, seed: 4, market: MARKET, activityWindowMs: 25_000 } as const;
+    const stored = createSimulator({
+      ...options,
+      store: { file: join(dir, 'activity.db'), retainMs: 10_000 },
+    });
+    const plain = createSimulator(options);
+    const summaries = async (sim: Simulator) => {
+      const d = new UncheckedDriver(sim);
+      return Promise.all(NOISE.map(async (key) => (await d.call('GET', '/v1/match/account', key)).body));
+    };
+    let matched = 0;
+    for (let i = 0; i < 12; i++) {
+      stored.advance(10_000);
+      plain.advance(10_000);
+      const [a, b] = [await summaries(stored), await summaries(plain)];
+      expect(a).toEqual(b);
+      for (const s of b as { data: { activity: { totalMatched: { amount: string } } } }[])
+        if (s.data.activity.totalMatched.amount !== '0.00') matched++;
+    }
+    expect(matched).toBeGreaterThan(10);
+    // The log holds only what the 25 s window still reaches (plus the base sum); without a store all.
+    const kept = stored.engine.state.activity.get(
+      stored.engine.state.byApiKey.get(NOISE[2] as string)?.id ?? '',
+    );
+    const all = plain.engine.state.activity.get(
+      plain.engine.state.byApiKey.get(NOISE[2] as string)?.id ?? '',
+    );
+    expect(kept?.at.every((t) => t >= stored.now() - 25_000 - 10_000)).toBe(true);
+    expect(kept?.at.length).toBeLessThan(all?.at.length ?? 0);
+    await Promise.all([stored.close(), plain.close()]);
+  });
+
+  it('refuses a file written by another layout, and a checkpoint interval that is not a positive integer', () => {
+    const file = join(dir, 'old.db');
+    const old = new Sqlite(file);
+    old.exec('CREATE TABLE orders (order_id TEXT, wire TEXT)');
+    old.close();
+    expect(() => createSimulator({ store: file })).toThrow(
+      `store ${file} was written by another version of the simulator (layout 0, this one reads 2); use a new file`,
+    );
+    expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(
+      new RangeError('store.checkpointMs must be a positive integer of milliseconds'),
+    );
+  });
+});
