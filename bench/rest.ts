@@ -13,10 +13,9 @@
 import { pathToFileURL } from 'node:url';
 import type * as Sdk from 'match-venue';
 import type * as SimulatorEntry from 'match-venue/simulator';
-import { Agent, request } from 'undici';
 import { runCheck } from '../src/validation/index.js';
 import { Order as OrderCheck } from '../src/generated/validators.js';
-import { VERSION } from '../src/generated/version.js';
+import { openRestRig, pairedRounds, percentile, quantile, ratiosTo, run } from './rest-rig.js';
 
 export interface RestBenchOptions {
   /** Requests per variant in each round. Default 400. */
@@ -45,33 +44,6 @@ export interface RestBenchRow {
   build: 'source' | 'dist';
 }
 
-type Call = () => Promise<unknown>;
-
-export async function run(
-  call: Call,
-  total: number,
-  concurrency: number,
-): Promise<{ ms: number; latencies: number[] }> {
-  const latencies: number[] = new Array(total);
-  let next = 0;
-  const worker = async () => {
-    for (;;) {
-      const i = next++;
-      if (i >= total) return;
-      const t = performance.now();
-      await call();
-      latencies[i] = performance.now() - t;
-    }
-  };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return { ms: performance.now() - start, latencies };
-}
-
-export function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
 async function load(dist: boolean): Promise<{ sdk: typeof Sdk; simulator: typeof SimulatorEntry }> {
   if (!dist) return { sdk: await import('match-venue'), simulator: await import('match-venue/simulator') };
   const at = (path: string) => new URL(`../dist/${path}`, import.meta.url).href;
@@ -85,54 +57,23 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
   const levels = options.concurrency ?? [1, 64];
   const build = options.dist ? 'dist' : 'source';
   const { sdk, simulator } = await load(options.dist ?? false);
-  const { MatchVenue, usd } = sdk;
-  const { createSimulator, SEEDED } = simulator;
-
-  const sim = createSimulator();
-  const server = await sim.listen();
+  const rig = await openRestRig(sdk, simulator);
   try {
-    const venue = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: server.url, maxRetries: 0 });
-    const trusting = new MatchVenue({
-      apiKey: SEEDED.burner.apiKey,
-      baseUrl: server.url,
-      maxRetries: 0,
-      validateResponses: false,
-    });
-    const placed = await venue.orders.place({
-      orderType: 'BURN',
-      amount: usd('1000'),
-      feeBps: '5',
-      postFillAction: 'roll',
-      sourceWalletId: SEEDED.burner.walletId,
-      fiatAccountId: SEEDED.burner.fiatAccountId,
-    });
-    const url = `${server.url}/v1/match/orders/${placed.orderId}`;
-    // Byte-for-byte the request the SDK sends, so the ratio measures client-side work only.
-    const headers = {
-      accept: 'application/json',
-      'user-agent': `match-venue-node/${VERSION}`,
-      authorization: `Bearer ${SEEDED.burner.apiKey}`,
-    };
-    // The same pool settings the SDK's shared agent uses.
-    const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 128 });
-
-    const variants: Record<RestBenchRow['variant'], Call> = {
-      'undici.request': async () => {
-        const res = await request(url, { method: 'GET', headers, dispatcher: agent });
-        const body = (await res.body.json()) as { data: { orderId: string } };
-        if (res.statusCode !== 200 || !body.data.orderId) throw new Error('bad response');
-      },
+    const venue = rig.client(sdk);
+    const trusting = rig.client(sdk, { validateResponses: false });
+    const variants: Record<RestBenchRow['variant'], () => Promise<unknown>> = {
+      'undici.request': rig.undici,
       fetch: async () => {
-        const res = await fetch(url, { headers });
+        const res = await fetch(rig.url, { headers: rig.headers });
         const body = (await res.json()) as { data: { orderId: string } };
         if (res.status !== 200 || !body.data.orderId) throw new Error('bad response');
       },
       'match-venue': async () => {
-        const order = await venue.orders.retrieve(placed.orderId);
+        const order = await venue.orders.retrieve(rig.orderId);
         if (!order.orderId) throw new Error('bad response');
       },
       'match-venue (validateResponses: false)': async () => {
-        const order = await trusting.orders.retrieve(placed.orderId);
+        const order = await trusting.orders.retrieve(rig.orderId);
         if (!order.orderId) throw new Error('bad response');
       },
     };
@@ -141,46 +82,37 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
     const names = Object.keys(variants) as RestBenchRow['variant'][];
     for (const concurrency of levels) {
       for (const call of Object.values(variants)) await run(call, warmup, concurrency);
-      const ratios = new Map<RestBenchRow['variant'], number[]>(names.map((n) => [n, []]));
-      const latencies = new Map<RestBenchRow['variant'], number[]>(names.map((n) => [n, []]));
-      let totalMs = new Map<RestBenchRow['variant'], number>(names.map((n) => [n, 0]));
-      for (let r = 0; r < rounds; r++) {
-        // Rotate the order so no variant always runs first (or right after the same neighbour).
-        const order = names.map((_, i) => names[(i + r) % names.length]!);
-        const ms = new Map<RestBenchRow['variant'], number>();
-        for (const name of order) {
-          const result = await run(variants[name], total, concurrency);
-          ms.set(name, result.ms);
-          latencies.get(name)!.push(...result.latencies);
-          totalMs.set(name, totalMs.get(name)! + result.ms);
-        }
-        const base = ms.get('undici.request')!;
-        for (const name of names) ratios.get(name)!.push(ms.get(name)! / base);
-      }
+      const latencies = new Map<string, number[]>(names.map((n) => [n, []]));
+      const times = await pairedRounds(
+        names,
+        async (name) => {
+          const result = await run(variants[name as RestBenchRow['variant']], total, concurrency);
+          latencies.get(name)?.push(...result.latencies);
+          return result.ms;
+        },
+        rounds,
+      );
+      const ratios = ratiosTo(times, 'undici.request');
       for (const variant of names) {
-        const sortedRatios = [...ratios.get(variant)!].sort((a, b) => a - b);
-        const sorted = [...latencies.get(variant)!].sort((a, b) => a - b);
+        const r = ratios.get(variant) ?? [];
+        const sorted = [...(latencies.get(variant) ?? [])].sort((a, b) => a - b);
+        const totalMs = (times.get(variant) ?? []).reduce((a, b) => a + b, 0);
         rows.push({
           variant,
           concurrency,
           requests: total * rounds,
-          requestsPerSecond: Math.round(((total * rounds) / totalMs.get(variant)!) * 1000),
+          requestsPerSecond: Math.round(((total * rounds) / totalMs) * 1000),
           p50Ms: Number(percentile(sorted, 50).toFixed(3)),
           p99Ms: Number(percentile(sorted, 99).toFixed(3)),
-          ratioToUndici: Number(percentile(sortedRatios, 50).toFixed(3)),
-          ratioIqr: [
-            Number(percentile(sortedRatios, 25).toFixed(3)),
-            Number(percentile(sortedRatios, 75).toFixed(3)),
-          ],
+          ratioToUndici: quantile(r),
+          ratioIqr: [quantile(r, 25), quantile(r, 75)],
           build,
         });
       }
-      totalMs = new Map();
     }
-    await agent.close();
     return rows;
   } finally {
-    await sim.close();
+    await rig.close();
   }
 }
 
@@ -246,15 +178,10 @@ export function benchValidation(calls = 20_000, rounds = 15): ValidationBenchRow
       added.get(name)!.push(round.get(name)! - round.get('JSON.parse')!);
     }
   }
-  const median = (values: number[]) =>
-    percentile(
-      [...values].sort((a, b) => a - b),
-      50,
-    );
   return names.map((variant) => ({
     variant,
-    usPerCall: Number(median(times.get(variant)!).toFixed(2)),
-    addedUs: Number(median(added.get(variant)!).toFixed(2)),
+    usPerCall: Number(quantile(times.get(variant)!).toFixed(2)),
+    addedUs: Number(quantile(added.get(variant)!).toFixed(2)),
   }));
 }
 

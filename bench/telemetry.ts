@@ -19,9 +19,7 @@ import { metrics, trace } from '@opentelemetry/api';
 import { MeterProvider } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type * as Sdk from 'match-venue';
-import { Agent, request } from 'undici';
-import { VERSION } from '../src/generated/version.js';
-import { percentile, run } from './rest.js';
+import { openRestRig, pairedRounds, quantile, ratiosTo, run } from './rest-rig.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -77,47 +75,22 @@ export async function benchTelemetry(options: TelemetryBenchOptions = {}): Promi
   const today: typeof Sdk = await import('match-venue');
   const before = baselineEntry(options.baseline);
   const old: typeof Sdk | undefined = before ? await import(pathToFileURL(before).href) : undefined;
-  const { createSimulator, SEEDED } = await import('match-venue/simulator');
-  const sim = createSimulator();
-  const server = await sim.listen();
+  const rig = await openRestRig(today, await import('match-venue/simulator'));
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [dropSpans] });
   const meterProvider = new MeterProvider();
   const noop = () => {};
   const handlers = { start: noop, end: noop, asyncStart: noop, asyncEnd: noop, error: noop };
   try {
-    const client = (sdk: typeof Sdk) =>
-      new sdk.MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: server.url, maxRetries: 0 });
-    const venue = client(today);
-    const placed = await venue.orders.place({
-      orderType: 'BURN',
-      amount: today.usd('1000'),
-      feeBps: '5',
-      postFillAction: 'roll',
-      sourceWalletId: SEEDED.burner.walletId,
-      fiatAccountId: SEEDED.burner.fiatAccountId,
-    });
-    const url = `${server.url}/v1/match/orders/${placed.orderId}`;
-    const headers = {
-      accept: 'application/json',
-      'user-agent': `match-venue-node/${VERSION}`,
-      authorization: `Bearer ${SEEDED.burner.apiKey}`,
-    };
-    const agent = new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connections: 128 });
+    const venue = rig.client(today);
     const retrieve = (v: Sdk.MatchVenue) => async () => {
-      if (!(await v.orders.retrieve(placed.orderId)).orderId) throw new Error('bad response');
+      if (!(await v.orders.retrieve(rig.orderId)).orderId) throw new Error('bad response');
     };
-    const oldVenue = old ? client(old) : undefined;
+    const oldVenue = old ? rig.client(old) : undefined;
     const variants: Record<
       string,
       { call: () => Promise<unknown>; setup?: () => void; teardown?: () => void }
     > = {
-      'undici.request': {
-        call: async () => {
-          const res = await request(url, { method: 'GET', headers, dispatcher: agent });
-          if (res.statusCode !== 200) throw new Error('bad response');
-          await res.body.json();
-        },
-      },
+      'undici.request': { call: rig.undici },
       ...(oldVenue ? { 'before telemetry': { call: retrieve(oldVenue) } } : {}),
       'nothing registered': { call: retrieve(venue) },
       'diagnostics_channel subscriber': {
@@ -150,44 +123,27 @@ export async function benchTelemetry(options: TelemetryBenchOptions = {}): Promi
     const rows: TelemetryBenchRow[] = [];
     for (const concurrency of options.concurrency ?? [1, 64]) {
       for (const name of names) await timed(name, warmup, concurrency);
-      const toUndici = new Map(names.map((n) => [n, [] as number[]]));
-      const toBefore = new Map(names.map((n) => [n, [] as number[]]));
-      for (let r = 0; r < rounds; r++) {
-        const ms = new Map<string, number>();
-        for (const name of names.map((_, i) => names[(i + r) % names.length]!)) {
-          ms.set(name, await timed(name, total, concurrency));
-        }
-        for (const name of names) {
-          toUndici.get(name)!.push(ms.get(name)! / ms.get('undici.request')!);
-          if (oldVenue) toBefore.get(name)!.push(ms.get(name)! / ms.get('before telemetry')!);
-        }
-      }
-      const med = (xs: number[], p = 50) =>
-        Number(
-          percentile(
-            [...xs].sort((a, b) => a - b),
-            p,
-          ).toFixed(3),
-        );
+      const times = await pairedRounds(names, (name) => timed(name, total, concurrency), rounds);
+      const toUndici = ratiosTo(times, 'undici.request');
+      const toBefore = oldVenue ? ratiosTo(times, 'before telemetry') : undefined;
       for (const variant of names) {
-        const b = toBefore.get(variant)!;
+        const b = toBefore?.get(variant);
         rows.push({
           variant,
           concurrency,
-          ratioToUndici: med(toUndici.get(variant)!),
-          ratioToBaseline: b.length ? med(b) : undefined,
-          ratioToBaselineIqr: b.length ? [med(b, 25), med(b, 75)] : undefined,
+          ratioToUndici: quantile(toUndici.get(variant) ?? []),
+          ratioToBaseline: b ? quantile(b) : undefined,
+          ratioToBaselineIqr: b ? [quantile(b, 25), quantile(b, 75)] : undefined,
         });
       }
     }
-    await agent.close();
     return rows;
   } finally {
     trace.disable();
     metrics.disable();
     await tracerProvider.shutdown();
     await meterProvider.shutdown();
-    await sim.close();
+    await rig.close();
   }
 }
 
