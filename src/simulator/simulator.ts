@@ -133,7 +133,8 @@ export class Simulator extends SimulatorReads {
     return engine;
   }
 
-  private readonly doc = (): SnapshotDocument => this.snapshot();
+  // The store serializes the document at once: it may share the live state's objects.
+  private readonly doc = (): SnapshotDocument => this.snapshot(true);
 
   /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
   now(): number {
@@ -232,9 +233,12 @@ export class Simulator extends SimulatorReads {
   }
 
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
-  snapshot(): SnapshotDocument {
+  snapshot(): SnapshotDocument;
+  /** @internal `shared`: for a document serialized before the engine moves (the store's checkpoint). */
+  snapshot(shared: boolean): SnapshotDocument;
+  snapshot(shared = false): SnapshotDocument {
     this.engine.advanceTo();
-    const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot()];
+    const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot(shared)];
     const market = m && p ? { config: m, state: p.getState() } : undefined;
     return snapshotDocument({ now: this.now(), seed, config: this.engine.config, faults, engine, market });
   }

@@ -285,13 +285,16 @@ export class VenueEngine implements EngineOperations {
     return this.step((ctx) => indicativeReport(currentAuction(ctx.state), this.config.referenceFeeCentiBps));
   }
 
-  /** Everything that changes as the engine runs, as JSON (snapshot.ts); the config is the caller's. */
-  exportSnapshot(): EngineSnapshot {
+  /**
+   * Everything that changes as the engine runs, as JSON (snapshot.ts); the config is the caller's.
+   * `shared`: no copies, for a document serialized before the engine steps again.
+   */
+  exportSnapshot(shared = false): EngineSnapshot {
     return {
       time: this.time,
       random: this.rng.word,
       firstOpenPending: this.firstOpenPending,
-      state: exportEngineState(this.state),
+      state: exportEngineState(this.state, shared),
     };
   }
   /** Puts the engine where `exportSnapshot` found one (built with the same config and population). */

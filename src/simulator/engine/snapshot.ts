@@ -63,10 +63,15 @@ export interface EngineStateDocument {
 const toTime = (t: number): SnapshotTime => (t === Number.POSITIVE_INFINITY ? 'Infinity' : t);
 const fromTime = (t: SnapshotTime): number => (t === 'Infinity' ? Number.POSITIVE_INFINITY : t);
 // Copies, so that the document and the live state never share an object.
-const copy = <T>(value: T): T => structuredClone(value);
+const deepCopy = <T>(value: T): T => structuredClone(value);
 
-/** The state as a JSON-safe document (deep copies: the engine may run on). */
-export function exportEngineState(s: EngineState): EngineStateDocument {
+/**
+ * The state as a JSON-safe document (deep copies: the engine may run on). `shared` skips the
+ * copies for a document serialized before the engine moves again (the store's checkpoint): with a
+ * long run's activity log the copy was most of the checkpoint's memory peak.
+ */
+export function exportEngineState(s: EngineState, shared = false): EngineStateDocument {
+  const copy = shared ? <T>(value: T): T => value : deepCopy;
   return {
     entities: copy([...s.entities.values()]),
     wallets: copy([...s.wallets.values()]),
@@ -108,7 +113,7 @@ export class SnapshotReferenceError extends RangeError {}
 
 /** A live state from a document (checked for shape by the caller; references checked here). */
 export function importEngineState(d: EngineStateDocument): EngineState {
-  const doc = copy(d);
+  const doc = deepCopy(d);
   const auctions = new Map<number, Auction>();
   const orders = new Map<string, Order>();
   for (const o of doc.orders) orders.set(o.orderId, { ...o, clearedIn: null });
