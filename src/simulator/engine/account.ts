@@ -3,6 +3,11 @@ import { usdMoney } from './money.js';
 import { iso } from './rest-shapes.js';
 import type { EngineState } from './state.js';
 
+/** The cumulative sums through the entity's last stored entry before `at` (undefined: none). */
+export type ArchivedActivity = (entityId: string, at: number) => ActivitySums | undefined;
+
+const NONE: ActivitySums = { matched: 0, rebates: 0, fees: 0 };
+
 /** The numbers behind an AccountSummary: cheap to take at an event, formatted when read. */
 export interface AccountNumbers {
   accountId: string;
@@ -29,6 +34,7 @@ export function accountNumbers(
   entityId: string,
   now: number,
   windowMs: number,
+  archived?: ArchivedActivity,
 ): AccountNumbers {
   const entity = state.entities.get(entityId);
   if (!entity?.hasAccount) throw venueError.AccountNotFound();
@@ -54,9 +60,15 @@ export function accountNumbers(
   if (log) {
     const lo = firstAtOrAfter(log.at, from);
     const hi = firstAtOrAfter(log.at, now + 1);
-    matched = (log.matched[hi] ?? 0) - (log.matched[lo] ?? 0);
-    rebates = (log.rebates[hi] ?? 0) - (log.rebates[lo] ?? 0);
-    fees = (log.fees[hi] ?? 0) - (log.fees[lo] ?? 0);
+    // Every entry in memory is at or after `from`: the sums before it are the store's, when
+    // entries left memory for one (drainActivity), else the log's base.
+    const before =
+      lo === 0 && archived
+        ? (archived(entityId, from) ?? NONE)
+        : { matched: log.matched[lo] ?? 0, rebates: log.rebates[lo] ?? 0, fees: log.fees[lo] ?? 0 };
+    matched = (log.matched[hi] ?? 0) - before.matched;
+    rebates = (log.rebates[hi] ?? 0) - before.rebates;
+    fees = (log.fees[hi] ?? 0) - before.fees;
   }
   return {
     accountId: entity.accountId,
@@ -111,8 +123,14 @@ export function toWireAccount(n: AccountNumbers) {
   };
 }
 
-export function accountSummary(state: EngineState, entityId: string, now: number, windowMs: number) {
-  return toWireAccount(accountNumbers(state, entityId, now, windowMs));
+export function accountSummary(
+  state: EngineState,
+  entityId: string,
+  now: number,
+  windowMs: number,
+  archived?: ArchivedActivity,
+) {
+  return toWireAccount(accountNumbers(state, entityId, now, windowMs, archived));
 }
 /** An account summary exactly as REST returns it: the main entry's `AccountSummary`. */
 export type WireAccountSummary = ReturnType<typeof accountSummary>;
@@ -156,18 +174,41 @@ export function recordActivity(
   log.fees.push((log.fees[n] ?? 0) + paid);
 }
 
+/** Cumulative activity sums (cents) up to some instant. */
+export interface ActivitySums {
+  matched: number;
+  rebates: number;
+  fees: number;
+}
+
+/** An activity entry leaving memory: its time and the cumulative sums through it. */
+export interface ActivityEntry extends ActivitySums {
+  entityId: string;
+  at: number;
+}
+
 /**
- * Drops the entries no activity window can reach any more (before `cutoff`, the oldest `from` a
- * summary can ask for). The prefix sums stay cumulative: the first kept sum becomes the base, so
- * every window over what remains answers as before. Long runs with a store call it as they evict.
+ * Takes the entries before `before` out of memory (a long run's store keeps them; see
+ * accountNumbers' `archived`). The prefix sums stay cumulative from the run's start: the first
+ * kept sum becomes the base, so the sums in memory and in the store subtract alike.
  */
-export function trimActivity(state: EngineState, cutoff: number): void {
-  for (const log of state.activity.values()) {
-    const k = firstAtOrAfter(log.at, cutoff);
+export function drainActivity(state: EngineState, before: number): ActivityEntry[] {
+  const out: ActivityEntry[] = [];
+  for (const [entityId, log] of state.activity) {
+    const k = firstAtOrAfter(log.at, before);
     if (k === 0) continue;
+    for (let i = 0; i < k; i++)
+      out.push({
+        entityId,
+        at: log.at[i] as number,
+        matched: log.matched[i + 1] as number,
+        rebates: log.rebates[i + 1] as number,
+        fees: log.fees[i + 1] as number,
+      });
     log.at.splice(0, k);
     log.matched.splice(0, k);
     log.rebates.splice(0, k);
     log.fees.splice(0, k);
   }
+  return out;
 }

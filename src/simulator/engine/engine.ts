@@ -1,4 +1,4 @@
-import { accountNumbers, accountSummary } from './account.js';
+import { type ArchivedActivity, accountNumbers, accountSummary } from './account.js';
 import { landWire, type WireInput } from './bank-wires.js';
 import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
@@ -101,6 +101,8 @@ export class VenueEngine implements EngineOperations {
   private time: number;
   private readonly population: EnginePopulation | undefined;
   private readonly archive: OrderArchive | undefined;
+  /** Activity that left memory for the store (account.ts). */
+  private readonly archived: ArchivedActivity | undefined;
   private readonly afterStep: (() => void) | undefined;
   /** Auction 1 opened with the engine: the population acts in it at the first step. */
   private firstOpenPending: boolean;
@@ -118,6 +120,8 @@ export class VenueEngine implements EngineOperations {
     this.state = createState(this.config, this.time);
     this.population = options.population;
     this.archive = options.archive;
+    const archive = options.archive;
+    this.archived = archive && ((entityId, at) => archive.activityBefore(entityId, at));
     this.afterStep = options.afterStep;
     this.population?.seed(this.state);
     this.firstOpenPending = this.population !== undefined;
@@ -163,7 +167,8 @@ export class VenueEngine implements EngineOperations {
       for (const entityId of ctx.dirty) {
         const entity = this.state.entities.get(entityId);
         if (!entity?.hasAccount || !this.wants(entityId)) continue;
-        const numbers = accountNumbers(this.state, entityId, this.time, this.config.activityWindowMs);
+        const { activityWindowMs } = this.config;
+        const numbers = accountNumbers(this.state, entityId, this.time, activityWindowMs, this.archived);
         this.onEvent(balanceEvent(entityId, numbers));
       }
       this.afterStep?.();
@@ -213,7 +218,7 @@ export class VenueEngine implements EngineOperations {
   getAccount(entityId: string) {
     return this.step((ctx) => {
       requireEligible(mustEntity(ctx.state, entityId));
-      return accountSummary(ctx.state, entityId, ctx.time, this.config.activityWindowMs);
+      return accountSummary(ctx.state, entityId, ctx.time, this.config.activityWindowMs, this.archived);
     });
   }
   createWithdrawal(entityId: string, input: RequestOf<'createWithdrawal'>) {

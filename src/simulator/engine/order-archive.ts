@@ -3,6 +3,7 @@
  * the engine answers getOrder, listOrders and an idempotent replay over memory and the archive as
  * if nothing had left. Without a store there is no archive and nothing here runs.
  */
+import type { ActivitySums } from './account.js';
 import type { WireOrder } from './rest-shapes.js';
 import { venueError } from './errors.js';
 import type { Order, OrderStatus, OrderType, PlaceResult } from './types.js';
@@ -22,6 +23,8 @@ export interface ListQuery {
 export interface OrderArchive {
   /** An evicted order by id, with its entity. */
   find(orderId: string): { entityId: string; wire: WireOrder } | undefined;
+  /** The cumulative activity sums through the entity's last stored entry before `at`. */
+  activityBefore(entityId: string, at: number): ActivitySums | undefined;
   /** The page of the merged listing; `memory` is the entity's in-memory matches, sorted. */
   list(
     entityId: string,

@@ -18,6 +18,7 @@ const before = (a: { createdAt: number; orderId: string }, b: { createdAt: numbe
 export function storeArchive(store: OrderStore): OrderArchive {
   return {
     find: (orderId) => store.get(orderId),
+    activityBefore: (entityId, at) => store.activityBefore(entityId, at),
     list(entityId, q, memory) {
       const page = q.page ?? 1;
       const pageSize = q.pageSize ?? 20;

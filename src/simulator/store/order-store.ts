@@ -10,6 +10,7 @@
  * The file so always resumes at one consistent moment: no order twice, none missing.
  */
 import type { WireOrder } from '../engine/rest-shapes.js';
+import type { ActivityEntry, ActivitySums } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
 import { decodeOrder, encodeOrder } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
@@ -41,6 +42,11 @@ CREATE TABLE IF NOT EXISTS orders (
   status TEXT NOT NULL, order_type TEXT NOT NULL, fields TEXT NOT NULL, eviction INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS orders_by_entity ON orders (entity_id, created_at, order_id);
+CREATE TABLE IF NOT EXISTS activity (
+  entity_id TEXT NOT NULL, at INTEGER NOT NULL, matched INTEGER NOT NULL, rebates INTEGER NOT NULL,
+  fees INTEGER NOT NULL, eviction INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS activity_by_entity ON activity (entity_id, at);
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
 );
@@ -60,7 +66,9 @@ export class OrderStore {
   private readonly byId: Statement;
   private readonly saveDoc: Statement;
   private readonly queries = new Map<string, Statement>();
-  private readonly write: (orders: Order[], doc: string | undefined) => void;
+  private readonly insertActivity: Statement;
+  private readonly sumsBefore: Statement;
+  private readonly write: (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => void;
   /** The number of the last eviction written. */
   private eviction = 0;
 
@@ -91,12 +99,21 @@ export class OrderStore {
     );
     this.byId = this.db.prepare(`SELECT ${COLUMNS} FROM orders WHERE order_id = ?`);
     this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
-    this.write = this.db.transaction((orders: Order[], doc: string | undefined) => {
-      const n = ++this.eviction;
-      for (const o of orders)
-        this.insert.run(o.orderId, o.entityId, o.createdAt, o.status, o.orderType, encodeOrder(o), n);
-      if (doc !== undefined) this.saveDoc.run(doc, n);
-    });
+    this.insertActivity = this.db.prepare(
+      'INSERT INTO activity (entity_id, at, matched, rebates, fees, eviction) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.sumsBefore = this.db.prepare(
+      'SELECT matched, rebates, fees FROM activity WHERE entity_id = ? AND at < ? ORDER BY at DESC LIMIT 1',
+    );
+    this.write = this.db.transaction(
+      (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => {
+        const n = ++this.eviction;
+        for (const o of orders)
+          this.insert.run(o.orderId, o.entityId, o.createdAt, o.status, o.orderType, encodeOrder(o), n);
+        for (const a of activity) this.insertActivity.run(a.entityId, a.at, a.matched, a.rebates, a.fees, n);
+        if (doc !== undefined) this.saveDoc.run(doc, n);
+      },
+    );
     // Rows evicted after the last checkpoint belong to its memory (a stop without close()); with no
     // checkpoint at all, to a run that never wrote one, whose memory is gone.
     const last = this.db.prepare('SELECT eviction FROM checkpoint WHERE id = 1').get() as
@@ -104,17 +121,26 @@ export class OrderStore {
       | undefined;
     this.eviction = last?.eviction ?? 0;
     this.db.prepare('DELETE FROM orders WHERE eviction > ?').run(this.eviction);
+    this.db.prepare('DELETE FROM activity WHERE eviction > ?').run(this.eviction);
   }
 
-  /** Writes evicted orders, and with `doc` the checkpoint taken after them, together or not at all. */
-  evict(orders: Order[], doc?: string): void {
-    this.write(orders, doc);
+  /**
+   * Writes evicted orders and activity entries, and with `doc` the checkpoint taken after them,
+   * together or not at all.
+   */
+  evict(orders: Order[], activity: ActivityEntry[], doc?: string): void {
+    this.write(orders, activity, doc);
+  }
+
+  /** The cumulative activity sums through the entity's last stored entry before `at`. */
+  activityBefore(entityId: string, at: number): ActivitySums | undefined {
+    return this.sumsBefore.get(entityId, at) as ActivitySums | undefined;
   }
 
   /** Drops every stored order and makes `doc` the checkpoint (a reset or restore: another history). */
   replaceAll(doc: string): void {
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM orders');
+      this.db.exec('DELETE FROM orders; DELETE FROM activity');
       this.saveDoc.run(doc, ++this.eviction);
     })();
   }

@@ -63,3 +63,14 @@ export function evictFinalOrders(state: EngineState, cutoffMs: number): Order[] 
   }
   return evicted;
 }
+
+/**
+ * Activity entries before this instant can leave memory: their auctions cleared before the
+ * cutoff and settled, so no fill will be added at their time (fills settle in clearing order).
+ */
+export function activityHorizon(state: EngineState, cutoffMs: number): number {
+  let horizon = cutoffMs;
+  for (const a of state.auctions.values())
+    if (a.clearedAt !== null && a.settledAt === null && a.clearedAt < horizon) horizon = a.clearedAt;
+  return horizon;
+}

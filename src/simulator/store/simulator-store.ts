@@ -5,23 +5,22 @@
  *
  * At the end of an engine step, once `retainMs` of simulated time passed since the last eviction,
  * the final orders of auctions cleared more than `retainMs` ago leave memory for the file (memory
- * then holds between one and two windows of orders), and activity no account window can reach
- * is dropped. Every `checkpointMs` the same transaction also writes the snapshot document
+ * then holds between one and two windows of orders), with the account activity entries of those
+ * auctions (account summaries read the sums before memory's first entry from the file). Every `checkpointMs` the same transaction also writes the snapshot document
  * (snapshot.ts) of what stays: a simulator created on the file resumes at the last checkpoint
  * (order-store.ts keeps that consistent). `close()` writes a last one, so a clean stop loses nothing.
  */
-import { trimActivity } from '../engine/account.js';
+import { drainActivity } from '../engine/account.js';
 import type { EngineState } from '../engine/state.js';
 import type { OrderArchive } from '../engine/order-archive.js';
 import { storeArchive } from './listing.js';
 import { OrderStore } from './order-store.js';
 import { loadSqlite, type ModuleLoader } from './sqlite.js';
-import { evictFinalOrders } from './retention.js';
+import { activityHorizon, evictFinalOrders } from './retention.js';
 
-/** What the store reads of the engine: its state, and the activity window that bounds what it keeps. */
+/** What the store reads of the engine. */
 export interface StoredEngine {
   state: EngineState;
-  config: { activityWindowMs: number };
 }
 
 /** `store`: a file, or a file and how long final orders stay in memory. */
@@ -106,10 +105,10 @@ export class SimulatorStore {
     const { state } = engine;
     this.busy = true;
     try {
-      const evicted = evictFinalOrders(state, now - this.retainMs);
-      // The engine's own windows (its config) bound what a summary can still ask for.
-      trimActivity(state, now - engine.config.activityWindowMs);
-      this.orders.evict(evicted, snapshot && JSON.stringify(snapshot()));
+      const cutoff = now - this.retainMs;
+      const evicted = evictFinalOrders(state, cutoff);
+      const activity = drainActivity(state, activityHorizon(state, cutoff));
+      this.orders.evict(evicted, activity, snapshot && JSON.stringify(snapshot()));
       this.lastEvictionAt = now;
       if (snapshot) this.lastCheckpointAt = now;
     } finally {
