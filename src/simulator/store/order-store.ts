@@ -12,6 +12,7 @@
 import type { WireOrder } from '../engine/rest-shapes.js';
 import type { ActivityEntry, ActivitySums } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
+import { IdFilter } from './id-filter.js';
 import { decodeOrder, encodeOrder } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 
@@ -71,6 +72,8 @@ export class OrderStore {
   private readonly write: (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => void;
   /** The number of the last eviction written. */
   private eviction = 0;
+  /** The ids stored, to answer most misses without the file (id-filter.ts). */
+  private ids = new IdFilter();
 
   constructor(Sqlite: DatabaseConstructor, file: string) {
     this.db = new Sqlite(file);
@@ -108,8 +111,11 @@ export class OrderStore {
     this.write = this.db.transaction(
       (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => {
         const n = ++this.eviction;
-        for (const o of orders)
+        for (const o of orders) {
           this.insert.run(o.orderId, o.entityId, o.createdAt, o.status, o.orderType, encodeOrder(o), n);
+          // Added before the commit: a rolled-back write leaves a "maybe", never a wrong "no".
+          this.ids.add(o.orderId);
+        }
         for (const a of activity) this.insertActivity.run(a.entityId, a.at, a.matched, a.rebates, a.fees, n);
         if (doc !== undefined) this.saveDoc.run(doc, n);
       },
@@ -122,6 +128,8 @@ export class OrderStore {
     this.eviction = last?.eviction ?? 0;
     this.db.prepare('DELETE FROM orders WHERE eviction > ?').run(this.eviction);
     this.db.prepare('DELETE FROM activity WHERE eviction > ?').run(this.eviction);
+    for (const id of this.db.prepare('SELECT order_id FROM orders').pluck().iterate())
+      this.ids.add(id as string);
   }
 
   /**
@@ -141,6 +149,7 @@ export class OrderStore {
   replaceAll(doc: string): void {
     this.db.transaction(() => {
       this.db.exec('DELETE FROM orders; DELETE FROM activity');
+      this.ids = new IdFilter();
       this.saveDoc.run(doc, ++this.eviction);
     })();
   }
@@ -155,6 +164,7 @@ export class OrderStore {
 
   /** An evicted order by id, with its entity. */
   get(orderId: string): { entityId: string; wire: WireOrder } | undefined {
+    if (!this.ids.mightHave(orderId)) return undefined;
     const row = this.byId.get(orderId) as Row | undefined;
     return row && { entityId: row.entity_id, wire: wireOf(row) };
   }

@@ -10,6 +10,9 @@ export interface Statement {
   run(...params: unknown[]): unknown;
   get(...params: unknown[]): unknown;
   all(...params: unknown[]): unknown[];
+  iterate(...params: unknown[]): IterableIterator<unknown>;
+  /** Rows as their first column's value. */
+  pluck(): Statement;
 }
 
 /** A database connection, as far as the store uses one. */

@@ -65,6 +65,14 @@ describe('store: checkpoints', () => {
     expect(got).toEqual(want);
     // Both sides of the eviction line: orders in the file and orders in memory.
     expect(resumed.engine.state.orders.size).toBeLessThan(reference.engine.state.orders.size);
+    // An order only the file holds is found by id (the id filter is rebuilt from the file on open).
+    const oldest = (want[1] as { data: { orders: { orderId: string }[] } }[])[0]?.data.orders[0]?.orderId;
+    expect(oldest && resumed.engine.state.orders.has(oldest)).toBe(false);
+    const byId = (sim: Simulator) =>
+      new UncheckedDriver(sim).call('GET', `/v1/match/orders/${oldest}`, NOISE[0] as string);
+    const [found, expected] = [await byId(resumed), await byId(reference)];
+    expect(found.status).toBe(200);
+    expect(found.body).toEqual(expected.body);
     // And it runs on alike.
     resumed.advance(30_000);
     reference.advance(30_000);
