@@ -5,6 +5,7 @@ import {
   SEEDED,
   type Simulator,
 } from 'match-venue/simulator';
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MarketConfigError, resolveMarket } from '../../src/simulator/market/config.js';
 
@@ -43,6 +44,41 @@ describe('background market', () => {
     // It trades: most auctions match something, at fees that move.
     expect(a.filter((line) => !line.includes(' 0.00 ')).length).toBeGreaterThan(10);
     expect(new Set(a.map((line) => line.split(' ')[1])).size).toBeGreaterThan(3);
+  });
+
+  // Pinned bytes: the log (every order event, in order, with ids, amounts, fees and fills) and the
+  // placement counts of two markets, as the engine made them before its placement path was made
+  // cheaper (the integer entry placeParsed, the id table): a change here is a change of behaviour.
+  it('gives the same log, byte for byte, as it always has for this seed', () => {
+    const digest = (market: unknown, options: { maxOrdersPerAuction?: number } = {}) => {
+      const sim = createSimulator({
+        startTime: START,
+        clock: 'manual',
+        seed: 7,
+        eventLog: 100_000,
+        market,
+        ...options,
+      } as never);
+      for (let i = 0; i < 12; i++) sim.advance(10_000);
+      const log = sim.eventLog()?.ndjson ?? '';
+      return [createHash('sha256').update(log).digest('hex').slice(0, 16), log.length, sim.getState().market];
+    };
+    expect(digest({ preset: 'busy', noise: { count: 40 } })).toEqual([
+      '3b48df819f1fc0bf',
+      389_556,
+      { participants: 44, placed: 742, refused: {} },
+    ]);
+    // Small balances and a cap of 3: refusals 137001 and 137008, and rolls cut short.
+    const tight = {
+      preset: 'busy',
+      noise: { count: 30, ordersPerAuction: { min: 2, max: 6 }, maxResting: 3 },
+      balance: '150000.00',
+    };
+    expect(digest(tight, { maxOrdersPerAuction: 3 })).toEqual([
+      'ab07e3d82255af6b',
+      246_917,
+      { participants: 34, placed: 343, refused: { '137001': 196, '137008': 40 } },
+    ]);
   });
 
   it('participants are entities with their own keys, balances and funding sides', () => {

@@ -23,10 +23,12 @@ export class BookColumns {
   private readonly amountCents: Float64Array;
   private readonly limitCentiBps: Float64Array;
   private readonly createdAt: Float64Array;
-  private readonly orderId: string[] = [];
+  private readonly orderId: string[];
   private size = 0;
 
   constructor(capacity: number) {
+    // Sized once, like the typed columns: pushing a million ids grew (and copied) the array ~20 times.
+    this.orderId = new Array<string>(capacity);
     this.isBurn = new Uint8Array(capacity);
     this.amountCents = new Float64Array(capacity);
     this.limitCentiBps = new Float64Array(capacity);
@@ -40,7 +42,7 @@ export class BookColumns {
     this.amountCents[i] = amountCents;
     this.limitCentiBps[i] = o.limitCentiBps ?? MARKET;
     this.createdAt[i] = o.createdAt;
-    this.orderId.push(o.orderId);
+    this.orderId[i] = o.orderId;
   }
 
   clear(referenceFeeCentiBps: number) {
@@ -85,11 +87,13 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   lockAuction(ctx);
   const auction = currentAuction(state);
   auction.phase = 'clearing';
-  const pending: Order[] = [];
+  // At most every order of the auction: sized once (growing it by push copied it ~20 times at 1M).
+  const pending: Order[] = new Array<Order>(auction.orders.length);
+  let count = 0;
   const book = new BookColumns(auction.orders.length);
   for (const o of auction.orders) {
     if (o.status !== 'pending') continue;
-    pending.push(o);
+    pending[count++] = o;
     book.add(o);
   }
   const result = book.clear(config.referenceFeeCentiBps);
@@ -101,7 +105,7 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   auction.phase = 'settling';
   auction.settleAt = scheduleSettlement ? ctx.time + config.settleMs : Number.POSITIVE_INFINITY;
   let fills = 0;
-  for (let i = 0; i < pending.length; i++) {
+  for (let i = 0; i < count; i++) {
     const o = pending[i] as Order;
     const filled = result.filledCents[i] ?? 0;
     if (filled > 0) fills++;

@@ -12,10 +12,9 @@ import {
   getOrder,
   listOrders,
   modifyOrder,
-  type PlaceInput,
-  placeOrder,
   requireEligible,
 } from './orders.js';
+import { type PlaceInput, placeOrder } from './placement.js';
 import { clearingReport, indicativeReport } from './report.js';
 import { toWireAuction, toWireLastClear } from './rest-shapes.js';
 import { type EngineStateDocument, exportEngineState, importEngineState } from './snapshot.js';

@@ -1,144 +1,17 @@
-import { orderIdFor } from '../../contract/ids.js';
-import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { invalidField, type VenueError, venueError } from './errors.js';
 import { emitOrder } from './events.js';
-import { type ListQuery, type OrderArchive, replayArchived } from './order-archive.js';
-import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
+import type { ListQuery, OrderArchive } from './order-archive.js';
+import { parseCentiBps } from './money.js';
 import { type NewOrder, orderRecord } from './records.js';
 import { toWireOrder, type WireOrder } from './rest-shapes.js';
 import { currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
-import type {
-  Auction,
-  Entity,
-  FiatAccount,
-  Order,
-  OrderStatus,
-  OrderType,
-  PlaceResult,
-  PostFillAction,
-  Wallet,
-} from './types.js';
-
-/** A place request as the HTTP layer validated it (shape and field rules already checked). */
-export interface PlaceInput {
-  idempotencyKey: string;
-  orderType: OrderType;
-  amount: { amount: string; currency: string };
-  feeBps?: string | null;
-  postFillAction: PostFillAction;
-  sourceWalletId?: string | null;
-  fiatAccountId?: string | null;
-}
+import type { Auction, Entity, Order, OrderStatus, OrderType } from './types.js';
 
 export function requireEligible(entity: Entity): void {
   if (!entity.eligible) throw venueError.EntityNotEligible();
 }
 
-const FEE_RULE = 'must be a non-negative number of basis points with at most 2 decimals, below 9e13';
-
-/**
- * Placement. Checks run in a fixed order so that one request always meets the same error:
- * eligibility, idempotency, amount/limit, per-auction cap, wallet, fiat account, self-match, balance.
- * Orders placed during the lock window join the current auction.
- */
-export function placeOrder(ctx: EngineContext, entityId: string, input: PlaceInput): PlaceResult {
-  const { state, config } = ctx;
-  const entity = mustEntity(state, entityId);
-  requireEligible(entity);
-  const amountCents = parseCents(input.amount.amount);
-  const oversize = amountCents === undefined && isOversizeAmount(input.amount.amount);
-  if (amountCents === undefined && !oversize)
-    throw invalidField('amount.amount', 'must be a decimal with at most 2 decimals', input.amount.amount);
-  if (!isVenueCurrency(input.amount.currency))
-    throw invalidField('amount.currency', VENUE_CURRENCY_RULE, input.amount.currency);
-  const feeBps = input.feeBps ?? null;
-  const limitCentiBps = feeBps === null ? null : parseCentiBps(feeBps);
-  if (limitCentiBps === undefined) throw invalidField('feeBps', FEE_RULE, feeBps ?? '');
-  const isBurn = input.orderType === 'BURN';
-  const sourceWalletId = isBurn ? (input.sourceWalletId ?? null) : null;
-  const fiatAccountId = isBurn ? (input.fiatAccountId ?? null) : null;
-
-  // The order is named by its placement's key (the contract's orderId = idempotencyKey).
-  const orderId = orderIdFor(input.idempotencyKey);
-  const existing = state.orders.get(orderId);
-  if (existing) {
-    // The same parameters: same entity, type, amount (by value), placed limit, election, wallet and
-    // fiat account. A roll child's id was never placed, so a placement under it is always a reuse.
-    const same =
-      existing.parentOrderId === null &&
-      existing.entityId === entityId &&
-      existing.orderType === input.orderType &&
-      existing.amountCents === amountCents &&
-      existing.placedLimitCentiBps === limitCentiBps &&
-      existing.postFillAction === input.postFillAction &&
-      existing.sourceWalletId === sourceWalletId &&
-      existing.fiatAccountId === fiatAccountId;
-    if (!same) throw venueError.IdempotencyKeyReused(input.idempotencyKey);
-    return placeResult(existing);
-  }
-  const { orderType, postFillAction } = input;
-  const params = { orderType, amountCents, postFillAction };
-  const archived = replayArchived(ctx.archive, entityId, orderId, input.idempotencyKey, params, parseCents);
-  if (archived) return archived;
-  if (amountCents === undefined || amountCents > config.transactionLimitCents)
-    throw venueError.TransactionLimitExceeded(formatCents(config.transactionLimitCents));
-  const auction = currentAuction(state);
-  const placedHere = auction.placed.get(entityId) ?? 0;
-  if (placedHere >= config.maxOrdersPerAuction)
-    throw venueError.MaxOrdersPerAuction(config.maxOrdersPerAuction, auction.auctionId);
-
-  let wallet: Wallet | undefined;
-  let fiat: FiatAccount | undefined;
-  if (isBurn) {
-    if (sourceWalletId === null || fiatAccountId === null)
-      throw invalidField(
-        sourceWalletId === null ? 'sourceWalletId' : 'fiatAccountId',
-        'is required on a BURN order',
-      );
-    wallet = state.wallets.get(sourceWalletId);
-    if (!wallet) throw venueError.WalletNotFound(sourceWalletId);
-    if (wallet.entityId !== entityId || wallet.currency !== 'USD')
-      throw venueError.InvalidWallet(sourceWalletId);
-    fiat = state.fiatAccounts.get(fiatAccountId);
-    if (!fiat || fiat.entityId !== entityId) throw venueError.InvalidFiatAccount(fiatAccountId);
-  }
-  const opposite: OrderType = isBurn ? 'MINT' : 'BURN';
-  if (pendingCount(auction, entityId, opposite) > 0) throw venueError.SelfMatch(auction.auctionId, opposite);
-  if (wallet) {
-    const available = wallet.balanceCents - wallet.reservedCents;
-    if (available < amountCents)
-      throw venueError.InsufficientBalance(`Wallet ${wallet.id} has ${formatCents(available)} available`);
-    wallet.reservedCents += amountCents;
-  } else {
-    const available = venueAvailableCents(entity);
-    if (available < amountCents)
-      throw venueError.InsufficientBalance(
-        `Venue-only balance has ${formatCents(available)} USD available for MINT orders; prefund it by wire`,
-      );
-    entity.venueReservedCents += amountCents;
-  }
-  auction.placed.set(entityId, placedHere + 1);
-  const order = admitOrder(ctx, {
-    orderId,
-    entityId,
-    orderType: input.orderType,
-    amountCents,
-    feeBps,
-    limitCentiBps,
-    postFillAction: input.postFillAction,
-    // The wallet's and the fiat account's own id strings (equal to the request's): settlement
-    // looks them up once per order, and the same string object is the quickest key.
-    sourceWalletId: wallet?.id ?? null,
-    fiatAccountId: fiat?.id ?? null,
-    parentOrderId: null,
-  });
-  return placeResult(order);
-}
-
-/** The 202 answer, also replayed for the same key and parameters: nothing in it ever changes. */
-function placeResult(order: Order): PlaceResult {
-  return { auctionId: order.auctionId, orderId: order.orderId, status: 'pending' };
-}
+export const FEE_RULE = 'must be a non-negative number of basis points with at most 2 decimals, below 9e13';
 
 /** Puts an order (already reserved for) into the current auction and announces it. */
 export function admitOrder(ctx: EngineContext, fields: NewOrder): Order {

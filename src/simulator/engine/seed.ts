@@ -1,4 +1,5 @@
 import { SEEDED_API_KEYS } from '../../contract/api-key.js';
+import { entityRecord, fiatAccountRecord, walletRecord } from './account-records.js';
 import type { Entity, FiatAccount, FundingSide, Wallet } from './types.js';
 
 /** Ids of the seeded entities; fixed so that tests, docs and curl sessions can name them. */
@@ -115,41 +116,49 @@ export function seedWorld(): SeededWorld {
     const s = SEEDED[name];
     // noaccount has no venue account: no wallets, nothing in its bank, and no wire can land.
     const funded = name !== 'noaccount';
-    entities.push({
-      id: s.entityId,
-      accountId: s.accountId,
-      name,
-      apiKey: s.apiKey,
-      eligible: name !== 'ineligible',
-      hasAccount: funded,
-      walletIds: funded ? [s.walletId, s.eurWalletId] : [],
-      fiatAccountIds: [s.fiatAccountId],
-      fundingSide: seededFundingSide(name),
-      venueBalanceCents: name === 'minter' ? SEED_BALANCES.minterPrefundCents : 0,
-      venueReservedCents: 0,
-      withdrawalHeldCents: 0,
-    });
+    entities.push(
+      entityRecord({
+        id: s.entityId,
+        accountId: s.accountId,
+        name,
+        apiKey: s.apiKey,
+        eligible: name !== 'ineligible',
+        hasAccount: funded,
+        walletIds: funded ? [s.walletId, s.eurWalletId] : [],
+        fiatAccountIds: [s.fiatAccountId],
+        fundingSide: seededFundingSide(name),
+        venueBalanceCents: name === 'minter' ? SEED_BALANCES.minterPrefundCents : 0,
+        venueReservedCents: 0,
+        withdrawalHeldCents: 0,
+      }),
+    );
     if (funded) {
-      wallets.push({
-        id: s.walletId,
-        entityId: s.entityId,
-        currency: 'USD',
-        balanceCents: SEED_BALANCES.stablecoinCents,
-        reservedCents: 0,
-      });
-      wallets.push({
-        id: s.eurWalletId,
-        entityId: s.entityId,
-        currency: 'EUR',
-        balanceCents: SEED_BALANCES.eurWalletCents,
-        reservedCents: 0,
-      });
+      wallets.push(
+        walletRecord({
+          id: s.walletId,
+          entityId: s.entityId,
+          currency: 'USD',
+          balanceCents: SEED_BALANCES.stablecoinCents,
+          reservedCents: 0,
+        }),
+      );
+      wallets.push(
+        walletRecord({
+          id: s.eurWalletId,
+          entityId: s.entityId,
+          currency: 'EUR',
+          balanceCents: SEED_BALANCES.eurWalletCents,
+          reservedCents: 0,
+        }),
+      );
     }
-    fiatAccounts.push({
-      id: s.fiatAccountId,
-      entityId: s.entityId,
-      balanceCents: funded ? SEED_BALANCES.bankCents : 0,
-    });
+    fiatAccounts.push(
+      fiatAccountRecord({
+        id: s.fiatAccountId,
+        entityId: s.entityId,
+        balanceCents: funded ? SEED_BALANCES.bankCents : 0,
+      }),
+    );
   }
   return { entities, wallets, fiatAccounts };
 }

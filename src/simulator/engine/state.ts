@@ -1,3 +1,4 @@
+import { ledgerRecord } from './account-records.js';
 import type { OrderArchive } from './order-archive.js';
 import { SEED_BALANCES, seedWorld } from './seed.js';
 import type {
@@ -121,8 +122,8 @@ export function createState(config: EngineConfig, startTime: number): EngineStat
     activeWithdrawals: new Set(),
     fallbacks: [],
     wires: [],
-    house: { ...SEEDED_HOUSE },
-    issuer: { ...SEEDED_ISSUER },
+    house: ledgerRecord(SEEDED_HOUSE),
+    issuer: ledgerRecord(SEEDED_ISSUER),
     initialTotals: { usdCents: 0, stablecoinCents: 0, eurCents: 0 },
     seededLedgers: { house: SEEDED_HOUSE, issuer: SEEDED_ISSUER },
     exposure: new Map(world.entities.map((e) => [e.id, { BURN: 0, MINT: 0 }])),

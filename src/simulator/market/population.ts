@@ -6,11 +6,13 @@
  */
 import { VenueError } from '../engine/errors.js';
 import { formatCentiBps, formatCents, parseCentiBps, parseCents } from '../engine/money.js';
-import { placeOrder } from '../engine/orders.js';
-import type { EngineContext, EngineState } from '../engine/state.js';
+import { requireEligible } from '../engine/orders.js';
+import { placeOrder, placeParsed } from '../engine/placement.js';
+import { type EngineContext, type EngineState, mustEntity } from '../engine/state.js';
 import type { Auction, OrderType, PostFillAction } from '../engine/types.js';
 import { type MarketConfig, MarketConfigError } from './config.js';
 import { addParticipants, type ParticipantAccount } from './entities.js';
+import { idMiddle, idPrefix, idTail } from './order-ids.js';
 import { SeededRandom } from './random.js';
 
 interface Participant extends ParticipantAccount {
@@ -19,6 +21,8 @@ interface Participant extends ParticipantAccount {
   side: OrderType;
   /** Its position among its kind (0-based). */
   rank: number;
+  /** The middle of its order ids (participantOrderId), made once. */
+  idMiddle: string;
 }
 
 /** What the population has done so far (`GET /_sim/state` -> `market`). */
@@ -44,14 +48,7 @@ export interface PopulationState {
   stats: MarketStats;
 }
 
-/** The hex of "market": the last group of every participant order id. */
-const ID_TAIL = '6d61726b6574';
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
-
-/** Order id k of participant `number` in an auction: unique by construction, shaped as UUID v4. */
-export function participantOrderId(auctionId: number, number: number, k: number): string {
-  return `${hex(auctionId >>> 0, 8)}-${hex((number >>> 12) & 0xffff, 4)}-4${hex(number & 0xfff, 3)}-a${hex(k & 0xfff, 3)}-${ID_TAIL}`;
-}
 
 const cents = (usd: string) => parseCents(usd) as number;
 const centi = (bps: string) => parseCentiBps(bps) as number;
@@ -60,12 +57,41 @@ const centi = (bps: string) => parseCentiBps(bps) as number;
 function rollsAlive(state: EngineState, auction: Auction): Map<string, number> {
   const out = new Map<string, number>();
   const settling = state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
-  for (const o of [...auction.orders, ...(settling?.orders ?? [])]) {
-    if (o.postFillAction !== 'roll') continue;
-    if (o.status === 'pending' || (o.status === 'settling' && o.filledCents < o.amountCents))
-      out.set(o.entityId, (out.get(o.entityId) ?? 0) + 1);
-  }
+  // Both books in turn, without copying them into one array first.
+  for (const orders of [auction.orders, settling?.orders ?? []])
+    for (const o of orders) {
+      if (o.postFillAction !== 'roll') continue;
+      if (o.status === 'pending' || (o.status === 'settling' && o.filledCents < o.amountCents))
+        out.set(o.entityId, (out.get(o.entityId) ?? 0) + 1);
+    }
   return out;
+}
+
+/** A range of order sizes in units of 100.00 (what `size` draws between). */
+interface SizeUnits {
+  min: number;
+  max: number;
+}
+const sizeUnits = (range: { min: string; max: string }): SizeUnits => ({
+  min: cents(range.min) / 10_000,
+  max: cents(range.max) / 10_000,
+});
+
+/** The largest number of feeBps texts kept: a configuration draws a few hundred distinct limits. */
+const FEE_TEXTS_KEPT = 10_000;
+
+/** What one auction's orders are drawn from, read from the configuration as the auction opens. */
+interface AuctionTerms {
+  /** The first group of the auction's order ids. */
+  idPrefix: string;
+  /** The noise traders' fee center and spread, centi-bps. */
+  center: number;
+  spread: number;
+  noiseSize: SizeUnits;
+  /** The liquidity providers' reference fee and half-spread, centi-bps. */
+  ref: number;
+  half: number;
+  quoteSize: SizeUnits;
 }
 
 export class MarketPopulation {
@@ -75,6 +101,8 @@ export class MarketPopulation {
   private oneSidedLeft = 0;
   private oneSidedSide: OrderType = 'BURN';
   private stats: MarketStats = { placed: 0, refused: {} };
+  /** feeBps text by limit (centi-bps): each limit is formatted once, not once per order. */
+  private readonly feeTexts = new Map<number, string>();
 
   /** `configFor(auctionId)`: the configuration in force (a scenario changes it by auction number). */
   constructor(
@@ -112,6 +140,7 @@ export class MarketPopulation {
       kind: i < noise ? 'noise' : 'lp',
       side: people[i]?.fundingSide ?? 'BURN',
       rank: i < noise ? i : i - noise,
+      idMiddle: idMiddle(a.number),
     }));
   }
 
@@ -132,19 +161,29 @@ export class MarketPopulation {
     if (oneSided) this.oneSidedLeft--;
     const ref = config.liquidity.referenceFeeBps ?? formatCentiBps(ctx.config.referenceFeeCentiBps);
     const rolling = rollsAlive(ctx.state, auction);
+    // The configuration's decimals read once per auction, not once per participant or order.
+    const at: AuctionTerms = {
+      idPrefix: idPrefix(auction.auctionId),
+      center: centi(config.noise.fee.centerBps),
+      spread: centi(config.noise.fee.spreadBps),
+      noiseSize: sizeUnits(config.noise.size),
+      ref: centi(ref),
+      half: centi(config.liquidity.halfSpreadBps),
+      quoteSize: sizeUnits(config.liquidity.size),
+    };
     for (const p of this.participants) {
       if (p.kind === 'noise') {
         if (p.rank >= config.noise.count || (oneSided && p.side !== this.oneSidedSide)) continue;
-        this.noise(ctx, auction, p, config.noise, burst ? Math.max(1, config.bursts.factor) : 1, rolling);
+        this.noise(ctx, at, p, config.noise, burst ? Math.max(1, config.bursts.factor) : 1, rolling);
       } else if (p.rank < config.liquidity.count) {
-        this.quote(ctx, auction, p, config.liquidity, centi(ref));
+        this.quote(ctx, auction, at, p);
       }
     }
   }
 
   private noise(
     ctx: EngineContext,
-    auction: Auction,
+    at: AuctionTerms,
     p: Participant,
     c: MarketConfig['noise'],
     factor: number,
@@ -153,10 +192,9 @@ export class MarketPopulation {
     const r = this.random;
     if (r.next() >= c.activity) return;
     const orders = r.int(c.ordersPerAuction.min, c.ordersPerAuction.max) * factor;
-    const center = centi(c.fee.centerBps);
-    const spread = centi(c.fee.spreadBps);
+    const { center, spread } = at;
     for (let k = 0; k < orders; k++) {
-      const amount = this.size(c.size);
+      const amount = this.size(at.noiseSize);
       const market = r.next() < c.marketShare;
       const limit = Math.max(0, center + r.int(-spread, spread));
       let election = this.election(c.postFill);
@@ -167,27 +205,21 @@ export class MarketPopulation {
         if (alive >= c.maxResting) election = 'cancel';
         else rolling.set(p.entityId, alive + 1);
       }
-      if (!this.place(ctx, auction, p, k, p.side, amount, market ? null : limit, election)) return;
+      if (!this.place(ctx, at, p, k, p.side, amount, market ? null : limit, election)) return;
     }
   }
 
   /** A liquidity provider quotes one side per auction, alternating, a half-spread off the reference. */
-  private quote(
-    ctx: EngineContext,
-    auction: Auction,
-    p: Participant,
-    c: MarketConfig['liquidity'],
-    ref: number,
-  ): void {
+  private quote(ctx: EngineContext, auction: Auction, at: AuctionTerms, p: Participant): void {
     const side: OrderType = (auction.auctionId + p.rank) % 2 === 0 ? 'BURN' : 'MINT';
-    const half = centi(c.halfSpreadBps);
+    const { ref, half } = at;
     const limit = side === 'BURN' ? Math.max(0, ref - half) : ref + half;
-    this.place(ctx, auction, p, 0, side, this.size(c.size), limit, 'cancel');
+    this.place(ctx, at, p, 0, side, this.size(at.quoteSize), limit, 'cancel');
   }
 
   /** A multiple of 100.00 between min and max (the venue's order amounts). */
-  private size(range: { min: string; max: string }): number {
-    return this.random.int(cents(range.min) / 10_000, cents(range.max) / 10_000) * 10_000;
+  private size(range: SizeUnits): number {
+    return this.random.int(range.min, range.max) * 10_000;
   }
 
   private election(w: MarketConfig['noise']['postFill']): PostFillAction {
@@ -195,10 +227,15 @@ export class MarketPopulation {
     return x < w.cancel ? 'cancel' : x < w.cancel + w.roll ? 'roll' : 'fallback';
   }
 
-  /** Through the venue's own placement; a refusal is counted and ends this participant's turn. */
+  /**
+   * Through the venue's own rules (placeParsed: idempotency, limit, cap, wallet, self-match,
+   * balance), in integers: what placeOrder would read from the texts of these integers (its
+   * eligibility first, then the amount, currency and fee, which such texts always pass).
+   * A refusal is counted and ends this participant's turn.
+   */
   private place(
     ctx: EngineContext,
-    auction: Auction,
+    at: AuctionTerms,
     p: Participant,
     k: number,
     side: OrderType,
@@ -206,15 +243,37 @@ export class MarketPopulation {
     limit: number | null,
     postFillAction: PostFillAction,
   ): boolean {
+    const idempotencyKey = at.idPrefix + p.idMiddle + idTail(k);
+    const burn = side === 'BURN';
     try {
-      placeOrder(ctx, p.entityId, {
-        idempotencyKey: participantOrderId(auction.auctionId, p.number, k),
-        orderType: side,
-        amount: { amount: formatCents(amountCents), currency: 'USD' },
-        feeBps: limit === null ? null : formatCentiBps(limit),
-        postFillAction,
-        ...(side === 'BURN' ? { sourceWalletId: p.walletId, fiatAccountId: p.fiatAccountId } : {}),
-      });
+      // Beyond exact integers the texts would not read back as these integers (the configuration's
+      // bounds keep every draw far inside): such an order goes through the texts, as it always did.
+      if (
+        !Number.isSafeInteger(amountCents) ||
+        (limit !== null && !(Number.isSafeInteger(limit) && limit >= 0))
+      )
+        placeOrder(ctx, p.entityId, {
+          idempotencyKey,
+          orderType: side,
+          amount: { amount: formatCents(amountCents), currency: 'USD' },
+          feeBps: limit === null ? null : formatCentiBps(limit),
+          postFillAction,
+          ...(burn ? { sourceWalletId: p.walletId, fiatAccountId: p.fiatAccountId } : {}),
+        });
+      else {
+        const entity = mustEntity(ctx.state, p.entityId);
+        requireEligible(entity);
+        placeParsed(ctx, entity, {
+          idempotencyKey,
+          orderType: side,
+          amountCents,
+          feeBps: limit === null ? null : this.feeText(limit),
+          limitCentiBps: limit,
+          postFillAction,
+          sourceWalletId: burn ? p.walletId : null,
+          fiatAccountId: burn ? p.fiatAccountId : null,
+        });
+      }
       this.stats.placed++;
       return true;
     } catch (err) {
@@ -222,6 +281,16 @@ export class MarketPopulation {
       this.stats.refused[err.code] = (this.stats.refused[err.code] ?? 0) + 1;
       return false;
     }
+  }
+
+  /** formatCentiBps(limit), kept for the next order at the same limit. */
+  private feeText(limit: number): string {
+    let text = this.feeTexts.get(limit);
+    if (text === undefined) {
+      text = formatCentiBps(limit);
+      if (this.feeTexts.size < FEE_TEXTS_KEPT) this.feeTexts.set(limit, text);
+    }
+    return text;
   }
 
   /** How many participants there are, and what they did. */

@@ -6,6 +6,7 @@
  */
 import { parseCents } from '../engine/money.js';
 import { SEEDED, type SeededName } from '../engine/seed.js';
+import { entityRecord, fiatAccountRecord, walletRecord } from '../engine/account-records.js';
 import { currencyTotals, type EngineState } from '../engine/state.js';
 import type { ScenarioEntity } from './schema.js';
 
@@ -49,7 +50,7 @@ export function applyEntities(state: EngineState, entities: Readonly<Record<stri
       continue;
     }
     const ids = scenarioEntityIds(++added);
-    const entity = {
+    const entity = entityRecord({
       id: ids.entityId,
       accountId: ids.accountId,
       name,
@@ -62,22 +63,24 @@ export function applyEntities(state: EngineState, entities: Readonly<Record<stri
       venueBalanceCents: venue ?? 0,
       venueReservedCents: 0,
       withdrawalHeldCents: 0,
-    };
+    });
     prefund += entity.venueBalanceCents;
     state.entities.set(entity.id, entity);
     state.byApiKey.set(entity.apiKey, entity);
-    state.wallets.set(ids.walletId, {
-      id: ids.walletId,
-      entityId: entity.id,
-      currency: 'USD',
-      balanceCents: wallet ?? 0,
-      reservedCents: 0,
-    });
-    state.fiatAccounts.set(ids.fiatAccountId, {
-      id: ids.fiatAccountId,
-      entityId: entity.id,
-      balanceCents: bank ?? 0,
-    });
+    state.wallets.set(
+      ids.walletId,
+      walletRecord({
+        id: ids.walletId,
+        entityId: entity.id,
+        currency: 'USD',
+        balanceCents: wallet ?? 0,
+        reservedCents: 0,
+      }),
+    );
+    state.fiatAccounts.set(
+      ids.fiatAccountId,
+      fiatAccountRecord({ id: ids.fiatAccountId, entityId: entity.id, balanceCents: bank ?? 0 }),
+    );
     state.ordersByEntity.set(entity.id, []);
     state.exposure.set(entity.id, { BURN: 0, MINT: 0 });
     state.activity.set(entity.id, { at: [], matched: [0], rebates: [0], fees: [0] });
