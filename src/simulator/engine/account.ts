@@ -2,6 +2,7 @@ import { venueError } from './errors.js';
 import { usdMoney } from './money.js';
 import { iso } from './rest-shapes.js';
 import type { EngineState } from './state.js';
+import type { ActivitySums } from './types.js';
 
 /** The cumulative sums through the entity's last stored entry before `at` (undefined: none). */
 export type ArchivedActivity = (entityId: string, at: number) => ActivitySums | undefined;
@@ -172,13 +173,6 @@ export function recordActivity(
   log.matched.push((log.matched[n] ?? 0) + filled);
   log.rebates.push((log.rebates[n] ?? 0) + rebate);
   log.fees.push((log.fees[n] ?? 0) + paid);
-}
-
-/** Cumulative activity sums (cents) up to some instant. */
-export interface ActivitySums {
-  matched: number;
-  rebates: number;
-  fees: number;
 }
 
 /** An activity entry leaving memory: its time and the cumulative sums through it. */

@@ -3,10 +3,9 @@
  * the engine answers getOrder, listOrders and an idempotent replay over memory and the archive as
  * if nothing had left. Without a store there is no archive and nothing here runs.
  */
-import type { ActivitySums } from './account.js';
 import type { WireOrder } from './rest-shapes.js';
 import { venueError } from './errors.js';
-import type { Order, OrderStatus, OrderType, PlaceResult } from './types.js';
+import type { ActivitySums, Order, OrderStatus, OrderType, PlaceResult } from './types.js';
 
 /** listOrders' query, times parsed. */
 export interface ListQuery {

@@ -246,3 +246,10 @@ export interface SimulatorAccountEvent {
   /** The Order, withdrawal or AccountSummary, as REST shows it. */
   data: unknown;
 }
+
+/** Cumulative account activity sums (cents) up to some instant. */
+export interface ActivitySums {
+  matched: number;
+  rebates: number;
+  fees: number;
+}

@@ -10,8 +10,8 @@
  * The file so always resumes at one consistent moment: no order twice, none missing.
  */
 import type { WireOrder } from '../engine/rest-shapes.js';
-import type { ActivityEntry, ActivitySums } from '../engine/account.js';
-import type { Order } from '../engine/types.js';
+import type { ActivityEntry } from '../engine/account.js';
+import type { ActivitySums, Order } from '../engine/types.js';
 import { IdFilter } from './id-filter.js';
 import { decodeOrder, encodeOrder } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
