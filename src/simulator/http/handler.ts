@@ -31,6 +31,12 @@ export class DroppedResponseError extends TypeError {
 const PLATFORM_PREFIXES = ['/v1/configuration', '/v1/notifications/', '/v2/'];
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
+// A loop rather than `some` with a closure: this runs on every request (issue 23).
+function isPlatformPath(path: string): boolean {
+  for (const p of PLATFORM_PREFIXES) if (path === p || path.startsWith(p)) return true;
+  return false;
+}
+
 /** The caller's `x-request-id` when it is a short token, else a fresh `req_<uuid>`. */
 export function requestIdFor(incoming: string | null | undefined): string {
   return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${crypto.randomUUID()}`;
@@ -121,7 +127,7 @@ function route(port: SimulatorPort, req: Inbound): MaybeAsync<Routed> {
   const { path, method } = req;
   if (path.startsWith('/_sim/'))
     return control(port, req.web(), method, path).then((res) => ({ res, drop: false }));
-  const isPlatform = PLATFORM_PREFIXES.some((p) => path === p || path.startsWith(p));
+  const isPlatform = isPlatformPath(path);
   const m = isPlatform ? undefined : matchRoute(venueRoutes, path);
   if (!isPlatform && !m) throw notFound(method, path);
   return andThen(admit(port, req.header('authorization')), ({ entityId, drop }) => {
