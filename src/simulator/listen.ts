@@ -2,10 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type AccessOptions, AccessPolicy } from './http/access.js';
 import { type Inbound, type Outcome, requestIdFor } from './http/handler.js';
+import type { MaybeAsync } from './http/maybe-async.js';
+import { type NodeBody, readNodeBody } from './http/node-body.js';
 import {
   answerClientError,
   nodeInbound,
-  readNodeBody,
   refuseConnect,
   rejectTooLarge,
   writeAnswer,
@@ -48,7 +49,7 @@ export interface ListenOptions extends AccessOptions {
 
 /** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
 export interface ServedSimulator extends WsSimulator {
-  dispatch(req: Inbound, requestId: string): Promise<Outcome>;
+  dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome>;
   readonly logger: Logger;
 }
 
@@ -77,8 +78,12 @@ type Report = (status: number | null, code?: number) => void;
 
 const ignore: Report = () => {};
 
-/** One request: body read within bounds first, then the dispatch (no web Request), then the answer. */
-async function serve(
+/**
+ * One request: body read within bounds first, then the dispatch (no web Request), then the answer.
+ * Issue 23: each step runs at once when it can (maybe-async.ts): a GET without a body is answered
+ * within the 'request' event and a small POST one tick later, with no Promise in between.
+ */
+function serve(
   sim: ServedSimulator,
   req: IncomingMessage,
   res: ServerResponse,
@@ -86,8 +91,23 @@ async function serve(
   access: AccessPolicy,
   report: Report,
   ui: boolean,
-): Promise<void> {
-  const body = await readNodeBody(req);
+): MaybeAsync<void> {
+  const body = readNodeBody(req);
+  if (body instanceof Promise)
+    return body.then((read) => answer(sim, req, res, read, host, access, report, ui));
+  return answer(sim, req, res, body, host, access, report, ui);
+}
+
+function answer(
+  sim: ServedSimulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: NodeBody,
+  host: string,
+  access: AccessPolicy,
+  report: Report,
+  ui: boolean,
+): MaybeAsync<void> {
   if (body === undefined) {
     report(null);
     return;
@@ -126,26 +146,45 @@ async function serve(
   }
   const requestId = requestIdFor(inbound.header('x-request-id'));
   try {
-    const answer = await sim.dispatch(inbound, requestId);
-    if (answer instanceof Response) {
-      const written = await writeResponse(answer, req, res, { ...cors, 'x-request-id': requestId });
+    const outcome = sim.dispatch(inbound, requestId);
+    const written =
+      outcome instanceof Promise
+        ? outcome.then((done) => deliver(done, requestId, req, res, cors, report))
+        : deliver(outcome, requestId, req, res, cors, report);
+    if (written instanceof Promise) return written.catch((err: unknown) => lost(sim, req, report, err));
+  } catch (err) {
+    lost(sim, req, report, err);
+  }
+}
+
+/** Writes the dispatch's answer and reports it to the request log. */
+function deliver(
+  answer: Outcome,
+  requestId: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cors: Record<string, string> | undefined,
+  report: Report,
+): MaybeAsync<void> {
+  if (answer instanceof Response)
+    return writeResponse(answer, req, res, { ...cors, 'x-request-id': requestId }).then((written) => {
       const code = errorCodeOf(answer.status, answer.headers.get('content-type'), written ?? undefined);
       report(written === null ? null : answer.status, code);
-      return;
-    }
-    const written = writeAnswer(answer, requestId, req, res, cors);
-    // The request log reads the error code back from the body; nothing is parsed without a log.
-    const code =
-      written && answer.status >= 400
-        ? errorCodeOf(answer.status, answer.headers['content-type'], Buffer.from(written))
-        : undefined;
-    report(written === null ? null : answer.status, code);
-  } catch (err) {
-    // The dropResponse fault (or a failure to even build an answer): the client sees a dead socket.
-    if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
-    req.socket.destroy();
-    report(null);
-  }
+    });
+  const written = writeAnswer(answer, requestId, req, res, cors);
+  // The request log reads the error code back from the body; nothing is parsed without a log.
+  const code =
+    written && answer.status >= 400
+      ? errorCodeOf(answer.status, answer.headers['content-type'], Buffer.from(written))
+      : undefined;
+  report(written === null ? null : answer.status, code);
+}
+
+/** The dropResponse fault (or a failure to even build an answer): the client sees a dead socket. */
+function lost(sim: ServedSimulator, req: IncomingMessage, report: Report, err: unknown): void {
+  if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
+  req.socket.destroy();
+  report(null);
 }
 
 const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
@@ -181,6 +220,12 @@ function reporter(
   };
 }
 
+function failed(sim: ServedSimulator, req: IncomingMessage, report: Report, err: unknown): void {
+  sim.logger.error('simulator request failed', err);
+  req.socket.destroy();
+  report(null);
+}
+
 function safely(sim: ServedSimulator, hook: RequestLogHook, entry: RequestLogEntry): void {
   try {
     hook(entry);
@@ -203,11 +248,12 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     // The log's path is cut and cleaned only when there is a log: it costs on every request.
     const report = hook ? reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers) : ignore;
-    serve(sim, req, res, host, access, report, options.ui === true).catch((err: unknown) => {
-      sim.logger.error('simulator request failed', err);
-      req.socket.destroy();
-      report(null);
-    });
+    try {
+      const served = serve(sim, req, res, host, access, report, options.ui === true);
+      if (served instanceof Promise) served.catch((err: unknown) => failed(sim, req, report, err));
+    } catch (err) {
+      failed(sim, req, report, err);
+    }
   });
   server.on('clientError', (err: Error, socket) => {
     const answered = answerClientError(err, socket);

@@ -11,6 +11,7 @@ import { EventFanout, type EventInterest } from './event-fanout.js';
 import { EventLog, eventLogLines } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
+import type { MaybeAsync } from './http/maybe-async.js';
 import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
@@ -165,10 +166,11 @@ export class Simulator extends SimulatorReads {
   }
 
   /**
-   * The dispatch behind {@link handle}, for the node:http binding (no web Request built).
+   * The dispatch behind {@link handle}, for the node:http binding (no web Request built): the
+   * answer itself when nothing had to be awaited, else a Promise of it.
    * @internal
    */
-  dispatch(req: Inbound, requestId: string): Promise<Outcome> {
+  dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome> {
     return dispatch(this.port, req, requestId);
   }
 

@@ -76,6 +76,13 @@ const CASES: Case[] = [
     headers: { authorization: 'Bearer TEST_API_KEY:nobody:sim' },
   },
   { name: 'a percent-encoded path', method: 'GET', path: '/v1/match/%61ccount' },
+  // The route's parameter is percent-decoded before the UUID check; a malformed escape stays raw.
+  {
+    name: 'a percent-encoded order id',
+    method: 'GET',
+    path: `/v1/match/orders/${ORDER_ID.slice(0, -2)}%631`,
+  },
+  { name: 'a malformed escape in the id', method: 'GET', path: '/v1/match/orders/%zz' },
   { name: 'a control route', method: 'GET', path: '/_sim/faults' },
 ];
 

@@ -104,8 +104,13 @@ export class AccessPolicy {
 
   /** The Host check alone (the WebSocket upgrade runs it too). */
   checkHost(headers: IncomingHttpHeaders, target: string | undefined): Refusal | undefined {
+    // The common request: an origin-form target and a Host already accepted. Issue 23: answered
+    // before building the list below, on every request (0.6 us of each under load).
+    const host = headers.host;
+    if ((!target || target.startsWith('/')) && host !== undefined && this.knownHosts.has(host))
+      return undefined;
     // An absolute-form target overrides Host (RFC 9112 3.2.2): both must name this simulator.
-    const authorities = [headers.host];
+    const authorities = [host];
     if (target && !target.startsWith('/')) authorities.push(hostnameOfTarget(target));
     for (const authority of authorities) {
       if (authority === undefined || this.knownHosts.has(authority)) continue;

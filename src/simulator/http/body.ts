@@ -1,3 +1,4 @@
+import { andThen, type MaybeAsync } from './maybe-async.js';
 import { type ErrorDetail, HttpError, invalidRequest } from './responses.js';
 
 /**
@@ -23,6 +24,8 @@ export const JSON_CONTENT_TYPE = 'application/json';
  */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null) return false;
+  // What nearly every client sends, accepted without the split below.
+  if (header === JSON_CONTENT_TYPE) return true;
   const [type = '', ...params] = header.split(';').map((part) => part.trim().toLowerCase());
   if (type !== JSON_CONTENT_TYPE) return false;
   return params.every((param) => param === '' || /^charset="?utf-8"?$/.test(param));
@@ -65,20 +68,29 @@ export class ReadBody {
 /** What the body rules read: a web Request (in process, msw) or a node body already read. */
 export type BodySource = Request | ReadBody;
 
+function refuseAnyBody(text: string): void {
+  if (text.length > 0) throw unexpectedBody();
+}
+
 /**
  * Refuses any body byte on an operation that takes no body: a client sending one has built the
  * request for another operation, or expects the body to count, and should hear that it does not.
+ * Synchronous for a body node:http has already read (maybe-async.ts).
  */
-export async function assertNoBody(req: BodySource): Promise<void> {
-  if ((await readBodyText(req)).length > 0) throw unexpectedBody();
+export function assertNoBody(req: BodySource): MaybeAsync<void> {
+  return andThen(readBodyText(req), refuseAnyBody);
 }
 
 /**
  * The request body as text, read once and at most MAX_BODY_BYTES (else 413). A body stream that
- * fails is the caller's side giving up, so it is a 400, never an unexpected 500.
+ * fails is the caller's side giving up, so it is a 400, never an unexpected 500. A body node:http
+ * has already read is its text at once, with no Promise (maybe-async.ts).
  */
-export async function readBodyText(req: BodySource): Promise<string> {
-  if (req instanceof ReadBody) return req.text;
+export function readBodyText(req: BodySource): MaybeAsync<string> {
+  return req instanceof ReadBody ? req.text : readStream(req);
+}
+
+async function readStream(req: Request): Promise<string> {
   if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
     await req.body?.cancel().catch(() => undefined);
     throw bodyTooLarge();
@@ -144,9 +156,12 @@ export type ParsedJson =
  * refused here as bad input instead of overflowing the stack later. Each API words its own answer
  * from the failure. A missing body is no media type at all, so it stays the API's 400 (or `{}`).
  */
-export async function readJson(req: BodySource): Promise<ParsedJson> {
-  const text = await readBodyText(req);
-  const contentType = req instanceof ReadBody ? req.contentType : req.headers.get('content-type');
+export function readJson(req: BodySource): MaybeAsync<ParsedJson> {
+  if (req instanceof ReadBody) return parseJson(req.text, req.contentType);
+  return readStream(req).then((text) => parseJson(text, req.headers.get('content-type')));
+}
+
+function parseJson(text: string, contentType: string | null): ParsedJson {
   if (text.trim() !== '' && !isJsonContentType(contentType)) throw unsupportedMediaType(contentType);
   if (text.trim() === '')
     return {

@@ -3,6 +3,7 @@ import { FaultsBody } from '../faults.js';
 import { assertNoBody } from './body.js';
 import { visibleState } from './key-visibility.js';
 import { type ControlHandler, marketRoutes } from './market-routes.js';
+import type { MaybeAsync } from './maybe-async.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
@@ -10,7 +11,7 @@ import { dashboardDataRoutes } from '../ui/data-routes.js';
 import { readJsonObject, validateConfig } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
-function optionalBody(req: Request): Promise<unknown> {
+function optionalBody(req: Request): MaybeAsync<unknown> {
   return readJsonObject(req, true);
 }
 

@@ -1,8 +1,9 @@
 import { sleep } from '../../contract/retry-policy.js';
 import { VenueError } from '../engine/errors.js';
 import { bearerKey, unknownKey } from './auth.js';
-import { controlRoutes } from './control-routes.js';
 import type { BodySource } from './body.js';
+import { controlRoutes } from './control-routes.js';
+import { andThen, type MaybeAsync } from './maybe-async.js';
 import { runOperation } from './operations.js';
 import type { SimulatorPort } from './port.js';
 import { type Answer, answerToResponse, HttpError, jsonAnswer } from './responses.js';
@@ -29,6 +30,12 @@ export class DroppedResponseError extends TypeError {
 
 const PLATFORM_PREFIXES = ['/v1/configuration', '/v1/notifications/', '/v2/'];
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+// A loop rather than `some` with a closure: this runs on every request (issue 23).
+function isPlatformPath(path: string): boolean {
+  for (const p of PLATFORM_PREFIXES) if (path === p || path.startsWith(p)) return true;
+  return false;
+}
 
 /** The caller's `x-request-id` when it is a short token, else a fresh `req_<uuid>`. */
 export function requestIdFor(incoming: string | null | undefined): string {
@@ -76,11 +83,16 @@ async function control(port: SimulatorPort, req: Request, method: string, path: 
   return h(port.control, req, m.params);
 }
 
-/** Auth, rate limit and the request faults: the entity calling, and whether its answer is dropped. */
-async function admit(
-  port: SimulatorPort,
-  authorization: string | null,
-): Promise<{ entityId: string; drop: boolean }> {
+interface Admitted {
+  entityId: string;
+  drop: boolean;
+}
+
+/**
+ * Auth, rate limit and the request faults: the entity calling, and whether its answer is dropped.
+ * Asynchronous only with the latency fault (maybe-async.ts).
+ */
+function admit(port: SimulatorPort, authorization: string | null): MaybeAsync<Admitted> {
   const { admission } = port;
   const key = bearerKey(authorization);
   const entity = admission.entityForApiKey(key);
@@ -93,52 +105,92 @@ async function admit(
     });
   }
   const faults = admission.faults;
-  if (faults.latencyMs) await sleep(faults.latencyMs);
-  if (faults.errorRate && admission.random() < faults.errorRate)
-    throw new HttpError(503, -1, 'Simulated outage (fault injection); the request was not applied');
-  return { entityId: entity.entityId, drop: admission.takeDrop() };
+  if (faults.latencyMs)
+    return sleep(faults.latencyMs).then(() => afterLatency(port, faults, entity.entityId));
+  return afterLatency(port, faults, entity.entityId);
 }
 
-async function route(port: SimulatorPort, req: Inbound): Promise<{ res: Outcome; drop: boolean }> {
+/** The error-rate draw and the drop, after the latency fault (with the faults read before it). */
+function afterLatency(port: SimulatorPort, faults: SimulatorPort['admission']['faults'], entityId: string) {
+  if (faults.errorRate && port.admission.random() < faults.errorRate)
+    throw new HttpError(503, -1, 'Simulated outage (fault injection); the request was not applied');
+  return { entityId, drop: port.admission.takeDrop() };
+}
+
+interface Routed {
+  res: Outcome;
+  drop: boolean;
+}
+
+/** The route's answer; synchronous for a venue route when nothing needs awaiting (maybe-async.ts). */
+function route(port: SimulatorPort, req: Inbound): MaybeAsync<Routed> {
   const { path, method } = req;
-  if (path.startsWith('/_sim/')) return { res: await control(port, req.web(), method, path), drop: false };
-  const isPlatform = PLATFORM_PREFIXES.some((p) => path === p || path.startsWith(p));
+  if (path.startsWith('/_sim/'))
+    return control(port, req.web(), method, path).then((res) => ({ res, drop: false }));
+  const isPlatform = isPlatformPath(path);
   const m = isPlatform ? undefined : matchRoute(venueRoutes, path);
   if (!isPlatform && !m) throw notFound(method, path);
-  const { entityId, drop } = await admit(port, req.header('authorization'));
-  if (!m) {
-    const res = await port.platform.handle(req.web(), { entityId });
-    if (!res) throw notFound(method, path);
-    return { res, drop };
-  }
-  const operation = m.methods[method];
-  if (!operation) throw methodNotAllowed(m.methods, method, path);
-  // Ineligibility answers before the body is read or validated, on every venue path.
-  port.venue.assertEligible(entityId);
-  const request = { venue: port.venue, req: req.body, search: req.search, entityId, params: m.params };
-  return { res: await runOperation(operation, request), drop };
+  return andThen(admit(port, req.header('authorization')), ({ entityId, drop }) => {
+    if (!m) return platform(port, req, entityId, drop);
+    const operation = m.methods[method];
+    if (!operation) throw methodNotAllowed(m.methods, method, path);
+    // Ineligibility answers before the body is read or validated, on every venue path.
+    port.venue.assertEligible(entityId);
+    const request = { venue: port.venue, req: req.body, search: req.search, entityId, params: m.params };
+    return andThen(runOperation(operation, request), (res) => ({ res, drop }));
+  });
+}
+
+async function platform(port: SimulatorPort, req: Inbound, entityId: string, drop: boolean): Promise<Routed> {
+  const res = await port.platform.handle(req.web(), { entityId });
+  if (!res) throw notFound(req.method, req.path);
+  return { res, drop };
 }
 
 /**
  * The one dispatch behind both bindings: routes, auth, rate limit, faults and validation. Throws
  * DroppedResponseError for the dropResponse fault; the caller adds `requestId` to the answer.
+ * Returns the answer itself when nothing was awaited (node:http then writes it at once), else a
+ * Promise of it (maybe-async.ts); either way `afterRequest` runs once the route is done.
  */
-export async function dispatch(port: SimulatorPort, req: Inbound, requestId: string): Promise<Outcome> {
-  let res: Outcome;
-  let drop = false;
+export function dispatch(port: SimulatorPort, req: Inbound, requestId: string): MaybeAsync<Outcome> {
+  let routed: MaybeAsync<Routed>;
   try {
-    ({ res, drop } = await route(port, req));
+    routed = route(port, req);
   } catch (err) {
-    const known = toHttpError(err);
-    if (known) res = known.toAnswer();
+    return settle(port, req, requestId, undefined, err);
+  }
+  if (routed instanceof Promise)
+    return routed.then(
+      (done) => settle(port, req, requestId, done),
+      (err: unknown) => settle(port, req, requestId, undefined, err),
+    );
+  return settle(port, req, requestId, routed);
+}
+
+/** The route's answer, or the error answer for what it threw; DroppedResponseError when dropped. */
+function settle(
+  port: SimulatorPort,
+  req: Inbound,
+  requestId: string,
+  routed: Routed | undefined,
+  err?: unknown,
+): Outcome {
+  let res: Outcome;
+  try {
+    if (routed) res = routed.res;
     else {
-      port.logger.error(`unexpected error handling ${req.method} ${req.path} (${requestId})`, err);
-      res = jsonAnswer(500, { code: -1, message: 'Internal simulator error' });
+      const known = toHttpError(err);
+      if (known) res = known.toAnswer();
+      else {
+        port.logger.error(`unexpected error handling ${req.method} ${req.path} (${requestId})`, err);
+        res = jsonAnswer(500, { code: -1, message: 'Internal simulator error' });
+      }
     }
   } finally {
     port.afterRequest();
   }
-  if (drop) throw new DroppedResponseError();
+  if (routed?.drop) throw new DroppedResponseError();
   return res;
 }
 

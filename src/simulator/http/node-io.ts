@@ -1,6 +1,6 @@
 /**
- * node:http edges of the simulator: reading a request body within bounds, turning the request into
- * a web Request, writing the answer back, and answering what never reaches the handler (framing
+ * node:http edges of the simulator: turning the request into what the dispatch reads (or a web
+ * Request), writing the answer back, and answering what never reaches the handler (framing
  * errors, oversized headers, CONNECT, unknown expectations) with the same JSON error body.
  */
 import { type IncomingMessage, maxHeaderSize, type ServerResponse, STATUS_CODES } from 'node:http';
@@ -16,40 +16,6 @@ import { type Answer, type ErrorDetail, errorBodyText, HttpError } from './respo
  * before the client reads it; draining first lets the answer arrive, then the socket ends cleanly.
  */
 const LINGER_MS = 2_000;
-
-/**
- * The whole request body, read before the handler runs so that an answer given without looking at
- * the body (404, 405, 401) never leaves unread bytes blocking the keep-alive connection.
- * `'too-large'` past `limit` bytes (declared or received); `undefined` when the client went away
- * before the body ended, which is not an error: there is no one left to answer.
- */
-export function readNodeBody(
-  req: IncomingMessage,
-  limit = MAX_BODY_BYTES,
-): Promise<Buffer | 'too-large' | undefined> {
-  if (Number(req.headers['content-length']) > limit) return Promise.resolve('too-large');
-  if (req.complete) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const settle = (value: Buffer | 'too-large' | undefined) => {
-      if (settled) return;
-      settled = true;
-      req.off('data', onData);
-      resolve(value);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) settle('too-large');
-      else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => settle(Buffer.concat(chunks, size)));
-    req.once('error', () => settle(undefined));
-    req.once('close', () => settle(req.complete ? Buffer.concat(chunks, size) : undefined));
-  });
-}
 
 // An unusable Host header or request target: the same extended code-2 body as any bad input.
 function badTarget(detail: ErrorDetail): HttpError {
@@ -129,23 +95,41 @@ export function nodeInbound(
     path = url.pathname;
     search = url.search;
   }
-  let web: Request | undefined;
-  return {
-    method,
-    path,
-    search,
-    header(name) {
-      const value = req.headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-    body: new ReadBody(body, req.headers['content-type'] ?? null),
-    web() {
-      if (web) return web;
-      web = toRequest(req, fallbackHost, body);
-      if (!tokenGiven) withholdKeys(web);
-      return web;
-    },
-  };
+  return new NodeInbound(method, path, search, req, fallbackHost, body, tokenGiven);
+}
+
+/**
+ * {@link Inbound} over a node request. A class rather than an object of closures: its methods are
+ * shared, where two closures per request were allocated (and, under tsx, renamed) for routes that
+ * mostly call neither.
+ */
+class NodeInbound implements Inbound {
+  readonly body: ReadBody;
+  private request: Request | undefined;
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly search: string,
+    private readonly req: IncomingMessage,
+    private readonly fallbackHost: string,
+    private readonly bytes: Buffer,
+    private readonly tokenGiven: boolean,
+  ) {
+    this.body = new ReadBody(bytes, req.headers['content-type'] ?? null);
+  }
+
+  header(name: string): string | null {
+    const value = this.req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+
+  web(): Request {
+    if (this.request) return this.request;
+    const web = toRequest(this.req, this.fallbackHost, this.bytes);
+    if (!this.tokenGiven) withholdKeys(web);
+    this.request = web;
+    return web;
+  }
 }
 
 /** Writes a plain answer (plus `extra` headers: CORS); returns its body, or null when the client has gone. */

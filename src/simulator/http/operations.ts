@@ -5,6 +5,7 @@
 import { type EndpointDefinition, endpoints, type OperationId } from '../../generated/endpoints.js';
 import type { ResponseOf } from '../engine/venue-operations.js';
 import { assertNoBody, type BodySource } from './body.js';
+import { andThen, type MaybeAsync } from './maybe-async.js';
 import { type Answer, answerToResponse, jsonAnswer } from './responses.js';
 import type { RouteTable } from './router.js';
 
@@ -59,13 +60,24 @@ export function routesByOperation<C>(handlers: OperationHandlers<C>): RouteTable
  * Runs the operation and answers with the contract's success status: `{data}`, or no body when
  * the contract's success response has none (204). An operation the contract gives no request body
  * refuses one (400 code 2) before it runs: its handler never reads the body, so nothing else would.
+ * Synchronous when the body is already read and the handler answers at once (maybe-async.ts).
  */
-export async function runOperation<C extends { req: BodySource }>(
+export function runOperation<C extends { req: BodySource }>(
   route: OperationRoute<C>,
   request: C,
-): Promise<Answer> {
-  if (route.endpoint.body === null) await assertNoBody(request.req);
-  const result = await route.handler(request);
+): MaybeAsync<Answer> {
+  if (route.endpoint.body === null) {
+    const refused = assertNoBody(request.req);
+    if (refused instanceof Promise) return refused.then(() => answerOperation(route, request));
+  }
+  return answerOperation(route, request);
+}
+
+function answerOperation<C>(route: OperationRoute<C>, request: C): MaybeAsync<Answer> {
+  return andThen(route.handler(request), (result) => successAnswer(route, result));
+}
+
+function successAnswer<C>(route: OperationRoute<C>, result: unknown): Answer {
   const { data, headers } = result instanceof Reply ? result : { data: result, headers: {} };
   const status = route.endpoint.successStatus;
   if (route.endpoint.responseData === null) return { status, headers, body: null };

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import { clip, type ErrorDetail, issueDetails, showValue } from '../../contract/error-details.js';
 import { type Check, type CheckIssue, runCheck } from '../../validation/index.js';
-import { type BodySource, readJson } from './body.js';
+import { type BodySource, type ParsedJson, readJson } from './body.js';
+import { andThen, type MaybeAsync } from './maybe-async.js';
 import { invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
 
 /**
@@ -47,13 +48,13 @@ export function validateConfig<S extends z.ZodType>(schema: S, input: unknown, r
 /**
  * The request body as a JSON object, read once; malformed JSON or a non-object is 400 code 2. With
  * `emptyAsObject` (control bodies whose every field is optional) an empty body means `{}`;
- * otherwise it is a 400 like any non-object.
+ * otherwise it is a 400 like any non-object. Synchronous for a body node:http has already read.
  */
-export async function readJsonObject(
-  req: BodySource,
-  emptyAsObject = false,
-): Promise<Record<string, unknown>> {
-  const parsed = await readJson(req);
+export function readJsonObject(req: BodySource, emptyAsObject = false): MaybeAsync<Record<string, unknown>> {
+  return andThen(readJson(req), (parsed) => jsonObject(parsed, emptyAsObject));
+}
+
+function jsonObject(parsed: ParsedJson, emptyAsObject: boolean): Record<string, unknown> {
   if (!parsed.ok) {
     if (parsed.reason === 'empty') {
       if (emptyAsObject) return {};

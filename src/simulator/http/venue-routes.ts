@@ -5,6 +5,7 @@ import type { PlaceOrderRequest } from '../../generated/models.js';
 import { type Check, runCheck } from '../../validation/index.js';
 import type { RequestOf, VenueOperationId } from '../engine/venue-operations.js';
 import type { BodySource } from './body.js';
+import { andThen, type MaybeAsync } from './maybe-async.js';
 import { Reply, routesByOperation, type TypedHandlers } from './operations.js';
 import type { VenuePort } from './port.js';
 import { HttpError, invalidRequest } from './responses.js';
@@ -21,10 +22,13 @@ export interface VenueRequest {
 
 /**
  * The request body of `operation`, checked by the endpoint table's generated check for it, the one
- * the client runs before sending (400 code 2 naming every failing field).
+ * the client runs before sending (400 code 2 naming every failing field). Synchronous over node:http
+ * (the body is read before dispatch), so the routes taking a body are not async (maybe-async.ts).
  */
-async function body<K extends VenueOperationId>(operation: K, req: BodySource): Promise<RequestOf<K>> {
-  return validate(endpoints[operation].body as Check<RequestOf<K>>, await readJsonObject(req));
+function body<K extends VenueOperationId>(operation: K, req: BodySource): MaybeAsync<RequestOf<K>> {
+  return andThen(readJsonObject(req), (raw) =>
+    validate(endpoints[operation].body as Check<RequestOf<K>>, raw),
+  );
 }
 
 /** The query of GET /v1/match/orders, checked by the table's generated check for it. */
@@ -42,8 +46,11 @@ function listQuery(search: string): RequestOf<'listOrders'> {
  * only fault is its currency goes on to the engine, which refuses it with the same field, message
  * and 400 code 2 as this check would.
  */
-async function placeOrderBody(req: BodySource): Promise<PlaceOrderRequest> {
-  const raw = await readJsonObject(req);
+function placeOrderBody(req: BodySource): MaybeAsync<PlaceOrderRequest> {
+  return andThen(readJsonObject(req), checkPlaceOrder);
+}
+
+function checkPlaceOrder(raw: Record<string, unknown>): PlaceOrderRequest {
   const parsed = runCheck(endpoints.placeOrder.body, raw);
   if (parsed.ok) return parsed.value;
   // Only a currency that is text goes on: the engine names it in its answer.
@@ -59,8 +66,11 @@ async function placeOrderBody(req: BodySource): Promise<PlaceOrderRequest> {
 }
 
 /** A withdrawal whose only fault is its amount (not positive, not USD) is 138002, not code 2. */
-async function withdrawalBody(req: BodySource) {
-  const raw = await readJsonObject(req);
+function withdrawalBody(req: BodySource) {
+  return andThen(readJsonObject(req), checkWithdrawal);
+}
+
+function checkWithdrawal(raw: Record<string, unknown>) {
   const parsed = runCheck(endpoints.createWithdrawal.body, raw);
   if (parsed.ok) return parsed.value;
   const details = issuesToDetails(parsed.issues, raw, 'body');
@@ -77,7 +87,8 @@ async function withdrawalBody(req: BodySource) {
 // operation of the endpoint table: a missing one does not compile (TypedHandlers).
 const venueOperations: TypedHandlers<VenueRequest, VenueOperationId> = {
   getAccount: ({ venue, entityId }) => venue.getAccount(entityId, undefined),
-  placeOrder: async ({ venue, entityId, req }) => venue.placeOrder(entityId, await placeOrderBody(req)),
+  placeOrder: ({ venue, entityId, req }) =>
+    andThen(placeOrderBody(req), (input) => venue.placeOrder(entityId, input)),
   listOrders: ({ venue, entityId, search }) => {
     const list = venue.listOrders(entityId, listQuery(search));
     // Read after the list, in the same tick: every account event up to this seq is in the list
@@ -93,13 +104,13 @@ const venueOperations: TypedHandlers<VenueRequest, VenueOperationId> = {
       ]);
     return venue.getOrder(entityId, { id });
   },
-  cancelOrder: async ({ venue, entityId, req }) =>
-    venue.cancelOrder(entityId, await body('cancelOrder', req)),
+  cancelOrder: ({ venue, entityId, req }) =>
+    andThen(body('cancelOrder', req), (input) => venue.cancelOrder(entityId, input)),
   cancelAllOrders: ({ venue, entityId }) => venue.cancelAllOrders(entityId, undefined),
-  modifyOrder: async ({ venue, entityId, req }) =>
-    venue.modifyOrder(entityId, await body('modifyOrder', req)),
-  createWithdrawal: async ({ venue, entityId, req }) =>
-    venue.createWithdrawal(entityId, await withdrawalBody(req)),
+  modifyOrder: ({ venue, entityId, req }) =>
+    andThen(body('modifyOrder', req), (input) => venue.modifyOrder(entityId, input)),
+  createWithdrawal: ({ venue, entityId, req }) =>
+    andThen(withdrawalBody(req), (input) => venue.createWithdrawal(entityId, input)),
   createWsTicket: ({ venue, entityId }) => venue.createWsTicket(entityId, undefined),
 };
 
