@@ -134,9 +134,6 @@ export class Simulator extends SimulatorReads {
     return engine;
   }
 
-  // The store serializes the document at once: it may share the live state's objects.
-  private readonly doc = (): SnapshotDocument => this.snapshot(true);
-
   /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
   now(): number {
     return this.time.now();
@@ -235,10 +232,12 @@ export class Simulator extends SimulatorReads {
   }
 
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
-  snapshot(): SnapshotDocument;
-  /** @internal `shared`: for a document serialized before the engine moves (the store's checkpoint). */
-  snapshot(shared: boolean): SnapshotDocument;
-  snapshot(shared = false): SnapshotDocument {
+  snapshot(): SnapshotDocument {
+    return this.document(false);
+  }
+  // The store's checkpoint serializes its document at once: it may share the live state's objects.
+  private readonly doc = (): SnapshotDocument => this.document(true);
+  private document(shared: boolean): SnapshotDocument {
     this.engine.advanceTo();
     const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot(shared)];
     const market = m && p ? { config: m, state: p.getState() } : undefined;
