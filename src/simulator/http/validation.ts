@@ -3,7 +3,7 @@ import { clip, type ErrorDetail, issueDetails, showValue } from '../../contract/
 import { type Check, type CheckIssue, runCheck } from '../../validation/index.js';
 import { type BodySource, type ParsedJson, readJson } from './body.js';
 import { andThen, type MaybeAsync } from './maybe-async.js';
-import { invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
+import { type HttpError, invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
 
 /**
  * One ErrorDetail per issue, by the contract's mapping (src/contract/error-details.ts): `location`
@@ -33,16 +33,19 @@ export function firstMessage(details: ErrorDetail[]): string {
 export function validate<T>(check: Check<T>, input: unknown, root = 'body'): T {
   const r = runCheck(check, input);
   if (r.ok) return r.value;
-  const details = issuesToDetails(r.issues, input, root);
-  throw invalidRequest(firstMessage(details), details);
+  throw refusal(issuesToDetails(r.issues, input, root));
+}
+
+/** The 400 code 2 answer for these failing fields, its message the first one's. */
+export function refusal(details: ErrorDetail[]): HttpError {
+  return invalidRequest(firstMessage(details), details);
 }
 
 /** Parses `input` with one of the simulator's own zod configs or throws the 400 code 2 answer. */
 export function validateConfig<S extends z.ZodType>(schema: S, input: unknown, root = 'body'): z.infer<S> {
   const r = schema.safeParse(input);
   if (r.success) return r.data;
-  const details = issuesToDetails(r.error.issues, input, root);
-  throw invalidRequest(firstMessage(details), details);
+  throw refusal(issuesToDetails(r.error.issues, input, root));
 }
 
 /**

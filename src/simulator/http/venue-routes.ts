@@ -9,7 +9,7 @@ import { andThen, type MaybeAsync } from './maybe-async.js';
 import { Reply, routesByOperation, type TypedHandlers } from './operations.js';
 import type { VenuePort } from './port.js';
 import { HttpError, invalidRequest } from './responses.js';
-import { firstMessage, issuesToDetails, readJsonObject, validate } from './validation.js';
+import { issuesToDetails, readJsonObject, refusal, validate } from './validation.js';
 
 export interface VenueRequest {
   venue: VenuePort;
@@ -61,8 +61,7 @@ function checkPlaceOrder(raw: Record<string, unknown>): PlaceOrderRequest {
       (issue) => issue.code === 'invalid_value' && issue.path.join('.') === 'amount.currency',
     );
   if (currencyOnly) return raw as unknown as PlaceOrderRequest;
-  const details = issuesToDetails(parsed.issues, raw, 'body');
-  throw invalidRequest(firstMessage(details), details);
+  throw refusal(issuesToDetails(parsed.issues, raw, 'body'));
 }
 
 /** A withdrawal whose only fault is its amount (not positive, not USD) is 138002, not code 2. */
@@ -80,7 +79,7 @@ function checkWithdrawal(raw: Record<string, unknown>) {
       138002,
       `Withdrawal request invalid: ${details[0]?.location} ${details[0]?.message}`,
     );
-  throw invalidRequest(firstMessage(details), details);
+  throw refusal(details);
 }
 
 // Handler order per path is the order `Allow` lists the methods in. One handler per venue
