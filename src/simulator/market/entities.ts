@@ -3,7 +3,7 @@
  * bank and venue-only balance, added to a fresh engine state next to the seeded ones. Their ids
  * are fixed by their number (prefix 5, beside the seeded 1 to 4), so a run can be replayed.
  */
-import { entityRecord, fiatAccountRecord, walletRecord } from '../engine/account-records.js';
+import { addEntity } from '../engine/new-entity.js';
 import { currencyTotals, type EngineState } from '../engine/state.js';
 import type { FundingSide } from '../engine/types.js';
 
@@ -45,39 +45,14 @@ export function addParticipants(
   people.forEach((p, i) => {
     const number = i + 1;
     const ids = participantIds(number);
-    const entity = entityRecord({
-      id: ids.entityId,
-      accountId: ids.accountId,
+    addEntity(state, {
+      ids,
       name: p.name,
-      apiKey: `TEST_API_KEY:${p.name}:sim`,
-      eligible: true,
-      hasAccount: true,
-      walletIds: [ids.walletId],
-      fiatAccountIds: [ids.fiatAccountId],
       fundingSide: p.fundingSide,
-      venueBalanceCents: balanceCents,
-      venueReservedCents: 0,
-      withdrawalHeldCents: 0,
+      walletCents: balanceCents,
+      venueCents: balanceCents,
+      bankCents: balanceCents,
     });
-    state.entities.set(entity.id, entity);
-    state.byApiKey.set(entity.apiKey, entity);
-    state.wallets.set(
-      ids.walletId,
-      walletRecord({
-        id: ids.walletId,
-        entityId: entity.id,
-        currency: 'USD',
-        balanceCents,
-        reservedCents: 0,
-      }),
-    );
-    state.fiatAccounts.set(
-      ids.fiatAccountId,
-      fiatAccountRecord({ id: ids.fiatAccountId, entityId: entity.id, balanceCents }),
-    );
-    state.ordersByEntity.set(entity.id, []);
-    state.exposure.set(entity.id, { BURN: 0, MINT: 0 });
-    state.activity.set(entity.id, { at: [], matched: [0], rebates: [0], fees: [0] });
     accounts.push({ number, name: p.name, ...ids });
   });
   const prefund = balanceCents * people.length;

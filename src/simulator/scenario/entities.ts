@@ -5,8 +5,8 @@
  * 1 to 4 and the participants' 5), so a run can be replayed.
  */
 import { parseCents } from '../engine/money.js';
+import { addEntity } from '../engine/new-entity.js';
 import { SEEDED, type SeededName } from '../engine/seed.js';
-import { entityRecord, fiatAccountRecord, walletRecord } from '../engine/account-records.js';
 import { currencyTotals, type EngineState } from '../engine/state.js';
 import type { ScenarioEntity } from './schema.js';
 
@@ -50,40 +50,15 @@ export function applyEntities(state: EngineState, entities: Readonly<Record<stri
       continue;
     }
     const ids = scenarioEntityIds(++added);
-    const entity = entityRecord({
-      id: ids.entityId,
-      accountId: ids.accountId,
+    const entity = addEntity(state, {
+      ids,
       name,
-      apiKey: `TEST_API_KEY:${name}:sim`,
-      eligible: true,
-      hasAccount: true,
-      walletIds: [ids.walletId],
-      fiatAccountIds: [ids.fiatAccountId],
-      fundingSide: e.fundingSide ?? ('BURN' as const),
-      venueBalanceCents: venue ?? 0,
-      venueReservedCents: 0,
-      withdrawalHeldCents: 0,
+      fundingSide: e.fundingSide ?? 'BURN',
+      walletCents: wallet ?? 0,
+      venueCents: venue ?? 0,
+      bankCents: bank ?? 0,
     });
     prefund += entity.venueBalanceCents;
-    state.entities.set(entity.id, entity);
-    state.byApiKey.set(entity.apiKey, entity);
-    state.wallets.set(
-      ids.walletId,
-      walletRecord({
-        id: ids.walletId,
-        entityId: entity.id,
-        currency: 'USD',
-        balanceCents: wallet ?? 0,
-        reservedCents: 0,
-      }),
-    );
-    state.fiatAccounts.set(
-      ids.fiatAccountId,
-      fiatAccountRecord({ id: ids.fiatAccountId, entityId: entity.id, balanceCents: bank ?? 0 }),
-    );
-    state.ordersByEntity.set(entity.id, []);
-    state.exposure.set(entity.id, { BURN: 0, MINT: 0 });
-    state.activity.set(entity.id, { at: [], matched: [0], rebates: [0], fees: [0] });
   }
   state.issuer.usdCents += prefund;
   state.issuer.stablecoinCents -= prefund;
