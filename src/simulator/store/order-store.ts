@@ -56,9 +56,10 @@ CREATE TABLE IF NOT EXISTS checkpoint (
 /** The file layout this code writes (`PRAGMA user_version`); another is refused, not misread. */
 const LAYOUT = 2;
 
-/** The file was written by another layout of the store. */
+/** A `store` file written by another layout of the store (an older simulator): use a new file. */
 export class StoreLayoutError extends Error {
-  readonly code = 'STORE_LAYOUT';
+  /** Always `StoreLayoutError`. */
+  override name = 'StoreLayoutError';
 }
 
 export class OrderStore {

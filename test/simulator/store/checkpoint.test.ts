@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createSimulator, type Simulator } from 'match-venue/simulator';
+import { createSimulator, type Simulator, StoreLayoutError } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Driver } from '../helpers.js';
 
@@ -118,7 +118,15 @@ describe('store: checkpoints', () => {
     const old = new Sqlite(file);
     old.exec('CREATE TABLE orders (order_id TEXT, wire TEXT)');
     old.close();
-    expect(() => createSimulator({ store: file })).toThrow(
+    const refused = (() => {
+      try {
+        createSimulator({ store: file });
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(refused).toBeInstanceOf(StoreLayoutError);
+    expect((refused as Error).message).toBe(
       `store ${file} was written by another version of the simulator (layout 0, this one reads 2); use a new file`,
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(
