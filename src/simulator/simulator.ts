@@ -119,7 +119,8 @@ export class Simulator extends SimulatorReads {
     const engine: VenueEngine = new VenueEngine({
       archive: store?.archive,
       // Only the simulator's current engine checkpoints (not one a restore is still building).
-      afterStep: store && (() => engine === this.engine && store.afterStep(engine, this.now(), this.doc)),
+      afterStep:
+        store && (() => engine === this.engine && store.afterStep(engine.state, this.now(), this.doc)),
       population: run ?? this.population,
       now: () => this.now(),
       config: this.config,
@@ -163,8 +164,7 @@ export class Simulator extends SimulatorReads {
   }
 
   /**
-   * The dispatch behind {@link handle}, for the node:http binding (no web Request built): the
-   * answer itself when nothing had to be awaited, else a Promise of it.
+   * The dispatch behind {@link handle} for node:http (no web Request): the answer, or a Promise of it.
    * @internal
    */
   dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome> {
@@ -325,7 +325,7 @@ export class Simulator extends SimulatorReads {
   /** Stops timers, closes servers started by listen(), stops webhook retries. */
   async close(): Promise<void> {
     this.time.stop();
-    this.store?.close(this.engine, this.now(), this.doc);
+    this.store?.close(this.engine.state, this.now(), this.doc);
     await this.servers.closeAll();
     await this.platform.close();
   }

@@ -6,9 +6,10 @@
  * At the end of an engine step, once `retainMs` of simulated time passed since the last eviction,
  * the final orders of auctions cleared more than `retainMs` ago leave memory for the file (memory
  * then holds between one and two windows of orders), with the account activity entries of those
- * auctions (account summaries read the sums before memory's first entry from the file). Every `checkpointMs` the same transaction also writes the snapshot document
- * (snapshot.ts) of what stays: a simulator created on the file resumes at the last checkpoint
- * (order-store.ts keeps that consistent). `close()` writes a last one, so a clean stop loses nothing.
+ * auctions (account summaries read the sums before memory's first entry from the file). Every
+ * `checkpointMs` the same transaction also writes the snapshot document (snapshot.ts) of what
+ * stays: a simulator created on the file resumes at the last checkpoint (order-store.ts keeps that
+ * consistent). `close()` writes a last one, so a clean stop loses nothing.
  */
 import { drainActivity } from '../engine/account.js';
 import type { EngineState } from '../engine/state.js';
@@ -17,11 +18,6 @@ import { storeArchive } from './listing.js';
 import { OrderStore } from './order-store.js';
 import { loadSqlite, type ModuleLoader } from './sqlite.js';
 import { activityHorizon, evictFinalOrders } from './retention.js';
-
-/** What the store reads of the engine. */
-export interface StoredEngine {
-  state: EngineState;
-}
 
 /** `store`: a file, or a file and how long final orders stay in memory. */
 export type StoreOption =
@@ -92,17 +88,16 @@ export class SimulatorStore {
    * `snapshot` takes the simulator's document (it steps the engine again; `busy` keeps that from
    * evicting inside this one).
    */
-  afterStep(engine: StoredEngine, now: number, snapshot: () => unknown): void {
+  afterStep(state: EngineState, now: number, snapshot: () => unknown): void {
     if (this.busy || this.closed) return;
     this.lastEvictionAt ??= now;
     this.lastCheckpointAt ??= now;
     if (now - this.lastEvictionAt < this.retainMs) return;
-    this.evict(engine, now, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
+    this.evict(state, now, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
   }
 
   /** Evicts what is old enough; with `snapshot`, commits the document of the rest with it. */
-  private evict(engine: StoredEngine, now: number, snapshot: (() => unknown) | undefined): void {
-    const { state } = engine;
+  private evict(state: EngineState, now: number, snapshot: (() => unknown) | undefined): void {
     this.busy = true;
     try {
       const cutoff = now - this.retainMs;
@@ -132,9 +127,9 @@ export class SimulatorStore {
   }
 
   /** A last checkpoint, then the file closes; a second close does nothing. */
-  close(engine: StoredEngine, now: number, snapshot: () => unknown): void {
+  close(state: EngineState, now: number, snapshot: () => unknown): void {
     if (this.closed) return;
-    this.evict(engine, now, snapshot);
+    this.evict(state, now, snapshot);
     this.closed = true;
     this.orders.close();
   }
