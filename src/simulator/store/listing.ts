@@ -4,58 +4,76 @@
  * filters, the same page arithmetic. Evicted orders are mostly older than those in memory, but
  * not always (an order may stay pending past the window while later ones are evicted), so the two
  * are merged by rank rather than concatenated: each in-memory match's place in the merged list is
- * its index plus the number of stored matches before it (one indexed count), and the page then
- * takes the stored rows between as one contiguous range.
+ * its index plus the number of stored matches before it, and the page then takes the stored
+ * matches between as one contiguous range.
  */
 import type { OrderArchive } from '../engine/order-archive.js';
 import { toWireOrder, type WireOrder } from '../engine/rest-shapes.js';
 import type { Order } from '../engine/types.js';
-import type { OrderStore, StoredOrderFilter } from './order-store.js';
+import { decodeOrder, listedBefore } from './order-row.js';
+import type { OrderStore, StoredOrder, StoredOrderFilter } from './order-store.js';
 
-const before = (a: { createdAt: number; orderId: string }, b: { createdAt: number; orderId: string }) =>
-  a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.orderId < b.orderId);
+/** How many of the sorted `stored` list before `o` (binary search). */
+function storedBefore(stored: readonly StoredOrder[], o: Order): number {
+  let lo = 0;
+  let hi = stored.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (listedBefore(stored[mid] as StoredOrder, o)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The entity's stored matches: by id when the query names one, else the store's listing. */
+function storedMatches(store: OrderStore, entityId: string, f: StoredOrderFilter, orderId?: string) {
+  if (orderId === undefined) return store.matches(entityId, f);
+  const found = store.get(orderId);
+  if (!found || found.entityId !== entityId) return [];
+  const [, createdAt, status, orderType] = found.row;
+  const match =
+    (f.status === undefined || status === f.status) &&
+    (f.orderType === undefined || orderType === f.orderType) &&
+    (f.from === undefined || createdAt >= f.from) &&
+    (f.to === undefined || createdAt <= f.to);
+  return match ? [{ orderId, createdAt, row: found.row }] : [];
+}
 
 export function storeArchive(store: OrderStore): OrderArchive {
   return {
-    find: (orderId) => store.get(orderId),
+    find(orderId) {
+      const found = store.get(orderId);
+      return found && { entityId: found.entityId, wire: decodeOrder(found.entityId, found.row) };
+    },
     activityBefore: (entityId, at) => store.activityBefore(entityId, at),
     list(entityId, q, memory) {
       const page = q.page ?? 1;
       const pageSize = q.pageSize ?? 20;
-      const filter: StoredOrderFilter = {
-        status: q.status,
-        orderType: q.orderType,
-        orderId: q.orderId,
-        from: q.from,
-        to: q.to,
-      };
-      const stored = store.count(entityId, filter);
-      const total = stored + memory.length;
+      const filter: StoredOrderFilter = { status: q.status, orderType: q.orderType, from: q.from, to: q.to };
+      const stored = storedMatches(store, entityId, filter, q.orderId);
+      const total = stored.length + memory.length;
       const start = (page - 1) * pageSize;
       const end = Math.min(start + pageSize, total);
-      if (stored === 0 || start >= total) {
-        const orders = memory.slice(start, start + pageSize).map((o) => toWireOrder(o));
-        return { orders, pagination: { page, pageSize, total } };
-      }
       // Merged position of each in-memory match; those before the page shift the stored range.
       let memBefore = 0;
-      const inPage: { order: Order; at: number }[] = [];
+      const inPage: Order[] = [];
       for (let i = 0; i < memory.length; i++) {
         const o = memory[i] as Order;
-        const at = i + store.countBefore(entityId, filter, o.createdAt, o.orderId);
+        const at = i + storedBefore(stored, o);
         if (at < start) memBefore++;
-        else if (at < end) inPage.push({ order: o, at });
+        else if (at < end) inPage.push(o);
         else break; // positions only grow along the sorted list
       }
-      const rows = store.page(entityId, filter, start - memBefore, end - start - inPage.length);
+      const from = Math.max(0, start - memBefore);
+      const rows = stored.slice(from, from + Math.max(0, end - start - inPage.length));
       const orders: WireOrder[] = [];
       let m = 0;
       for (const row of rows) {
-        while (m < inPage.length && before((inPage[m] as { order: Order }).order, row))
-          orders.push(toWireOrder((inPage[m++] as { order: Order }).order));
-        orders.push(row.wire);
+        while (m < inPage.length && listedBefore(inPage[m] as Order, row))
+          orders.push(toWireOrder(inPage[m++] as Order));
+        orders.push(decodeOrder(entityId, row.row));
       }
-      while (m < inPage.length) orders.push(toWireOrder((inPage[m++] as { order: Order }).order));
+      while (m < inPage.length) orders.push(toWireOrder(inPage[m++] as Order));
       return { orders, pagination: { page, pageSize, total } };
     },
   };

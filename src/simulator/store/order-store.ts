@@ -1,7 +1,8 @@
 /**
- * The SQLite file behind `store`: final orders that left memory, in their REST shape (they never
- * change again, so the JSON written is the JSON every later read answers), and the simulator's
- * last checkpoint (a snapshot document of what stays in memory).
+ * The SQLite file behind `store`: final orders that left memory (order-row.ts: an entity's orders
+ * of one eviction in one row), account activity that left memory (cumulative sums, likewise by
+ * entity and eviction), and the simulator's last checkpoint (a snapshot document of what stays in
+ * memory).
  *
  * Orders leave memory far more often than a checkpoint is written (the document of a busy market
  * is tens of megabytes; written at every eviction it cost more than the whole run's trading), so
@@ -9,52 +10,56 @@
  * file drops the rows evicted after its checkpoint: those orders are in the checkpoint's memory.
  * The file so always resumes at one consistent moment: no order twice, none missing.
  */
-import type { WireOrder } from '../engine/rest-shapes.js';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
 import { IdFilter } from './id-filter.js';
-import { decodeOrder, encodeOrder } from './order-row.js';
+import { chunksOf, decodeChunk, encodeChunk, type OrderRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 
 /** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
 export interface StoredOrderFilter {
   status?: string | undefined;
   orderType?: string | undefined;
-  orderId?: string | undefined;
   from?: number | undefined;
   to?: number | undefined;
 }
 
-/** A stored order as a listing reads it: what it sorts on, and its REST shape. */
+/** A stored order as a listing reads it: what it sorts on, and its row (decoded for a page only). */
 export interface StoredOrder {
   orderId: string;
   createdAt: number;
-  wire: WireOrder;
+  row: OrderRow;
 }
 
-// A rowid table: rows arrive in eviction order (about creation order), so they append to packed
-// pages; keyed by the random order id (WITHOUT ROWID) every insert landed on a random page and the
-// file grew half empty, at twice the time. The listing index matches the in-memory sort (createdAt,
-// then orderId; SQLite compares TEXT bytewise, as JS compares these ASCII ids).
-// `eviction` numbers the transaction that wrote the row (see above).
+// `chunks`: a rowid table, so chunks append in eviction order to packed pages. An entity's chunks
+// are found by the time they span (an order may stay pending past the window, so a later chunk
+// can hold an older order: spans overlap, and a listing sorts what it reads). `order_ids` maps an
+// id to its chunk, for getOrder and a reused key; keyed by eviction first, so each eviction's ids
+// go to the end of the index, as an append. Keyed by the id alone, half of them (roll children's,
+// which are hashes) landed on random pages of an index far larger than the cache: 600 auctions of
+// the day bench, 33 s against 22 s without the index. The id filter names the evictions to look in. `activity`: an entity's drained entries of one
+// eviction as [at, matched, rebates, fees] rows, the sums cumulative. `eviction` numbers the
+// transaction that wrote a row (see above).
 const SCHEMA = `
-CREATE TABLE IF NOT EXISTS orders (
-  order_id TEXT NOT NULL UNIQUE, entity_id TEXT NOT NULL, created_at INTEGER NOT NULL,
-  status TEXT NOT NULL, order_type TEXT NOT NULL, fields TEXT NOT NULL, eviction INTEGER NOT NULL
+CREATE TABLE IF NOT EXISTS chunks (
+  chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
+  last_at INTEGER NOT NULL, orders TEXT NOT NULL, eviction INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS orders_by_entity ON orders (entity_id, created_at, order_id);
+CREATE INDEX IF NOT EXISTS chunks_by_entity ON chunks (entity_id, first_at);
+CREATE TABLE IF NOT EXISTS order_ids (
+  eviction INTEGER NOT NULL, order_id TEXT NOT NULL, chunk INTEGER NOT NULL, PRIMARY KEY (eviction, order_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS activity (
-  entity_id TEXT NOT NULL, at INTEGER NOT NULL, matched INTEGER NOT NULL, rebates INTEGER NOT NULL,
-  fees INTEGER NOT NULL, eviction INTEGER NOT NULL
+  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, entries TEXT NOT NULL, eviction INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS activity_by_entity ON activity (entity_id, at);
+CREATE INDEX IF NOT EXISTS activity_by_entity ON activity (entity_id, first_at);
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
 );
 `;
 
 /** The file layout this code writes (`PRAGMA user_version`); another is refused, not misread. */
-const LAYOUT = 2;
+const LAYOUT = 3;
 
 /** A `store` file written by another layout of the store (an older simulator): use a new file. */
 export class StoreLayoutError extends Error {
@@ -62,19 +67,24 @@ export class StoreLayoutError extends Error {
   override name = 'StoreLayoutError';
 }
 
+type ActivityRow = [at: number, matched: number, rebates: number, fees: number];
+
 export class OrderStore {
   private readonly db: Database;
-  private readonly insert: Statement;
-  private readonly byId: Statement;
-  private readonly saveDoc: Statement;
-  private readonly queries = new Map<string, Statement>();
-  private readonly insertActivity: Statement;
-  private readonly sumsBefore: Statement;
   private readonly write: (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => void;
+  private readonly insertChunk: Statement;
+  private readonly insertId: Statement;
+  private readonly insertActivity: Statement;
+  private readonly saveDoc: Statement;
+  private readonly chunkOfId: Statement;
+  private readonly chunksOfEntity: Statement;
+  private readonly activityChunkBefore: Statement;
   /** The number of the last eviction written. */
   private eviction = 0;
   /** The ids stored, to answer most misses without the file (id-filter.ts). */
   private ids = new IdFilter();
+  /** The last listing's stored matches: the pages of one walk read the file once. */
+  private lastMatches: { key: string; eviction: number; matches: StoredOrder[] } | undefined;
 
   constructor(Sqlite: DatabaseConstructor, file: string) {
     this.db = new Sqlite(file);
@@ -84,9 +94,8 @@ export class OrderStore {
     // fsyncs were a third of the insert time (1M rows: 14.6 s -> 10.0 s).
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = OFF');
-    // 64 MB of page cache (default 2 MB): the order-id index takes random inserts, and with the
-    // file at gigabytes a small cache reads a page back for most of them (day bench, 80 auctions:
-    // 25 s -> 18 s; at 300 the gain is within this shared machine's noise).
+    // 64 MB of page cache (default 2 MB): the order-id index takes inserts all over it once user
+    // ids (random UUIDs) mix with the market's (which start with their auction's number).
     this.db.pragma('cache_size = -65536');
     const layout = this.db.pragma('user_version', { simple: true }) as number;
     const empty = !this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
@@ -98,26 +107,44 @@ export class OrderStore {
     }
     this.db.exec(SCHEMA);
     this.db.pragma(`user_version = ${LAYOUT}`);
-    this.insert = this.db.prepare(
-      'INSERT INTO orders (order_id, entity_id, created_at, status, order_type, fields, eviction) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    this.insertChunk = this.db.prepare(
+      'INSERT INTO chunks (entity_id, first_at, last_at, orders, eviction) VALUES (?, ?, ?, ?, ?)',
     );
-    this.byId = this.db.prepare(`SELECT ${COLUMNS} FROM orders WHERE order_id = ?`);
-    this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
+    this.insertId = this.db.prepare('INSERT INTO order_ids (eviction, order_id, chunk) VALUES (?, ?, ?)');
     this.insertActivity = this.db.prepare(
-      'INSERT INTO activity (entity_id, at, matched, rebates, fees, eviction) VALUES (?, ?, ?, ?, ?, ?)',
+      'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
     );
-    this.sumsBefore = this.db.prepare(
-      'SELECT matched, rebates, fees FROM activity WHERE entity_id = ? AND at < ? ORDER BY at DESC LIMIT 1',
+    this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
+    this.chunkOfId = this.db.prepare(
+      'SELECT c.entity_id, c.orders FROM order_ids i JOIN chunks c ON c.chunk = i.chunk WHERE i.eviction = ? AND i.order_id = ?',
     );
+    this.chunksOfEntity = this.db
+      .prepare(
+        'SELECT orders FROM chunks WHERE entity_id = ? AND first_at <= ? AND last_at >= ? ORDER BY chunk',
+      )
+      .pluck();
+    this.activityChunkBefore = this.db
+      .prepare(
+        'SELECT entries FROM activity WHERE entity_id = ? AND first_at < ? ORDER BY first_at DESC LIMIT 1',
+      )
+      .pluck();
     this.write = this.db.transaction(
       (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => {
         const n = ++this.eviction;
-        for (const o of orders) {
-          this.insert.run(o.orderId, o.entityId, o.createdAt, o.status, o.orderType, encodeOrder(o), n);
-          // Added before the commit: a rolled-back write leaves a "maybe", never a wrong "no".
-          this.ids.add(o.orderId);
+        for (const { entityId, orders: list } of chunksOf(orders)) {
+          const first = (list[0] as Order).createdAt;
+          let last = first;
+          for (const o of list) if (o.createdAt > last) last = o.createdAt;
+          const chunk = (this.insertChunk.run(entityId, first, last, encodeChunk(list), n) as RunResult)
+            .lastInsertRowid;
+          for (const o of list) {
+            this.insertId.run(n, o.orderId, chunk);
+            // Added before the commit: a rolled-back write leaves a "maybe", never a wrong "no".
+            this.ids.add(o.orderId, n);
+          }
         }
-        for (const a of activity) this.insertActivity.run(a.entityId, a.at, a.matched, a.rebates, a.fees, n);
+        for (const [entityId, rows] of activityChunks(activity))
+          this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows), n);
         if (doc !== undefined) this.saveDoc.run(doc, n);
       },
     );
@@ -127,10 +154,13 @@ export class OrderStore {
       | { eviction: number }
       | undefined;
     this.eviction = last?.eviction ?? 0;
-    this.db.prepare('DELETE FROM orders WHERE eviction > ?').run(this.eviction);
+    this.db.prepare('DELETE FROM order_ids WHERE eviction > ?').run(this.eviction);
+    this.db.prepare('DELETE FROM chunks WHERE eviction > ?').run(this.eviction);
     this.db.prepare('DELETE FROM activity WHERE eviction > ?').run(this.eviction);
-    for (const id of this.db.prepare('SELECT order_id FROM orders').pluck().iterate())
-      this.ids.add(id as string);
+    for (const r of this.db.prepare('SELECT eviction, order_id FROM order_ids').iterate()) {
+      const { eviction, order_id } = r as { eviction: number; order_id: string };
+      this.ids.add(order_id, eviction);
+    }
   }
 
   /**
@@ -143,13 +173,23 @@ export class OrderStore {
 
   /** The cumulative activity sums through the entity's last stored entry before `at`. */
   activityBefore(entityId: string, at: number): ActivitySums | undefined {
-    return this.sumsBefore.get(entityId, at) as ActivitySums | undefined;
+    const text = this.activityChunkBefore.get(entityId, at) as string | undefined;
+    if (text === undefined) return undefined;
+    // The chunk starts before `at`, and chunks of one entity follow each other in time (entries
+    // leave memory oldest first), so its last entry before `at` is the entity's.
+    let found: ActivityRow | undefined;
+    for (const row of JSON.parse(text) as ActivityRow[]) {
+      if (row[0] >= at) break;
+      found = row;
+    }
+    const [, matched, rebates, fees] = found as ActivityRow;
+    return { matched, rebates, fees };
   }
 
   /** Drops every stored order and makes `doc` the checkpoint (a reset or restore: another history). */
   replaceAll(doc: string): void {
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM orders; DELETE FROM activity');
+      this.db.exec('DELETE FROM chunks; DELETE FROM order_ids; DELETE FROM activity');
       this.ids = new IdFilter();
       this.saveDoc.run(doc, ++this.eviction);
     })();
@@ -163,90 +203,62 @@ export class OrderStore {
     return row?.doc;
   }
 
-  /** An evicted order by id, with its entity. */
-  get(orderId: string): { entityId: string; wire: WireOrder } | undefined {
-    if (!this.ids.mightHave(orderId)) return undefined;
-    const row = this.byId.get(orderId) as Row | undefined;
-    return row && { entityId: row.entity_id, wire: wireOf(row) };
+  /** An evicted order by id: its entity and row. */
+  get(orderId: string): { entityId: string; row: OrderRow } | undefined {
+    for (const { first, last } of this.ids.evictionsOf(orderId))
+      for (let e = last; e >= first; e--) {
+        const found = this.chunkOfId.get(e, orderId) as { entity_id: string; orders: string } | undefined;
+        if (!found) continue;
+        const row = decodeChunk(found.orders).find((r) => r[0] === orderId) as OrderRow;
+        return { entityId: found.entity_id, row };
+      }
+    return undefined;
   }
 
-  /** How many of the entity's evicted orders match. */
-  count(entityId: string, f: StoredOrderFilter): number {
-    const { sql, params } = where(entityId, f);
-    return (this.statement(`SELECT count(*) AS n FROM orders WHERE ${sql}`).get(...params) as { n: number })
-      .n;
-  }
-
-  /** How many matching evicted orders sort before (createdAt, orderId): an in-memory order's rank among them. */
-  countBefore(entityId: string, f: StoredOrderFilter, createdAt: number, orderId: string): number {
-    const { sql, params } = where(entityId, f);
-    const before = `${sql} AND (created_at < ? OR (created_at = ? AND order_id < ?))`;
-    const stmt = this.statement(`SELECT count(*) AS n FROM orders WHERE ${before}`);
-    return (stmt.get(...params, createdAt, createdAt, orderId) as { n: number }).n;
-  }
-
-  /** The matching evicted orders from `offset`, `limit` of them, in listing order. */
-  page(entityId: string, f: StoredOrderFilter, offset: number, limit: number): StoredOrder[] {
-    if (limit <= 0) return [];
-    const { sql, params } = where(entityId, f);
-    const stmt = this.statement(
-      `SELECT ${COLUMNS} FROM orders WHERE ${sql} ` + 'ORDER BY created_at, order_id LIMIT ? OFFSET ?',
+  /**
+   * The entity's evicted orders that match, in listing order. Kept until the next eviction, so
+   * that walking the pages of a listing reads the file once.
+   */
+  matches(entityId: string, f: StoredOrderFilter): StoredOrder[] {
+    const key = JSON.stringify([entityId, f.status, f.orderType, f.from, f.to]);
+    const cached = this.lastMatches;
+    if (cached?.key === key && cached.eviction === this.eviction) return cached.matches;
+    const from = f.from ?? Number.MIN_SAFE_INTEGER;
+    const to = f.to ?? Number.MAX_SAFE_INTEGER;
+    const matches: StoredOrder[] = [];
+    for (const text of this.chunksOfEntity.iterate(entityId, to, from))
+      for (const row of decodeChunk(text as string)) {
+        const [orderId, createdAt, status, orderType] = row;
+        if (createdAt < from || createdAt > to) continue;
+        if (f.status !== undefined && status !== f.status) continue;
+        if (f.orderType !== undefined && orderType !== f.orderType) continue;
+        matches.push({ orderId, createdAt, row });
+      }
+    // Chunks come in eviction order, each sorted; an order evicted late interleaves.
+    matches.sort(
+      (a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0),
     );
-    return (stmt.all(...params, limit, offset) as Row[]).map((r) => ({
-      orderId: r.order_id,
-      createdAt: r.created_at,
-      wire: wireOf(r),
-    }));
+    this.lastMatches = { key, eviction: this.eviction, matches };
+    return matches;
   }
 
   close(): void {
     this.db.close();
   }
+}
 
-  // One prepared statement per filter combination (at most 32 shapes), reused.
-  private statement(sql: string): Statement {
-    let s = this.queries.get(sql);
-    if (!s) {
-      s = this.db.prepare(sql);
-      this.queries.set(sql, s);
-    }
-    return s;
+interface RunResult {
+  lastInsertRowid: number | bigint;
+}
+
+/** Activity entries by entity, as [at, matched, rebates, fees] rows in time order. */
+function activityChunks(entries: readonly ActivityEntry[]): Map<string, ActivityRow[]> {
+  const byEntity = new Map<string, ActivityRow[]>();
+  for (const a of entries) {
+    const row: ActivityRow = [a.at, a.matched, a.rebates, a.fees];
+    const rows = byEntity.get(a.entityId);
+    if (rows) rows.push(row);
+    else byEntity.set(a.entityId, [row]);
   }
-}
-
-interface Row {
-  order_id: string;
-  entity_id: string;
-  created_at: number;
-  status: string;
-  order_type: string;
-  fields: string;
-}
-
-const COLUMNS = 'order_id, entity_id, created_at, status, order_type, fields';
-
-function wireOf(r: Row): WireOrder {
-  const columns = {
-    orderId: r.order_id,
-    entityId: r.entity_id,
-    createdAt: r.created_at,
-    status: r.status,
-    orderType: r.order_type,
-  };
-  return decodeOrder(columns, r.fields);
-}
-
-function where(entityId: string, f: StoredOrderFilter): { sql: string; params: unknown[] } {
-  const parts = ['entity_id = ?'];
-  const params: unknown[] = [entityId];
-  const add = (clause: string, value: unknown) => {
-    parts.push(clause);
-    params.push(value);
-  };
-  if (f.status !== undefined) add('status = ?', f.status);
-  if (f.orderType !== undefined) add('order_type = ?', f.orderType);
-  if (f.orderId !== undefined) add('order_id = ?', f.orderId);
-  if (f.from !== undefined) add('created_at >= ?', f.from);
-  if (f.to !== undefined) add('created_at <= ?', f.to);
-  return { sql: parts.join(' AND '), params };
+  return byEntity;
 }

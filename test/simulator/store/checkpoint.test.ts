@@ -49,7 +49,7 @@ describe('store: checkpoints', () => {
     // Rows evicted after the last checkpoint (at 140 s; the checkpoint was at 130 s): on the file now.
     const rowsAfterCheckpoint = () => {
       const db = new Sqlite(file, { readonly: true });
-      const q = 'SELECT count(*) AS n FROM orders WHERE eviction > (SELECT eviction FROM checkpoint)';
+      const q = 'SELECT count(*) AS n FROM chunks WHERE eviction > (SELECT eviction FROM checkpoint)';
       const n = (db.prepare(q).get() as { n: number }).n;
       db.close();
       return n;
@@ -127,7 +127,17 @@ describe('store: checkpoints', () => {
     })();
     expect(refused).toBeInstanceOf(StoreLayoutError);
     expect((refused as Error).message).toBe(
-      `store ${file} was written by another version of the simulator (layout 0, this one reads 2); use a new file`,
+      `store ${file} was written by another version of the simulator (layout 0, this one reads 3); use a new file`,
+    );
+    // The row-per-order layout of the previous version (2) is refused the same way.
+    const v2 = join(dir, 'v2.db');
+    const older = new Sqlite(v2);
+    older.exec('CREATE TABLE orders (order_id TEXT, fields TEXT); PRAGMA user_version = 2');
+    older.close();
+    expect(() => createSimulator({ store: v2 })).toThrow(
+      new StoreLayoutError(
+        `store ${v2} was written by another version of the simulator (layout 2, this one reads 3); use a new file`,
+      ),
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(
       new RangeError('store.checkpointMs must be a positive integer of milliseconds'),

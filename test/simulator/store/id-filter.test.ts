@@ -9,13 +9,13 @@ describe('IdFilter', () => {
   it('never says no to an id it was given, and says maybe to about 1% of others', () => {
     const f = new IdFilter();
     expect(f.mightHave(id(1, 0))).toBe(false);
-    for (let n = 0; n < 200_000; n++) f.add(id(1, n));
+    for (let n = 0; n < 200_000; n++) f.add(id(1, n), 1);
     let missed = 0;
     for (let n = 0; n < 200_000; n++) if (!f.mightHave(id(1, n))) missed++;
     expect(missed).toBe(0);
     let maybes = 0;
     for (let n = 0; n < 200_000; n++) if (f.mightHave(id(2, n))) maybes++;
-    // 200,000 ids in a segment sized for 3.3 million: far below the 1% of a full one.
+    // 200,000 ids in a segment sized for 1.7 million.
     expect(maybes).toBeLessThan(200);
   });
 });

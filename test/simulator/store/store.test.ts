@@ -148,6 +148,40 @@ describe('store: orders evicted to SQLite', () => {
   });
 });
 
+describe('store: listings while the store changes', () => {
+  it('a page read after an eviction, and a listing by id, answer as without a store', async () => {
+    const memory = createSimulator(OPTIONS);
+    const stored = storeSim({ ...OPTIONS, store: { file: join(dir, 'walk.db'), retainMs: 20_000 } });
+    await run(memory, 8);
+    await run(stored, 8);
+    const page = async (sim: Simulator, q: string) =>
+      (await drive(sim).call('GET', `/v1/match/orders?${q}`, BURNER.apiKey)).body;
+    // Page 1 is read (the store keeps what it read for the next page), then more orders leave
+    // memory before page 2: page 2 must come from the file as it is now.
+    expect(await page(stored, 'pageSize=3&page=1')).toEqual(await page(memory, 'pageSize=3&page=1'));
+    const inMemory = stored.engine.state.orders.size;
+    await run(memory, 4, 8);
+    await run(stored, 4, 8);
+    expect(stored.engine.state.orders.size).not.toBe(inMemory);
+    for (const q of ['pageSize=3&page=2', 'pageSize=3&page=4', 'status=unfilled&pageSize=2&page=2'])
+      expect(await page(stored, q)).toEqual(await page(memory, q));
+    // `orderId` names one order: an evicted one, with and without a filter it fails.
+    const evicted = [...memory.engine.state.orders.values()].find(
+      (o) => o.entityId === BURNER.entityId && !stored.engine.state.orders.has(o.orderId),
+    );
+    expect(evicted).toBeDefined();
+    const id = (evicted as { orderId: string }).orderId;
+    for (const q of [`orderId=${id}`, `orderId=${id}&orderType=MINT`, `orderId=${id}&status=pending`]) {
+      const got = await page(stored, q);
+      expect(got).toEqual(await page(memory, q));
+    }
+    expect((await page(stored, `orderId=${id}`)) as unknown).toMatchObject({
+      data: { orders: [{ orderId: id }], pagination: { total: 1 } },
+    });
+    await Promise.all([stored.close(), memory.close()]);
+  });
+});
+
 describe('store: options and the optional driver', () => {
   it('names the install command when better-sqlite3 cannot be loaded', () => {
     const missing = () => {
