@@ -322,12 +322,12 @@ export class Simulator extends SimulatorReads {
     this.signal({ type: 'killSockets' });
   }
 
-  /** Stops timers, closes servers started by listen(), stops webhook retries. */
+  /** Stops timers, closes servers started by listen(), stops webhook retries, then the store. */
   async close(): Promise<void> {
     this.time.stop();
-    this.store?.close(this.engine.state, this.now(), this.doc);
     await this.servers.closeAll();
     await this.platform.close();
+    this.store?.close(this.engine.state, this.now(), this.doc);
   }
 }
 

@@ -42,7 +42,8 @@ export const listedBefore = (
 
 const byListing = (a: Order, b: Order) => (listedBefore(a, b) ? -1 : listedBefore(b, a) ? 1 : 0);
 
-function toRow(o: Order): OrderRow {
+/** An order's row (as written in its chunk). */
+export function toRow(o: Order): OrderRow {
   const c = o.clearedIn;
   return [
     o.orderId,

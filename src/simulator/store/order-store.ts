@@ -13,8 +13,10 @@
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
 import { IdFilter } from './id-filter.js';
-import { chunksOf, decodeChunk, encodeChunk, type OrderRow } from './order-row.js';
+import { chunksOf, decodeChunk, encodeChunk, type OrderRow, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
+import { StoreWriter } from './writer.js';
+import type { Batch } from './writer-protocol.js';
 
 /** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
 export interface StoredOrderFilter {
@@ -71,11 +73,8 @@ type ActivityRow = [at: number, matched: number, rebates: number, fees: number];
 
 export class OrderStore {
   private readonly db: Database;
-  private readonly write: (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => void;
-  private readonly insertChunk: Statement;
-  private readonly insertId: Statement;
-  private readonly insertActivity: Statement;
   private readonly saveDoc: Statement;
+  private readonly writer: StoreWriter;
   private readonly chunkOfId: Statement;
   private readonly chunksOfEntity: Statement;
   private readonly activityChunkBefore: Statement;
@@ -94,9 +93,7 @@ export class OrderStore {
     // fsyncs were a third of the insert time (1M rows: 14.6 s -> 10.0 s).
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = OFF');
-    // 64 MB of page cache (default 2 MB): the order-id index takes inserts all over it once user
-    // ids (random UUIDs) mix with the market's (which start with their auction's number).
-    this.db.pragma('cache_size = -65536');
+    // This connection reads (and opens, resets); the writer thread has its own (writer-thread.ts).
     const layout = this.db.pragma('user_version', { simple: true }) as number;
     const empty = !this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
     if (!empty && layout !== LAYOUT) {
@@ -107,13 +104,6 @@ export class OrderStore {
     }
     this.db.exec(SCHEMA);
     this.db.pragma(`user_version = ${LAYOUT}`);
-    this.insertChunk = this.db.prepare(
-      'INSERT INTO chunks (entity_id, first_at, last_at, orders, eviction) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.insertId = this.db.prepare('INSERT INTO order_ids (eviction, order_id, chunk) VALUES (?, ?, ?)');
-    this.insertActivity = this.db.prepare(
-      'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
-    );
     this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
     this.chunkOfId = this.db.prepare(
       'SELECT c.entity_id, c.orders FROM order_ids i JOIN chunks c ON c.chunk = i.chunk WHERE i.eviction = ? AND i.order_id = ?',
@@ -128,26 +118,6 @@ export class OrderStore {
         'SELECT entries FROM activity WHERE entity_id = ? AND first_at < ? ORDER BY first_at DESC LIMIT 1',
       )
       .pluck();
-    this.write = this.db.transaction(
-      (orders: Order[], activity: ActivityEntry[], doc: string | undefined) => {
-        const n = ++this.eviction;
-        for (const { entityId, orders: list } of chunksOf(orders)) {
-          const first = (list[0] as Order).createdAt;
-          let last = first;
-          for (const o of list) if (o.createdAt > last) last = o.createdAt;
-          const chunk = (this.insertChunk.run(entityId, first, last, encodeChunk(list), n) as RunResult)
-            .lastInsertRowid;
-          for (const o of list) {
-            this.insertId.run(n, o.orderId, chunk);
-            // Added before the commit: a rolled-back write leaves a "maybe", never a wrong "no".
-            this.ids.add(o.orderId, n);
-          }
-        }
-        for (const [entityId, rows] of activityChunks(activity))
-          this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows), n);
-        if (doc !== undefined) this.saveDoc.run(doc, n);
-      },
-    );
     // Rows evicted after the last checkpoint belong to its memory (a stop without close()); with no
     // checkpoint at all, to a run that never wrote one, whose memory is gone.
     const last = this.db.prepare('SELECT eviction FROM checkpoint WHERE id = 1').get() as
@@ -161,18 +131,36 @@ export class OrderStore {
       const { eviction, order_id } = r as { eviction: number; order_id: string };
       this.ids.add(order_id, eviction);
     }
+    this.writer = new StoreWriter(file, this.eviction);
   }
 
   /**
-   * Writes evicted orders and activity entries, and with `doc` the checkpoint taken after them,
-   * together or not at all.
+   * Sends evicted orders and activity entries, and with `doc` the checkpoint taken after them, to
+   * the writer thread, which writes them together or not at all. Throws StoreWriteError once a
+   * write failed.
    */
   evict(orders: Order[], activity: ActivityEntry[], doc?: string): void {
-    this.write(orders, activity, doc);
+    const n = ++this.eviction;
+    const batch: Batch = { eviction: n, chunks: [], ids: [], activity: [], doc };
+    for (const { entityId, orders: list } of chunksOf(orders)) {
+      const first = (list[0] as Order).createdAt;
+      let last = first;
+      for (const o of list) {
+        if (o.createdAt > last) last = o.createdAt;
+        batch.ids.push(o.orderId, batch.chunks.length);
+        // Added before the write: one that fails leaves a "maybe", never a wrong "no".
+        this.ids.add(o.orderId, n);
+      }
+      batch.chunks.push([entityId, first, last, encodeChunk(list)]);
+    }
+    for (const [entityId, rows] of activityChunks(activity))
+      batch.activity.push([entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows)]);
+    this.writer.post(batch, orders);
   }
 
   /** The cumulative activity sums through the entity's last stored entry before `at`. */
   activityBefore(entityId: string, at: number): ActivitySums | undefined {
+    this.writer.flush();
     const text = this.activityChunkBefore.get(entityId, at) as string | undefined;
     if (text === undefined) return undefined;
     // The chunk starts before `at`, and chunks of one entity follow each other in time (entries
@@ -188,6 +176,7 @@ export class OrderStore {
 
   /** Drops every stored order and makes `doc` the checkpoint (a reset or restore: another history). */
   replaceAll(doc: string): void {
+    this.writer.flush();
     this.db.transaction(() => {
       this.db.exec('DELETE FROM chunks; DELETE FROM order_ids; DELETE FROM activity');
       this.ids = new IdFilter();
@@ -205,7 +194,12 @@ export class OrderStore {
 
   /** An evicted order by id: its entity and row. */
   get(orderId: string): { entityId: string; row: OrderRow } | undefined {
-    for (const { first, last } of this.ids.evictionsOf(orderId))
+    const evictions = this.ids.evictionsOf(orderId);
+    if (evictions.length === 0) return undefined;
+    // On its way to the file: read here (checked first, so a commit meanwhile cannot hide it).
+    const pending = this.writer.pending(orderId);
+    if (pending) return { entityId: pending.entityId, row: toRow(pending) };
+    for (const { first, last } of evictions)
       for (let e = last; e >= first; e--) {
         const found = this.chunkOfId.get(e, orderId) as { entity_id: string; orders: string } | undefined;
         if (!found) continue;
@@ -221,6 +215,7 @@ export class OrderStore {
    */
   matches(entityId: string, f: StoredOrderFilter): StoredOrder[] {
     const key = JSON.stringify([entityId, f.status, f.orderType, f.from, f.to]);
+    this.writer.flush();
     const cached = this.lastMatches;
     if (cached?.key === key && cached.eviction === this.eviction) return cached.matches;
     const from = f.from ?? Number.MIN_SAFE_INTEGER;
@@ -243,12 +238,12 @@ export class OrderStore {
   }
 
   close(): void {
-    this.db.close();
+    try {
+      this.writer.close();
+    } finally {
+      this.db.close();
+    }
   }
-}
-
-interface RunResult {
-  lastInsertRowid: number | bigint;
 }
 
 /** Activity entries by entity, as [at, matched, rebates, fees] rows in time order. */

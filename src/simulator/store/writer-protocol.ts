@@ -1,0 +1,49 @@
+/**
+ * What the store's two threads share (writer.ts on the simulator's thread, writer-thread.ts on its
+ * own): the batch an eviction sends, and the slots of the shared Int32Array the writer reports in.
+ * The simulator's thread waits on those slots with Atomics.wait, so a read can wait for the file
+ * without giving up its synchronous call (getOrder, a listing and a placement are synchronous in
+ * the engine).
+ */
+import type { MessagePort } from 'node:worker_threads';
+
+/** One eviction's rows, ready to insert: the text is encoded on the simulator's thread. */
+export interface Batch {
+  /** The eviction's number: rows carry it, and COMMITTED reports it. */
+  eviction: number;
+  /** [entityId, first createdAt, last createdAt, orders text] (order-row.ts). */
+  chunks: [string, number, number, string][];
+  /** Order ids, each followed by the index of its chunk in `chunks`. */
+  ids: (string | number)[];
+  /** [entityId, first entry's time, entries text]. */
+  activity: [string, number, string][];
+  /** The checkpoint document taken after this eviction, when one is due. */
+  doc?: string | undefined;
+}
+
+/** A message to the writer thread. */
+export type WriterMessage = { batch: Batch } | { close: true };
+
+/** Where the writer thread reports, as indexes of the shared Int32Array. */
+export const SLOTS = {
+  /** The number of the last eviction committed. */
+  committed: 0,
+  /** 1 once a write failed (the text follows on the error port). */
+  failed: 1,
+  /** 1 once the writer closed the file. */
+  closed: 2,
+  /** 1 once the writer opened the file. */
+  started: 3,
+} as const;
+
+/** The writer thread's workerData. */
+export interface WriterSetup {
+  file: string;
+  /** The resolved path of better-sqlite3 (the thread loads the simulator's copy). */
+  sqlite: string;
+  /** An Int32Array's buffer, SLOTS long. */
+  state: SharedArrayBuffer;
+  slots: typeof SLOTS;
+  /** Where a failed write's text goes. */
+  errors: MessagePort;
+}

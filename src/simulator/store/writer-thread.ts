@@ -1,0 +1,94 @@
+/**
+ * The store's writer thread: inserts each eviction's batch (writer-protocol.ts) in one transaction
+ * and reports the commit in the shared state. SQLite took about half of a stored run's time on
+ * the simulator's thread (day bench, 600 auctions: 10 of 24 s); here it overlaps with trading.
+ *
+ * It runs as text (writer-thread.generated.ts, made by scripts/generate-store-writer.ts) so that
+ * the Worker starts the same way from src/ under tsx or vitest and from dist/ as ESM or CommonJS,
+ * with no file to find at run time. So it imports nothing but Node's modules and types.
+ */
+import { createRequire } from 'node:module';
+import { parentPort, workerData } from 'node:worker_threads';
+import type { DatabaseConstructor, Statement } from './sqlite.js';
+import type { Batch, WriterMessage, WriterSetup } from './writer-protocol.js';
+
+/** Ids inserted by one statement: a call costs more than the row it inserts. */
+const ID_BATCH = 128;
+
+const setup = workerData as WriterSetup;
+const state = new Int32Array(setup.state);
+const { slots } = setup;
+
+function report(slot: number, value: number): void {
+  Atomics.store(state, slot, value);
+  // Every waiter waits on `committed`: a failure or the close wakes them too.
+  Atomics.notify(state, slots.committed);
+}
+
+function fail(err: unknown): void {
+  setup.errors.postMessage(err instanceof Error ? err.message : String(err));
+  report(slots.failed, 1);
+}
+
+function open() {
+  const Sqlite = createRequire(setup.sqlite)(setup.sqlite) as DatabaseConstructor;
+  const db = new Sqlite(setup.file);
+  // As the file was opened (order-store.ts): WAL, no fsync. 64 MB of page cache: an eviction adds
+  // to the chunk index at every entity's place in it.
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  db.pragma('cache_size = -65536');
+  const insertChunk: Statement = db.prepare(
+    'INSERT INTO chunks (entity_id, first_at, last_at, orders, eviction) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertId = db.prepare('INSERT INTO order_ids (eviction, order_id, chunk) VALUES (?, ?, ?)');
+  const insertIds = db.prepare(
+    `INSERT INTO order_ids (eviction, order_id, chunk) VALUES ${Array(ID_BATCH).fill('(?, ?, ?)').join(', ')}`,
+  );
+  const insertActivity = db.prepare(
+    'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
+  );
+  const saveDoc = db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
+  const write = db.transaction((b: Batch) => {
+    const n = b.eviction;
+    const rowids = b.chunks.map(
+      ([entityId, first, last, text]) =>
+        (insertChunk.run(entityId, first, last, text, n) as { lastInsertRowid: number | bigint })
+          .lastInsertRowid,
+    );
+    const params: unknown[] = [];
+    for (let i = 0; i < b.ids.length; i += 2) {
+      params.push(n, b.ids[i], rowids[b.ids[i + 1] as number]);
+      if (params.length === ID_BATCH * 3) {
+        insertIds.run(...params);
+        params.length = 0;
+      }
+    }
+    for (let i = 0; i < params.length; i += 3) insertId.run(params[i], params[i + 1], params[i + 2]);
+    for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
+    if (b.doc !== undefined) saveDoc.run(b.doc, n);
+  });
+  return { db, write };
+}
+
+try {
+  const { db, write } = open();
+  report(slots.started, 1);
+  parentPort?.on('message', (m: WriterMessage) => {
+    if (Atomics.load(state, slots.failed)) return;
+    try {
+      if ('close' in m) {
+        db.close();
+        report(slots.closed, 1);
+        parentPort?.close();
+        return;
+      }
+      write(m.batch);
+      report(slots.committed, m.batch.eviction);
+    } catch (err) {
+      fail(err);
+    }
+  });
+} catch (err) {
+  fail(err);
+}

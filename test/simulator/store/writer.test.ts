@@ -1,0 +1,99 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimulator, type Simulator, StoreWriteError } from 'match-venue/simulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadSqlite } from '../../../src/simulator/store/sqlite.js';
+import { OrderStore } from '../../../src/simulator/store/order-store.js';
+import { StoreWriter } from '../../../src/simulator/store/writer.js';
+import { Driver } from '../helpers.js';
+
+// The store's writer thread (store/writer.ts): the simulator goes on while an eviction is written,
+// reads what is on its way from memory, and reports a write that failed.
+const START = Date.parse('2026-01-01T00:00:00Z');
+const OPTIONS = { startTime: START, seed: 9, market: { preset: 'busy', noise: { count: 8 } } } as const;
+const NOISE = 'TEST_API_KEY:noise-0001:sim';
+const dir = mkdtempSync(join(tmpdir(), 'match-venue-writer-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+
+// A store takes old orders out of memory, which the Driver's ledger check reads: unchecked here.
+class UncheckedDriver extends Driver {
+  override check(): void {}
+}
+const get = async (sim: Simulator, path: string) =>
+  (await new UncheckedDriver(sim).call('GET', path, NOISE)).body;
+
+describe('store: the writer thread', () => {
+  it('an eviction the file has not taken yet is read from memory; a listing waits for the file', async () => {
+    const file = join(dir, 'held.db');
+    const memory = createSimulator(OPTIONS);
+    const stored = createSimulator({ ...OPTIONS, store: { file, retainMs: 10_000 } });
+    for (let i = 0; i < 4; i++) for (const s of [memory, stored]) s.advance(10_000);
+    // A listing waits for the file: the writer is idle after it.
+    await get(stored, '/v1/match/orders');
+    // Another connection holds the write lock: the writer thread waits (up to SQLite's 5 s).
+    const other = new Sqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    const inMemory = new Set(stored.engine.state.orders.keys());
+    for (const s of [memory, stored]) s.advance(10_000);
+    const onTheWay = [...inMemory].filter((id) => !stored.engine.state.orders.has(id));
+    expect(onTheWay.length).toBeGreaterThan(0);
+    const inFile = other.prepare('SELECT count(*) AS n FROM order_ids WHERE order_id = ?');
+    const listed = (await get(memory, '/v1/match/orders?pageSize=100')) as {
+      data: { orders: { orderId: string }[] };
+    };
+    const ids = new Set(listed.data.orders.map((o) => o.orderId));
+    const mine = onTheWay.find((id) => ids.has(id));
+    expect(mine).toBeDefined();
+    const id = mine as string;
+    expect(inFile.get(id).n).toBe(0);
+    // getOrder answers it as the simulator that keeps everything does.
+    expect(await get(stored, `/v1/match/orders/${id}`)).toEqual(await get(memory, `/v1/match/orders/${id}`));
+    expect((await get(stored, `/v1/match/orders/${id}`)) as unknown).toMatchObject({ data: { orderId: id } });
+    other.exec('ROLLBACK');
+    other.close();
+    // A listing counts: it waits until the file holds the batch, then answers alike.
+    const q = '/v1/match/orders?pageSize=100';
+    expect(await get(stored, q)).toEqual(await get(memory, q));
+    const check = new Sqlite(file, { readonly: true });
+    expect(check.prepare('SELECT count(*) AS n FROM order_ids WHERE order_id = ?').get(id).n).toBe(1);
+    check.close();
+    await Promise.all([stored.close(), memory.close()]);
+  });
+
+  it('a write that fails is reported as StoreWriteError at the next eviction, and by close()', async () => {
+    const file = join(dir, 'broken.db');
+    const sim = createSimulator({ ...OPTIONS, store: { file, retainMs: 10_000 } });
+    for (let i = 0; i < 3; i++) sim.advance(10_000);
+    const other = new Sqlite(file);
+    other.exec('DROP TABLE chunks');
+    other.close();
+    let thrown: unknown;
+    // The failed batch is found by the eviction after the next (two may be on their way).
+    for (let i = 0; i < 4 && thrown === undefined; i++)
+      try {
+        sim.advance(10_000);
+      } catch (err) {
+        thrown = err;
+      }
+    expect(thrown).toBeInstanceOf(StoreWriteError);
+    expect((thrown as Error).message).toBe('store could not write its file: no such table: chunks');
+    await expect(sim.close()).rejects.toThrow(thrown as Error);
+  });
+
+  it('holds at most two batches: what the file committed is let go', () => {
+    const file = join(dir, 'held-batches.db');
+    new OrderStore(loadSqlite(), file).close(); // the file's tables
+    const writer = new StoreWriter(file, 0);
+    const batch = (eviction: number) => ({ eviction, chunks: [], ids: [], activity: [] });
+    for (let n = 1; n <= 10; n++) {
+      writer.post(batch(n), []);
+      expect(writer.held).toBeLessThanOrEqual(2);
+    }
+    writer.flush();
+    expect(writer.held).toBe(0);
+    writer.close();
+  });
+});
