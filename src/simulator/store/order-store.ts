@@ -12,7 +12,7 @@
  */
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
-import { IdFilter } from './id-filter.js';
+import { IdFilter, type SavedSegment } from './id-filter.js';
 import { chunksOf, decodeChunk, encodeChunk, type OrderRow, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 import { StoreWriter } from './writer.js';
@@ -55,13 +55,20 @@ CREATE TABLE IF NOT EXISTS activity (
   entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, entries TEXT NOT NULL, eviction INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS activity_by_entity ON activity (entity_id, first_at);
+CREATE TABLE IF NOT EXISTS id_filter (
+  segment INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL, ids INTEGER NOT NULL,
+  bits BLOB NOT NULL
+);
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
 );
 `;
 
-/** The file layout this code writes (`PRAGMA user_version`); another is refused, not misread. */
-const LAYOUT = 3;
+/**
+ * The file layout this code writes (`PRAGMA user_version`); another is refused, not misread. (3
+ * was this one without the saved id filter: opened here, it would answer "no" for ids it holds.)
+ */
+const LAYOUT = 4;
 
 /** A `store` file written by another layout of the store (an older simulator): use a new file. */
 export class StoreLayoutError extends Error {
@@ -127,10 +134,11 @@ export class OrderStore {
     this.db.prepare('DELETE FROM order_ids WHERE eviction > ?').run(this.eviction);
     this.db.prepare('DELETE FROM chunks WHERE eviction > ?').run(this.eviction);
     this.db.prepare('DELETE FROM activity WHERE eviction > ?').run(this.eviction);
-    for (const r of this.db.prepare('SELECT eviction, order_id FROM order_ids').iterate()) {
-      const { eviction, order_id } = r as { eviction: number; order_id: string };
-      this.ids.add(order_id, eviction);
-    }
+    // The id filter as of the checkpoint (saved with it, so it names exactly the ids kept).
+    const saved = this.db.prepare(
+      'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
+    );
+    this.ids = IdFilter.load(saved.all() as SavedSegment[]);
     this.writer = new StoreWriter(file, this.eviction);
   }
 
@@ -141,7 +149,7 @@ export class OrderStore {
    */
   evict(orders: Order[], activity: ActivityEntry[], doc?: string): void {
     const n = ++this.eviction;
-    const batch: Batch = { eviction: n, chunks: [], ids: [], activity: [], doc };
+    const batch: Batch = { eviction: n, chunks: [], ids: [], activity: [] };
     for (const { entityId, orders: list } of chunksOf(orders)) {
       const first = (list[0] as Order).createdAt;
       let last = first;
@@ -155,6 +163,10 @@ export class OrderStore {
     }
     for (const [entityId, rows] of activityChunks(activity))
       batch.activity.push([entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows)]);
+    if (doc !== undefined) {
+      batch.doc = doc;
+      batch.filter = this.ids.changed();
+    }
     this.writer.post(batch, orders);
   }
 
@@ -178,7 +190,7 @@ export class OrderStore {
   replaceAll(doc: string): void {
     this.writer.flush();
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM chunks; DELETE FROM order_ids; DELETE FROM activity');
+      this.db.exec('DELETE FROM chunks; DELETE FROM order_ids; DELETE FROM activity; DELETE FROM id_filter');
       this.ids = new IdFilter();
       this.saveDoc.run(doc, ++this.eviction);
     })();

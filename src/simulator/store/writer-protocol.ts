@@ -6,6 +6,7 @@
  * the engine).
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { SavedSegment } from './id-filter.js';
 
 /** One eviction's rows, ready to insert: the text is encoded on the simulator's thread. */
 export interface Batch {
@@ -19,6 +20,8 @@ export interface Batch {
   activity: [string, number, string][];
   /** The checkpoint document taken after this eviction, when one is due. */
   doc?: string | undefined;
+  /** With a checkpoint: the id filter's segments changed since the last one (id-filter.ts). */
+  filter?: SavedSegment[] | undefined;
 }
 
 /** A message to the writer thread. */

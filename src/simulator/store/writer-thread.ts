@@ -49,6 +49,9 @@ function open() {
     'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
   );
   const saveDoc = db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
+  const saveSegment = db.prepare(
+    'INSERT OR REPLACE INTO id_filter (segment, first, last, ids, bits) VALUES (?, ?, ?, ?, ?)',
+  );
   const write = db.transaction((b: Batch) => {
     const n = b.eviction;
     const rowids = b.chunks.map(
@@ -67,6 +70,7 @@ function open() {
     for (let i = 0; i < params.length; i += 3) insertId.run(params[i], params[i + 1], params[i + 2]);
     for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
     if (b.doc !== undefined) saveDoc.run(b.doc, n);
+    for (const seg of b.filter ?? []) saveSegment.run(seg.index, seg.first, seg.last, seg.ids, seg.bits);
   });
   return { db, write };
 }

@@ -54,6 +54,9 @@ describe('store: checkpoints', () => {
       db.close();
       return n;
     };
+    // A killed process's writer thread dies with it: this one is let finish what it was given (a
+    // listing waits for the file), or it would go on writing after the second opened the file.
+    await new UncheckedDriver(running).call('GET', '/v1/match/orders', NOISE[0] as string);
     expect(rowsAfterCheckpoint()).toBeGreaterThan(0);
     // Opened while the first is still running: exactly what a file left by a killed process holds.
     const resumed = createSimulator({ store });
@@ -65,7 +68,7 @@ describe('store: checkpoints', () => {
     expect(got).toEqual(want);
     // Both sides of the eviction line: orders in the file and orders in memory.
     expect(resumed.engine.state.orders.size).toBeLessThan(reference.engine.state.orders.size);
-    // An order only the file holds is found by id (the id filter is rebuilt from the file on open).
+    // An order only the file holds is found by id (the id filter is loaded from the checkpoint on open).
     const oldest = (want[1] as { data: { orders: { orderId: string }[] } }[])[0]?.data.orders[0]?.orderId;
     expect(oldest && resumed.engine.state.orders.has(oldest)).toBe(false);
     const byId = (sim: Simulator) =>
@@ -127,7 +130,7 @@ describe('store: checkpoints', () => {
     })();
     expect(refused).toBeInstanceOf(StoreLayoutError);
     expect((refused as Error).message).toBe(
-      `store ${file} was written by another version of the simulator (layout 0, this one reads 3); use a new file`,
+      `store ${file} was written by another version of the simulator (layout 0, this one reads 4); use a new file`,
     );
     // The row-per-order layout of the previous version (2) is refused the same way.
     const v2 = join(dir, 'v2.db');
@@ -136,7 +139,7 @@ describe('store: checkpoints', () => {
     older.close();
     expect(() => createSimulator({ store: v2 })).toThrow(
       new StoreLayoutError(
-        `store ${v2} was written by another version of the simulator (layout 2, this one reads 3); use a new file`,
+        `store ${v2} was written by another version of the simulator (layout 2, this one reads 4); use a new file`,
       ),
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(

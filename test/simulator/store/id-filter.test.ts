@@ -6,16 +6,45 @@ const id = (stream: number, n: number) =>
   `${stream.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
 
 describe('IdFilter', () => {
-  it('never says no to an id it was given, and says maybe to about 1% of others', () => {
+  it('never says no to an id it was given, and says maybe to few others even when full', () => {
     const f = new IdFilter();
     expect(f.mightHave(id(1, 0))).toBe(false);
-    for (let n = 0; n < 200_000; n++) f.add(id(1, n), 1);
+    // A full segment: 2^25 bits at 20 bits an id.
+    const full = 2 ** 25 / 20;
+    for (let n = 0; n < full; n++) f.add(id(1, n), 1 + Math.floor(n / 100_000));
     let missed = 0;
-    for (let n = 0; n < 200_000; n++) if (!f.mightHave(id(1, n))) missed++;
+    for (let n = 0; n < full; n++) if (!f.mightHave(id(1, n))) missed++;
     expect(missed).toBe(0);
     let maybes = 0;
     for (let n = 0; n < 200_000; n++) if (f.mightHave(id(2, n))) maybes++;
-    // 200,000 ids in a segment sized for 1.7 million.
-    expect(maybes).toBeLessThan(200);
+    // About 0.007% of others for a full segment: far under 0.1%.
+    expect(maybes).toBeLessThan(40);
+  });
+
+  it('names the evictions of the segments that may hold an id, newest first', () => {
+    const f = new IdFilter();
+    const full = 2 ** 25 / 20;
+    // Eviction 1 fills the first segment; eviction 2 starts the second; eviction 3 joins it.
+    for (let n = 0; n < full; n++) f.add(id(1, n), 1);
+    f.add(id(3, 0), 2);
+    f.add(id(3, 1), 3);
+    expect(f.evictionsOf(id(1, 5))).toEqual([{ first: 1, last: 1 }]);
+    expect(f.evictionsOf(id(3, 1))).toEqual([{ first: 2, last: 3 }]);
+  });
+
+  it('saves its segments and loads them back: the same answers, and only what changed is saved again', () => {
+    const f = new IdFilter();
+    for (let n = 0; n < 1000; n++) f.add(id(1, n), 1);
+    const first = f.changed();
+    expect(first.map((s) => [s.index, s.first, s.last, s.ids])).toEqual([[0, 1, 1, 1000]]);
+    for (let n = 1000; n < 2000; n++) f.add(id(1, n), 2);
+    // The last segment may still fill: it is saved again, with its new bits.
+    const second = f.changed();
+    expect(second.map((s) => [s.index, s.first, s.last, s.ids])).toEqual([[0, 1, 2, 2000]]);
+    const g = IdFilter.load(second);
+    for (let n = 0; n < 2000; n++) expect(g.evictionsOf(id(1, n))).toEqual([{ first: 1, last: 2 }]);
+    let maybes = 0;
+    for (let n = 0; n < 10_000; n++) if (g.mightHave(id(2, n)) !== f.mightHave(id(2, n))) maybes++;
+    expect(maybes).toBe(0);
   });
 });

@@ -1,0 +1,10 @@
+import { performance } from 'node:perf_hooks';
+import { createSimulator } from '../src/simulator/index.js';
+const t0 = performance.now();
+const sim = createSimulator({ store: '/tmp/day1.db' });
+const open = performance.now() - t0;
+console.log('open s', (open / 1000).toFixed(1), 'rss', process.memoryUsage().rss >> 20);
+const t1 = performance.now();
+for (let i = 0; i < 300; i++) sim.advance(10_000);
+console.log('300 more auctions s', ((performance.now() - t1) / 1000).toFixed(1), 'rss', process.memoryUsage().rss >> 20);
+await sim.close();
