@@ -251,7 +251,7 @@ export class Simulator extends SimulatorReads {
    */
   restore(doc: unknown): void {
     this.restoreDocument(doc);
-    this.store?.restart(this.now(), this.doc);
+    this.store?.restart(this.engine.state, this.now(), this.doc);
   }
 
   private restoreDocument(doc: unknown): void {
@@ -277,7 +277,7 @@ export class Simulator extends SimulatorReads {
     this.log?.control(this.now(), 'reset');
     this.engine = this.newEngine();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
-    this.store?.restart(this.now(), this.doc);
+    this.store?.restart(this.engine.state, this.now(), this.doc);
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.time.arm();
@@ -325,9 +325,9 @@ export class Simulator extends SimulatorReads {
   /** Stops timers, closes servers started by listen(), stops webhook retries, then the store. */
   async close(): Promise<void> {
     this.time.stop();
-    await this.servers.closeAll();
-    await this.platform.close();
+    const closed = await Promise.allSettled([this.servers.closeAll(), this.platform.close()]);
     this.store?.close(this.engine.state, this.now(), this.doc);
+    for (const c of closed) if (c.status === 'rejected') throw c.reason;
   }
 }
 

@@ -127,8 +127,8 @@ describe('built package', () => {
   });
 
   // The store writes from its own thread (src/simulator/store/writer.ts), started from text in the
-  // bundle: under `node --input-type=module -e`, a thread that inherited that flag read the text as
-  // an ES module and died before it could report, and close() waited for it forever.
+  // bundle: started as a CommonJS script, a thread that inherited --input-type=module (a flag, or
+  // NODE_OPTIONS) read it as an ES module and died before it could report.
   it('writes a store from the ESM and the CommonJS build, whatever flags node was started with', () => {
     const dir = mkdtempSync(join(tmpdir(), 'match-venue-dist-store-'));
     const run = (file: string) =>
@@ -143,11 +143,17 @@ describe('built package', () => {
         '-e',
         `const s = await import('match-venue/simulator'); ${run('esm.db')}`,
       ]);
+      // The same flag through NODE_OPTIONS, which a worker thread reads too.
+      const viaEnv = execFileSync(
+        process.execPath,
+        ['-e', `const s = await import('match-venue/simulator'); ${run('env.db')}`],
+        { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--input-type=module' } },
+      ).trim();
       const cjs = node([
         '-e',
         `const s = require('match-venue/simulator'); (async () => { ${run('cjs.db')} })();`,
       ]);
-      expect([esm, cjs]).toEqual(['200', '200']);
+      expect([esm, viaEnv, cjs]).toEqual(['200', '200', '200']);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -10,12 +10,13 @@
  * file drops the rows evicted after its checkpoint: those orders are in the checkpoint's memory.
  * The file so always resumes at one consistent moment: no order twice, none missing.
  */
+import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
 import { chunksOf, decodeChunk, encodeChunk, type OrderRow, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
-import { StoreWriter } from './writer.js';
+import { type HeldBatch, StoreWriter } from './writer.js';
 import type { Batch } from './writer-protocol.js';
 
 /** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
@@ -76,12 +77,17 @@ export class StoreLayoutError extends Error {
   override name = 'StoreLayoutError';
 }
 
+/** The stores open in this process, by file. */
+const OPEN = new Map<string, Set<OrderStore>>();
+
 type ActivityRow = [at: number, matched: number, rebates: number, fees: number];
 
 export class OrderStore {
   private readonly db: Database;
   private readonly saveDoc: Statement;
   private readonly writer: StoreWriter;
+  private readonly path: string;
+  private readonly insertActivity: Statement;
   private readonly chunkOfId: Statement;
   private readonly chunksOfEntity: Statement;
   private readonly activityChunkBefore: Statement;
@@ -93,11 +99,13 @@ export class OrderStore {
   private lastMatches: { key: string; eviction: number; matches: StoredOrder[] } | undefined;
 
   constructor(Sqlite: DatabaseConstructor, file: string) {
+    this.path = resolve(file);
     this.db = new Sqlite(file);
     // WAL: an eviction's transaction appends instead of rewriting pages. No fsync (synchronous
     // OFF): WAL stays consistent when the process dies at any point, and only a machine crash or
     // power loss could lose recent transactions, which a simulator's history can afford; the
-    // fsyncs were a third of the insert time (1M rows: 14.6 s -> 10.0 s).
+    // fsyncs were a third of the insert time (measured with a row per order: 1M rows, 14.6 s ->
+    // 10.0 s).
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = OFF');
     // This connection reads (and opens, resets); the writer thread has its own (writer-thread.ts).
@@ -111,6 +119,9 @@ export class OrderStore {
     }
     this.db.exec(SCHEMA);
     this.db.pragma(`user_version = ${LAYOUT}`);
+    this.insertActivity = this.db.prepare(
+      'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
+    );
     this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
     this.chunkOfId = this.db.prepare(
       'SELECT c.entity_id, c.orders FROM order_ids i JOIN chunks c ON c.chunk = i.chunk WHERE i.eviction = ? AND i.order_id = ?',
@@ -125,6 +136,9 @@ export class OrderStore {
         'SELECT entries FROM activity WHERE entity_id = ? AND first_at < ? ORDER BY first_at DESC LIMIT 1',
       )
       .pluck();
+    // Another simulator of this process on the file (left open, as a crashed one would be): its
+    // writer thread finishes what it was given first, or it would write after the rows below go.
+    for (const other of OPEN.get(this.path) ?? []) other.writer.flush();
     // Rows evicted after the last checkpoint belong to its memory (a stop without close()); with no
     // checkpoint at all, to a run that never wrote one, whose memory is gone.
     const last = this.db.prepare('SELECT eviction FROM checkpoint WHERE id = 1').get() as
@@ -139,7 +153,13 @@ export class OrderStore {
       'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
     );
     this.ids = IdFilter.load(saved.all() as SavedSegment[]);
-    this.writer = new StoreWriter(file, this.eviction);
+    try {
+      this.writer = new StoreWriter(file, this.eviction);
+    } catch (err) {
+      this.db.close();
+      throw err;
+    }
+    OPEN.get(this.path)?.add(this) ?? OPEN.set(this.path, new Set([this]));
   }
 
   /**
@@ -167,12 +187,23 @@ export class OrderStore {
       batch.doc = doc;
       batch.filter = this.ids.changed();
     }
-    this.writer.post(batch, orders);
+    this.writer.post(batch, orders, activity);
+  }
+
+  /** Waits until the writer can take another eviction; throws StoreWriteError once a write failed. */
+  ready(): void {
+    this.writer.ready();
   }
 
   /** The cumulative activity sums through the entity's last stored entry before `at`. */
   activityBefore(entityId: string, at: number): ActivitySums | undefined {
-    this.writer.flush();
+    // Entries leave memory oldest first: those on their way to the file are the newest stored.
+    const held = this.writer.held();
+    for (let i = held.length - 1; i >= 0; i--) {
+      let found: ActivityEntry | undefined;
+      for (const a of (held[i] as HeldBatch).activity) if (a.entityId === entityId && a.at < at) found = a;
+      if (found) return { matched: found.matched, rebates: found.rebates, fees: found.fees };
+    }
     const text = this.activityChunkBefore.get(entityId, at) as string | undefined;
     if (text === undefined) return undefined;
     // The chunk starts before `at`, and chunks of one entity follow each other in time (entries
@@ -187,13 +218,17 @@ export class OrderStore {
   }
 
   /** Drops every stored order and makes `doc` the checkpoint (a reset or restore: another history). */
-  replaceAll(doc: string): void {
+  replaceAll(doc: string, baselines: readonly ActivityEntry[]): void {
     this.writer.flush();
     this.db.transaction(() => {
       this.db.exec('DELETE FROM chunks; DELETE FROM order_ids; DELETE FROM activity; DELETE FROM id_filter');
-      this.ids = new IdFilter();
       this.saveDoc.run(doc, ++this.eviction);
+      for (const [entityId, rows] of activityChunks(baselines))
+        this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows), this.eviction);
     })();
+    this.ids = new IdFilter();
+    this.writer.forget();
+    this.lastMatches = undefined;
   }
 
   /** The last checkpoint's document (JSON text), or undefined for a new file. */
@@ -228,19 +263,23 @@ export class OrderStore {
   matches(entityId: string, f: StoredOrderFilter): StoredOrder[] {
     const key = JSON.stringify([entityId, f.status, f.orderType, f.from, f.to]);
     this.writer.flush();
-    const cached = this.lastMatches;
+    const held = this.writer.held();
+    const cached = held.length === 0 ? this.lastMatches : undefined;
     if (cached?.key === key && cached.eviction === this.eviction) return cached.matches;
     const from = f.from ?? Number.MIN_SAFE_INTEGER;
     const to = f.to ?? Number.MAX_SAFE_INTEGER;
     const matches: StoredOrder[] = [];
+    const consider = (row: OrderRow) => {
+      const [orderId, createdAt, status, orderType] = row;
+      if (createdAt < from || createdAt > to) return;
+      if (f.status !== undefined && status !== f.status) return;
+      if (f.orderType !== undefined && orderType !== f.orderType) return;
+      matches.push({ orderId, createdAt, row });
+    };
     for (const text of this.chunksOfEntity.iterate(entityId, to, from))
-      for (const row of decodeChunk(text as string)) {
-        const [orderId, createdAt, status, orderType] = row;
-        if (createdAt < from || createdAt > to) continue;
-        if (f.status !== undefined && status !== f.status) continue;
-        if (f.orderType !== undefined && orderType !== f.orderType) continue;
-        matches.push({ orderId, createdAt, row });
-      }
+      for (const row of decodeChunk(text as string)) consider(row);
+    // After a flush only batches whose write failed are held: they are part of the history.
+    for (const batch of held) for (const o of batch.orders) if (o.entityId === entityId) consider(toRow(o));
     // Chunks come in eviction order, each sorted; an order evicted late interleaves.
     matches.sort(
       (a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0),
@@ -254,6 +293,7 @@ export class OrderStore {
       this.writer.close();
     } finally {
       this.db.close();
+      OPEN.get(this.path)?.delete(this);
     }
   }
 }

@@ -11,13 +11,14 @@
  * stays: a simulator created on the file resumes at the last checkpoint (order-store.ts keeps that
  * consistent). `close()` writes a last one, so a clean stop loses nothing.
  */
-import { drainActivity } from '../engine/account.js';
+import { type ActivityEntry, drainActivity } from '../engine/account.js';
 import type { EngineState } from '../engine/state.js';
 import type { OrderArchive } from '../engine/order-archive.js';
 import { storeArchive } from './listing.js';
 import { OrderStore } from './order-store.js';
 import { loadSqlite, type ModuleLoader } from './sqlite.js';
 import { activityHorizon, evictFinalOrders } from './retention.js';
+import { StoreWriteError } from './writer.js';
 
 /** `store`: a file, or a file and how long final orders stay in memory. */
 export type StoreOption =
@@ -54,6 +55,7 @@ export class SimulatorStore {
   private lastCheckpointAt: number | null = null;
   private busy = false;
   private closed = false;
+  private failure: StoreWriteError | undefined;
 
   private constructor(orders: OrderStore, retainMs: number, checkpointMs: number) {
     this.orders = orders;
@@ -70,6 +72,8 @@ export class SimulatorStore {
       checkpointMs = DEFAULT_CHECKPOINT_MS,
     } = typeof option === 'string' ? { file: option } : option;
     if (typeof file !== 'string' || file === '') throw new RangeError('store must name a file');
+    // One per connection: the writer thread's would be another, empty, database.
+    if (file === ':memory:') throw new RangeError("store must name a file on disk, not ':memory:'");
     if (!Number.isInteger(retainMs) || retainMs < 1)
       throw new RangeError('store.retainMs must be a positive integer of milliseconds');
     if (!Number.isInteger(checkpointMs) || checkpointMs < 1)
@@ -89,17 +93,26 @@ export class SimulatorStore {
    * evicting inside this one).
    */
   afterStep(state: EngineState, now: number, snapshot: () => unknown): void {
-    if (this.busy || this.closed) return;
+    if (this.busy || this.closed || this.failure) return;
     this.lastEvictionAt ??= now;
     this.lastCheckpointAt ??= now;
     if (now - this.lastEvictionAt < this.retainMs) return;
-    this.evict(state, now, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
+    try {
+      this.evict(state, now, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
+    } catch (err) {
+      // Thrown once, by this step; from here on nothing leaves memory (the file cannot take it),
+      // and `close()` throws it again.
+      if (err instanceof StoreWriteError) this.failure = err;
+      throw err;
+    }
   }
 
   /** Evicts what is old enough; with `snapshot`, commits the document of the rest with it. */
   private evict(state: EngineState, now: number, snapshot: (() => unknown) | undefined): void {
     this.busy = true;
     try {
+      // Before anything leaves memory: a writer that failed takes nothing more, so nothing is lost.
+      this.orders.ready();
       const cutoff = now - this.retainMs;
       const evicted = evictFinalOrders(state, cutoff);
       const activity = drainActivity(state, activityHorizon(state, cutoff));
@@ -115,10 +128,10 @@ export class SimulatorStore {
    * A reset or a restore starts another history: the stored orders belong to the old one, so
    * they go, and the new state is the checkpoint.
    */
-  restart(now: number, snapshot: () => unknown): void {
+  restart(state: EngineState, now: number, snapshot: () => unknown): void {
     this.busy = true;
     try {
-      this.orders.replaceAll(JSON.stringify(snapshot()));
+      this.orders.replaceAll(JSON.stringify(snapshot()), activityBaselines(state));
       this.lastEvictionAt = now;
       this.lastCheckpointAt = now;
     } finally {
@@ -126,11 +139,33 @@ export class SimulatorStore {
     }
   }
 
-  /** A last checkpoint, then the file closes; a second close does nothing. */
+  /**
+   * A last checkpoint, then the file closes; a second close does nothing. Throws the writer's
+   * failure (the file and its thread are closed all the same).
+   */
   close(state: EngineState, now: number, snapshot: () => unknown): void {
     if (this.closed) return;
-    this.evict(state, now, snapshot);
     this.closed = true;
-    this.orders.close();
+    try {
+      if (!this.failure) this.evict(state, now, snapshot);
+    } finally {
+      this.orders.close();
+    }
+    if (this.failure) throw this.failure;
   }
+}
+
+/**
+ * What each entity's activity log counts before its first entry (a restored document's running
+ * sums), as entries dated before any other: summaries of a restored simulator read them from the
+ * file like any sums that left memory, where an empty file would have counted them as zero.
+ */
+function activityBaselines(state: EngineState): ActivityEntry[] {
+  const out: ActivityEntry[] = [];
+  for (const [entityId, log] of state.activity) {
+    const [matched = 0, rebates = 0, fees = 0] = [log.matched[0], log.rebates[0], log.fees[0]];
+    if (matched !== 0 || rebates !== 0 || fees !== 0)
+      out.push({ entityId, at: Number.MIN_SAFE_INTEGER, matched, rebates, fees });
+  }
+  return out;
 }

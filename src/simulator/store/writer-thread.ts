@@ -3,9 +3,10 @@
  * and reports the commit in the shared state. SQLite took about half of a stored run's time on
  * the simulator's thread (day bench, 600 auctions: 10 of 24 s); here it overlaps with trading.
  *
- * It runs as text (writer-thread.generated.ts, made by scripts/generate-store-writer.ts) so that
- * the Worker starts the same way from src/ under tsx or vitest and from dist/ as ESM or CommonJS,
- * with no file to find at run time. So it imports nothing but Node's modules and types.
+ * It runs as an ES module's text (writer-thread.generated.ts, made by
+ * scripts/generate-store-writer.ts) so that the Worker starts the same way from src/ under tsx or
+ * vitest and from dist/ as ESM or CommonJS, with no file to find at run time. So it imports
+ * nothing but Node's modules and types.
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';

@@ -1,29 +1,36 @@
 /**
  * The simulator's side of the store's writer thread (writer-thread.ts): each eviction's batch is
  * posted and the simulator goes on trading while the thread inserts it. Until its commit is
- * reported, the batch's orders stay readable here, so a getOrder or a reused key never misses
- * one; a listing and an activity sum, which count, wait for the file instead (`flush`).
+ * reported, the batch stays here and is read from here (`held`): a getOrder, a reused key and an
+ * activity sum look here first, then in the file; a listing, which counts, waits for the file
+ * (`flush`). A batch whose write failed stays here for good, so nothing leaves both memory and file.
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import type { ActivityEntry } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
 import { type Batch, SLOTS, type WriterMessage, type WriterSetup } from './writer-protocol.js';
 import { WRITER_THREAD_SOURCE } from './writer-thread.generated.js';
 
 /** Batches posted and not yet committed before an eviction waits: bounds the memory they hold. */
 const MAX_IN_FLIGHT = 2;
-/** How long a wait allows the thread to open the file. */
+/** How long a wait allows the thread to start; past it, it died before it could say so. */
 const START_TIMEOUT_MS = 30_000;
 
-/** The store could not write to its file (the message says why); the simulator's memory still holds what was not written. */
+/**
+ * The store could not write its file (the message says why). Thrown once, by the step whose
+ * eviction found it, and again by `close()`; the simulator goes on with everything in memory.
+ */
 export class StoreWriteError extends Error {
   /** Always `StoreWriteError`. */
   override name = 'StoreWriteError';
 }
 
-interface InFlight {
+/** A batch on its way to the file (or whose write failed). */
+export interface HeldBatch {
   eviction: number;
   orders: readonly Order[];
+  activity: readonly ActivityEntry[];
   /** Built on the first lookup: most batches are never asked. */
   byId?: Map<string, Order>;
 }
@@ -32,9 +39,10 @@ export class StoreWriter {
   private readonly worker: Worker;
   private readonly state = new Int32Array(new SharedArrayBuffer(4 * Object.keys(SLOTS).length));
   private readonly errors: MessageChannel = new MessageChannel();
-  private readonly inFlight: InFlight[] = [];
+  private readonly inFlight: HeldBatch[] = [];
   private posted: number;
-  private failure: StoreWriteError | undefined;
+  private crash: Error | undefined;
+  private failed: StoreWriteError | undefined;
 
   /** `sqlite`: the module name or path better-sqlite3 loads from on this thread. */
   constructor(file: string, eviction: number, sqlite = 'better-sqlite3') {
@@ -47,38 +55,51 @@ export class StoreWriter {
       slots: SLOTS,
       errors: this.errors.port2,
     };
-    this.worker = new Worker(WRITER_THREAD_SOURCE, {
-      eval: true,
-      // None of this process's flags: --input-type=module (node -e) would make the script an ES
-      // module, which it is not; tsx's loader has nothing to load in it.
-      execArgv: [],
-      workerData: setup,
-      transferList: [this.errors.port2],
+    // An ES module from a data: URL: it runs as one whatever flags started this process (as eval'd
+    // text, --input-type=module in NODE_OPTIONS made a CommonJS script an ES module, which died).
+    // No execArgv: a loader such as tsx's has nothing to load in it.
+    const url = `data:text/javascript,${encodeURIComponent(WRITER_THREAD_SOURCE)}`;
+    this.worker = new Worker(new URL(url), { execArgv: [], workerData: setup, transferList: [setup.errors] });
+    // Seen only between calls (the event cannot arrive while a wait blocks), and not fatal to the process.
+    this.worker.on('error', (err) => {
+      this.crash = err;
     });
     // A simulator left open must not keep its process alive; what was not committed then is what
     // a killed process loses (the file resumes at its last checkpoint).
     this.worker.unref();
   }
 
-  /** Sends a batch; waits first while MAX_IN_FLIGHT are uncommitted. Throws StoreWriteError once a write failed. */
-  post(batch: Batch, orders: readonly Order[]): void {
+  /** The writer's failure, once one is known. */
+  get failure(): StoreWriteError | undefined {
+    this.check();
+    return this.failed;
+  }
+
+  /** Waits while MAX_IN_FLIGHT batches are uncommitted; throws StoreWriteError once a write failed. */
+  ready(): void {
     this.waitFor(this.posted - MAX_IN_FLIGHT + 1);
+    if (this.failed) throw this.failed;
+  }
+
+  /** Sends a batch (call `ready` first). Never throws for the file: the batch is held until committed. */
+  post(batch: Batch, orders: readonly Order[], activity: readonly ActivityEntry[]): void {
     this.drop();
-    this.worker.postMessage({ batch } satisfies WriterMessage);
+    this.inFlight.push({ eviction: batch.eviction, orders, activity });
     this.posted = batch.eviction;
-    this.inFlight.push({ eviction: batch.eviction, orders });
+    if (!this.failed) this.worker.postMessage({ batch } satisfies WriterMessage);
   }
 
-  /** How many batches this side still holds (at most MAX_IN_FLIGHT: the committed are let go). */
-  get held(): number {
-    return this.inFlight.length;
-  }
-
-  /** An order posted and not yet committed, by id. */
-  pending(orderId: string): Order | undefined {
+  /** The batches not (yet) in the file, oldest first. */
+  held(): readonly HeldBatch[] {
     this.drop();
-    for (let i = this.inFlight.length - 1; i >= 0; i--) {
-      const batch = this.inFlight[i] as InFlight;
+    return this.inFlight;
+  }
+
+  /** An order of a held batch, by id. */
+  pending(orderId: string): Order | undefined {
+    const held = this.held();
+    for (let i = held.length - 1; i >= 0; i--) {
+      const batch = held[i] as HeldBatch;
       batch.byId ??= new Map(batch.orders.map((o) => [o.orderId, o]));
       const found = batch.byId.get(orderId);
       if (found) return found;
@@ -86,7 +107,12 @@ export class StoreWriter {
     return undefined;
   }
 
-  /** Waits until every batch posted is in the file. */
+  /** Lets go of the held batches (a reset: they belong to the old history). */
+  forget(): void {
+    this.inFlight.length = 0;
+  }
+
+  /** Waits until every batch posted is in the file, or a write failed (those then stay held). */
   flush(): void {
     this.waitFor(this.posted);
     this.drop();
@@ -96,11 +122,9 @@ export class StoreWriter {
   close(): void {
     try {
       this.flush();
+      if (this.failed) return;
       this.worker.postMessage({ close: true } satisfies WriterMessage);
-      while (Atomics.load(this.state, SLOTS.closed) === 0) {
-        this.check();
-        Atomics.wait(this.state, SLOTS.committed, Atomics.load(this.state, SLOTS.committed), 1000);
-      }
+      this.waitUntil(() => Atomics.load(this.state, SLOTS.closed) === 1);
     } finally {
       void this.worker.terminate();
       this.errors.port1.close();
@@ -108,37 +132,41 @@ export class StoreWriter {
   }
 
   private waitFor(eviction: number): void {
+    this.waitUntil(() => Atomics.load(this.state, SLOTS.committed) >= eviction);
+  }
+
+  /** Blocks until `done` or a failure; every report of the thread wakes it. */
+  private waitUntil(done: () => boolean): void {
     const since = Date.now();
     for (;;) {
       this.check();
+      if (this.failed || done()) return;
       // A thread that died before it could report (it reports any failure after it started) would
       // leave this wait forever: the events that would say so cannot arrive while it waits.
       if (Atomics.load(this.state, SLOTS.started) === 0 && Date.now() - since > START_TIMEOUT_MS)
         this.fail('the writer thread did not start');
-      const committed = Atomics.load(this.state, SLOTS.committed);
-      if (committed >= eviction) return;
-      // Wakes at each commit (the thread notifies); the timeout only re-checks for a failure.
-      Atomics.wait(this.state, SLOTS.committed, committed, 1000);
+      Atomics.wait(this.state, SLOTS.committed, Atomics.load(this.state, SLOTS.committed), 1000);
     }
   }
 
-  /** Throws the writer's failure, once it reported one. */
+  /** Notes the writer's failure, once it reported one. */
   private check(): void {
-    if (this.failure) throw this.failure;
-    if (Atomics.load(this.state, SLOTS.failed) === 0) return;
-    const text = receiveMessageOnPort(this.errors.port1)?.message as string | undefined;
-    this.fail(text ?? 'the writer thread failed');
+    if (this.failed) return;
+    if (this.crash) this.fail(this.crash.message);
+    else if (Atomics.load(this.state, SLOTS.failed) !== 0) {
+      const text = receiveMessageOnPort(this.errors.port1)?.message as string | undefined;
+      this.fail(text ?? 'the writer thread failed');
+    }
   }
 
-  private fail(reason: string): never {
-    this.failure = new StoreWriteError(`store could not write its file: ${reason}`);
-    throw this.failure;
+  private fail(reason: string): void {
+    this.failed = new StoreWriteError(`store could not write its file: ${reason}`);
   }
 
   /** Forgets the batches the file now holds. */
   private drop(): void {
     const committed = Atomics.load(this.state, SLOTS.committed);
-    while (this.inFlight.length > 0 && (this.inFlight[0] as InFlight).eviction <= committed)
+    while (this.inFlight.length > 0 && (this.inFlight[0] as HeldBatch).eviction <= committed)
       this.inFlight.shift();
   }
 }

@@ -116,6 +116,34 @@ describe('store: checkpoints', () => {
     await Promise.all([stored.close(), plain.close()]);
   });
 
+  it('a restore into a simulator with a store counts activity as one without a store does', async () => {
+    const options = { startTime: START, seed: 4, market: MARKET, activityWindowMs: 45_000 } as const;
+    // A stored source: its activity log's sums before its first entry are not zero (the rest left memory).
+    const source = createSimulator({ ...options, store: { file: join(dir, 'source.db'), retainMs: 10_000 } });
+    for (let i = 0; i < 12; i++) source.advance(10_000);
+    const doc = source.snapshot();
+    const stored = createSimulator({
+      ...options,
+      store: { file: join(dir, 'restored.db'), retainMs: 10_000 },
+    });
+    const plain = createSimulator(options);
+    stored.restore(doc);
+    plain.restore(doc);
+    const matched = async (sim: Simulator) => {
+      const out: unknown[] = [];
+      for (const key of NOISE) {
+        const r = await new UncheckedDriver(sim).call('GET', '/v1/match/account', key);
+        out.push((r.body as { data: { activity: unknown } }).data.activity);
+      }
+      return out;
+    };
+    // The document's running sums are the base of the window in both (the new file starts empty).
+    expect(await matched(stored)).toEqual(await matched(plain));
+    for (let i = 0; i < 6; i++) for (const s of [stored, plain]) s.advance(10_000);
+    expect(await matched(stored)).toEqual(await matched(plain));
+    await Promise.all([stored.close(), plain.close(), source.close()]);
+  });
+
   it('refuses a file written by another layout, and a checkpoint interval that is not a positive integer', () => {
     const file = join(dir, 'old.db');
     const old = new Sqlite(file);

@@ -63,24 +63,71 @@ describe('store: the writer thread', () => {
     await Promise.all([stored.close(), memory.close()]);
   });
 
-  it('a write that fails is reported as StoreWriteError at the next eviction, and by close()', async () => {
+  it('a write that fails is thrown once, loses nothing, and is thrown again by close()', async () => {
     const file = join(dir, 'broken.db');
+    const memory = createSimulator(OPTIONS);
     const sim = createSimulator({ ...OPTIONS, store: { file, retainMs: 10_000 } });
-    for (let i = 0; i < 3; i++) sim.advance(10_000);
+    const both = (n: number) => {
+      for (let i = 0; i < n; i++) for (const s of [memory, sim]) s.advance(10_000);
+    };
+    both(3);
+    // From now on the file refuses every chunk, as a full disk would; reads still work.
     const other = new Sqlite(file);
-    other.exec('DROP TABLE chunks');
+    other.exec(
+      "CREATE TRIGGER full BEFORE INSERT ON chunks BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    );
     other.close();
     let thrown: unknown;
     // The failed batch is found by the eviction after the next (two may be on their way).
     for (let i = 0; i < 4 && thrown === undefined; i++)
       try {
-        sim.advance(10_000);
+        both(1);
       } catch (err) {
         thrown = err;
       }
     expect(thrown).toBeInstanceOf(StoreWriteError);
-    expect((thrown as Error).message).toBe('store could not write its file: no such table: chunks');
+    expect((thrown as Error).message).toBe('store could not write its file: disk full (test)');
+    // The advance stopped at the step that threw (any of its steps, as the thread's timing goes);
+    // from there nothing more leaves memory and nothing throws.
+    if (sim.now() < memory.now()) sim.advance(memory.now() - sim.now());
+    both(3);
+    // Every order is still there: in the file, in the batches that could not be written, or in memory.
+    const all = async (s: Simulator) => {
+      const pages: unknown[] = [];
+      for (let page = 1; page <= 3; page++)
+        pages.push(await get(s, `/v1/match/orders?pageSize=100&page=${page}`));
+      return pages;
+    };
+    const [got, want] = [await all(sim), await all(memory)];
+    expect(got).toEqual(want);
+    expect((want[0] as { data: { pagination: { total: number } } }).data.pagination.total).toBeGreaterThan(
+      20,
+    );
     await expect(sim.close()).rejects.toThrow(thrown as Error);
+    await memory.close();
+  });
+
+  it('a simulator opened on a file another of this process left open waits for its writer first', async () => {
+    const file = join(dir, 'left-open.db');
+    const store = { file, retainMs: 10_000, checkpointMs: 30_000 };
+    const first = createSimulator({ ...OPTIONS, store });
+    for (let i = 0; i < 4; i++) first.advance(10_000);
+    await get(first, '/v1/match/orders'); // its writer is idle
+    // The next eviction's batch waits for a lock: it is still on its way when the second opens.
+    const other = new Sqlite(file);
+    other.exec('BEGIN IMMEDIATE');
+    first.advance(10_000);
+    other.exec('ROLLBACK');
+    other.close();
+    const second = createSimulator({ store });
+    await new Promise((r) => setTimeout(r, 100));
+    const db = new Sqlite(file, { readonly: true });
+    const q = 'SELECT count(*) AS n FROM chunks WHERE eviction > (SELECT eviction FROM checkpoint)';
+    // Rows evicted after the checkpoint went when the second opened, and none came back after.
+    expect(db.prepare(q).get().n).toBe(0);
+    db.close();
+    expect(second.now()).toBe(START + 40_000);
+    await second.close();
   });
 
   it('holds at most two batches: what the file committed is let go', () => {
@@ -89,11 +136,12 @@ describe('store: the writer thread', () => {
     const writer = new StoreWriter(file, 0);
     const batch = (eviction: number) => ({ eviction, chunks: [], ids: [], activity: [] });
     for (let n = 1; n <= 10; n++) {
-      writer.post(batch(n), []);
-      expect(writer.held).toBeLessThanOrEqual(2);
+      writer.ready();
+      writer.post(batch(n), [], []);
+      expect(writer.held().length).toBeLessThanOrEqual(2);
     }
     writer.flush();
-    expect(writer.held).toBe(0);
+    expect(writer.held().length).toBe(0);
     writer.close();
   });
 });
