@@ -23,6 +23,13 @@ const SEGMENT_IDS = SEGMENT_BITS / 20;
 /** Probes per id: about ln 2 x 20. */
 const PROBES = 14;
 const WORD_MASK = SEGMENT_BITS / 32 - 1;
+/**
+ * Evictions a segment spans at most: a lookup seeks once per eviction of each segment that says
+ * "maybe", so a quiet market (a few orders an eviction) must not fill one segment over thousands of
+ * them (a lookup of an old order took a seek for every eviction since). A busy one fills a segment
+ * in about 50.
+ */
+const MAX_SPAN = 1024;
 
 /** The evictions a segment's ids were written in (inclusive). */
 export interface EvictionRange {
@@ -61,11 +68,11 @@ export class IdFilter {
 
   /**
    * Adds an id written in `eviction` (numbers never decrease). A segment holds whole evictions:
-   * a full one takes no new eviction, but the rest of its last one.
+   * a full one (or one spanning MAX_SPAN) takes no new eviction, but the rest of its last one.
    */
   add(id: string, eviction: number): void {
     let seg = this.segments.at(-1);
-    if (!seg || (seg.ids >= SEGMENT_IDS && eviction > seg.last)) {
+    if (!seg || (eviction > seg.last && (seg.ids >= SEGMENT_IDS || eviction - seg.first >= MAX_SPAN))) {
       seg = { bits: new Uint32Array(SEGMENT_BITS / 32), ids: 0, first: eviction, last: eviction };
       this.segments.push(seg);
     }

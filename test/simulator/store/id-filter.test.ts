@@ -32,6 +32,14 @@ describe('IdFilter', () => {
     expect(f.evictionsOf(id(3, 1))).toEqual([{ first: 2, last: 3 }]);
   });
 
+  it('starts a segment every 1,024 evictions however few ids they hold', () => {
+    const f = new IdFilter();
+    for (let e = 1; e <= 2050; e++) f.add(id(4, e), e);
+    expect(f.evictionsOf(id(4, 1))).toEqual([{ first: 1, last: 1024 }]);
+    expect(f.evictionsOf(id(4, 1025))).toEqual([{ first: 1025, last: 2048 }]);
+    expect(f.evictionsOf(id(4, 2050))).toEqual([{ first: 2049, last: 2050 }]);
+  });
+
   it('saves its segments and loads them back: the same answers, and only what changed is saved again', () => {
     const f = new IdFilter();
     for (let n = 0; n < 1000; n++) f.add(id(1, n), 1);
