@@ -193,8 +193,12 @@ describe('store: options and the optional driver', () => {
     );
   });
 
-  it('refuses a store without a file or with a retention that is not a positive integer', () => {
+  it('refuses a store without a file, in memory, or with a retention that is not a positive integer', () => {
     expect(() => createSimulator({ store: '' })).toThrow(new RangeError('store must name a file'));
+    // SQLite's in-memory database is one per connection: the writer thread's would be another.
+    expect(() => createSimulator({ store: ':memory:' })).toThrow(
+      new RangeError("store must name a file on disk, not ':memory:'"),
+    );
     expect(() => createSimulator({ store: { file: join(dir, 'y.db'), retainMs: 0 } })).toThrow(
       new RangeError('store.retainMs must be a positive integer of milliseconds'),
     );
