@@ -40,7 +40,11 @@ export const listedBefore = (
   b: { createdAt: number; orderId: string },
 ): boolean => a.createdAt < b.createdAt || (a.createdAt === b.createdAt && a.orderId < b.orderId);
 
-const byListing = (a: Order, b: Order) => (listedBefore(a, b) ? -1 : listedBefore(b, a) ? 1 : 0);
+/** A sort comparator for listing order. */
+export const byListing = (
+  a: { createdAt: number; orderId: string },
+  b: { createdAt: number; orderId: string },
+) => (listedBefore(a, b) ? -1 : listedBefore(b, a) ? 1 : 0);
 
 /** An order's row (as written in its chunk). */
 export function toRow(o: Order): OrderRow {
@@ -73,16 +77,22 @@ export interface Chunk {
   orders: Order[];
 }
 
+/** Items by entity, each entity's in their order (a chunk, an eviction's activity rows). */
+export function groupByEntity<T extends { entityId: string }>(items: readonly T[]): Map<string, T[]> {
+  const byEntity = new Map<string, T[]>();
+  for (const item of items) {
+    const list = byEntity.get(item.entityId);
+    if (list) list.push(item);
+    else byEntity.set(item.entityId, [item]);
+  }
+  return byEntity;
+}
+
 /** The evicted orders by entity, each entity's in listing order. */
 export function chunksOf(orders: readonly Order[]): Chunk[] {
-  const byEntity = new Map<string, Order[]>();
-  for (const o of orders) {
-    const list = byEntity.get(o.entityId);
-    if (list) list.push(o);
-    else byEntity.set(o.entityId, [o]);
-  }
   const chunks: Chunk[] = [];
-  for (const [entityId, list] of byEntity) chunks.push({ entityId, orders: list.sort(byListing) });
+  for (const [entityId, list] of groupByEntity(orders))
+    chunks.push({ entityId, orders: list.sort(byListing) });
   return chunks;
 }
 

@@ -14,9 +14,17 @@ import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
-import { chunksOf, decodeChunk, encodeChunk, type OrderRow, toRow } from './order-row.js';
+import {
+  byListing,
+  chunksOf,
+  groupByEntity,
+  decodeChunk,
+  encodeChunk,
+  type OrderRow,
+  toRow,
+} from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
-import { type HeldBatch, StoreWriter } from './writer.js';
+import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
 import type { Batch } from './writer-protocol.js';
 
 /** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
@@ -91,7 +99,7 @@ export class OrderStore {
   private readonly chunkOfId: Statement;
   private readonly chunksOfEntity: Statement;
   private readonly activityChunkBefore: Statement;
-  /** The number of the last eviction written. */
+  /** The number of the last eviction posted to the writer (or, on open, the checkpoint's). */
   private eviction = 0;
   /** The ids stored, to answer most misses without the file (id-filter.ts). */
   private ids = new IdFilter();
@@ -164,8 +172,8 @@ export class OrderStore {
 
   /**
    * Sends evicted orders and activity entries, and with `doc` the checkpoint taken after them, to
-   * the writer thread, which writes them together or not at all. Throws StoreWriteError once a
-   * write failed.
+   * the writer thread, which writes them together or not at all. Call `ready` first: this never
+   * throws for the file (a batch the file refuses stays readable from the writer).
    */
   evict(orders: Order[], activity: ActivityEntry[], doc?: string): void {
     const n = ++this.eviction;
@@ -201,7 +209,7 @@ export class OrderStore {
     const held = this.writer.held();
     for (let i = held.length - 1; i >= 0; i--) {
       let found: ActivityEntry | undefined;
-      for (const a of (held[i] as HeldBatch).activity) if (a.entityId === entityId && a.at < at) found = a;
+      for (const a of activityOf(held[i] as HeldBatch, entityId)) if (a.at < at) found = a;
       if (found) return { matched: found.matched, rebates: found.rebates, fees: found.fees };
     }
     const text = this.activityChunkBefore.get(entityId, at) as string | undefined;
@@ -281,9 +289,7 @@ export class OrderStore {
     // After a flush only batches whose write failed are held: they are part of the history.
     for (const batch of held) for (const o of batch.orders) if (o.entityId === entityId) consider(toRow(o));
     // Chunks come in eviction order, each sorted; an order evicted late interleaves.
-    matches.sort(
-      (a, b) => a.createdAt - b.createdAt || (a.orderId < b.orderId ? -1 : a.orderId > b.orderId ? 1 : 0),
-    );
+    matches.sort(byListing);
     this.lastMatches = { key, eviction: this.eviction, matches };
     return matches;
   }
@@ -300,12 +306,11 @@ export class OrderStore {
 
 /** Activity entries by entity, as [at, matched, rebates, fees] rows in time order. */
 function activityChunks(entries: readonly ActivityEntry[]): Map<string, ActivityRow[]> {
-  const byEntity = new Map<string, ActivityRow[]>();
-  for (const a of entries) {
-    const row: ActivityRow = [a.at, a.matched, a.rebates, a.fees];
-    const rows = byEntity.get(a.entityId);
-    if (rows) rows.push(row);
-    else byEntity.set(a.entityId, [row]);
-  }
-  return byEntity;
+  const rows = new Map<string, ActivityRow[]>();
+  for (const [entityId, list] of groupByEntity(entries))
+    rows.set(
+      entityId,
+      list.map((a): ActivityRow => [a.at, a.matched, a.rebates, a.fees]),
+    );
+  return rows;
 }

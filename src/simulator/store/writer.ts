@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import type { ActivityEntry } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
+import { groupByEntity } from './order-row.js';
 import { type Batch, SLOTS, type WriterMessage, type WriterSetup } from './writer-protocol.js';
 import { WRITER_THREAD_SOURCE } from './writer-thread.generated.js';
 
@@ -33,6 +34,14 @@ export interface HeldBatch {
   activity: readonly ActivityEntry[];
   /** Built on the first lookup: most batches are never asked. */
   byId?: Map<string, Order>;
+  /** The activity entries by entity, in time order; built on the first lookup. */
+  byEntity?: Map<string, ActivityEntry[]>;
+}
+
+/** A held batch's activity entries of one entity, in time order. */
+export function activityOf(batch: HeldBatch, entityId: string): readonly ActivityEntry[] {
+  batch.byEntity ??= groupByEntity(batch.activity);
+  return batch.byEntity.get(entityId) ?? [];
 }
 
 export class StoreWriter {
