@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator, StoreLayoutError } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Driver } from '../helpers.js';
+import { UncheckedDriver } from '../helpers.js';
 
 // Checkpoints apart from evictions (store/order-store.ts): a process that stops without close()
 // resumes at the last checkpoint, the orders evicted after it back in memory, none twice.
@@ -14,11 +14,6 @@ const NOISE = ['TEST_API_KEY:noise-0001:sim', 'TEST_API_KEY:noise-0002:sim', 'TE
 const dir = mkdtempSync(join(tmpdir(), 'match-venue-checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const Sqlite = createRequire(import.meta.url)('better-sqlite3');
-
-// A store takes old orders out of memory, which the Driver's ledger check reads: unchecked here.
-class UncheckedDriver extends Driver {
-  override check(): void {}
-}
 
 /** Every order and the account of three participants, through REST (memory and file merged). */
 async function history(sim: Simulator) {

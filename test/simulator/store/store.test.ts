@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createSimulator, type Simulator, StoreUnavailableError } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SimulatorStore } from '../../../src/simulator/store/simulator-store.js';
-import { BURNER, Driver } from '../helpers.js';
+import { BURNER, Driver, UncheckedDriver } from '../helpers.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 const OPTIONS = {
@@ -28,12 +28,6 @@ async function run(sim: Simulator, n: number, from = 0) {
   }
 }
 
-// checkInvariants explains the ledgers from every order ever placed, and a store takes the old ones
-// out of memory: a simulator with a store is driven unchecked, and held equal to one without, which
-// the usual Driver checks after every call.
-class UncheckedDriver extends Driver {
-  override check(): void {}
-}
 const withStore = new WeakSet<Simulator>();
 const drive = (sim: Simulator) => (withStore.has(sim) ? new UncheckedDriver(sim) : new Driver(sim));
 function storeSim(options: Parameters<typeof createSimulator>[0]): Simulator {

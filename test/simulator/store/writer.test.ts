@@ -7,21 +7,22 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../../src/simulator/store/sqlite.js';
 import { OrderStore } from '../../../src/simulator/store/order-store.js';
 import { StoreWriter } from '../../../src/simulator/store/writer.js';
-import { Driver } from '../helpers.js';
+import { UncheckedDriver } from '../helpers.js';
 
 // The store's writer thread (store/writer.ts): the simulator goes on while an eviction is written,
 // reads what is on its way from memory, and reports a write that failed.
 const START = Date.parse('2026-01-01T00:00:00Z');
-const OPTIONS = { startTime: START, seed: 9, market: { preset: 'busy', noise: { count: 8 } } } as const;
+const OPTIONS = {
+  startTime: START,
+  seed: 9,
+  market: { preset: 'busy', noise: { count: 8 } },
+  activityWindowMs: 15_000,
+} as const;
 const NOISE = 'TEST_API_KEY:noise-0001:sim';
 const dir = mkdtempSync(join(tmpdir(), 'match-venue-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const Sqlite = createRequire(import.meta.url)('better-sqlite3');
 
-// A store takes old orders out of memory, which the Driver's ledger check reads: unchecked here.
-class UncheckedDriver extends Driver {
-  override check(): void {}
-}
 const get = async (sim: Simulator, path: string) =>
   (await new UncheckedDriver(sim).call('GET', path, NOISE)).body;
 
@@ -49,6 +50,9 @@ describe('store: the writer thread', () => {
     expect(mine).toBeDefined();
     const id = mine as string;
     expect(inFile.get(id).n).toBe(0);
+    // An account's activity sums count the fills of its entries on their way to the file (a 15 s
+    // window starts inside what that eviction drained).
+    expect(await get(stored, '/v1/match/account')).toEqual(await get(memory, '/v1/match/account'));
     // getOrder answers it as the simulator that keeps everything does.
     expect(await get(stored, `/v1/match/orders/${id}`)).toEqual(await get(memory, `/v1/match/orders/${id}`));
     expect((await get(stored, `/v1/match/orders/${id}`)) as unknown).toMatchObject({ data: { orderId: id } });
