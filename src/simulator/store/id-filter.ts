@@ -7,22 +7,29 @@
  * added), so no answer changes, only how fast a miss comes. The segments are saved with each
  * checkpoint, so a file opens without reading back every id (a stored day, 29 million: 45 s).
  *
- * Not blocked (all of an id's bits in one cache line): measured with these ids, a full blocked
- * segment answered "maybe" to 0.13% of others against 0.007%, and a maybe costs seeks.
+ * Not blocked (all of an id's bits in one cache line): measured with these ids at 20 bits an id, a
+ * full blocked segment answered "maybe" to 0.13% of others against 0.007%, and a maybe costs reads.
  *
  * Hand-written because the filter must grow with an unbounded history, name the evictions of its
  * segments and be saved and loaded as bytes: the maintained packages (bloom-filters and the like)
  * size one filter up front and bring a hashing dependency tree for two 32-bit string hashes.
  */
 
-/** Bits per segment (4 MiB): SEGMENT_IDS ids at 20 bits an id. */
-const SEGMENT_BITS = 2 ** 25;
-// 20 bits an id, not 10: a "maybe" costs an index seek per eviction of its segment (order-store.ts),
-// so false ones must be rare (a full segment answers "maybe" to about 0.007% of other ids).
-const SEGMENT_IDS = SEGMENT_BITS / 20;
-/** Probes per id: about ln 2 x 20. */
-const PROBES = 14;
-const WORD_MASK = SEGMENT_BITS / 32 - 1;
+/**
+ * Bits of the first segment (4 MiB); each next one doubles, up to MAX_BITS (16 MiB). Every
+ * placement asks every segment (a "no" costs about two cache misses in each), so a long run needs
+ * few of them: a stored day's 29 million ids took 17 segments of 4 MiB, and asking them was 23 s
+ * of the day's 295 (profiled); in segments that grow it takes 7. A short run (a test) still
+ * allocates 4 MiB. Not larger: each checkpoint saves the last segment whole.
+ */
+const FIRST_BITS = 2 ** 25;
+const MAX_BITS = 2 ** 27;
+// 24 bits an id: a "maybe" costs a read of the id buckets of every eviction of its segment
+// (order-store.ts), up to hundreds in a large one, so false ones must be rare: a full segment
+// answers "maybe" to about 0.001% of other ids.
+const BITS_PER_ID = 24;
+/** Probes per id: about ln 2 x 24. */
+const PROBES = 17;
 /**
  * Evictions a segment spans at most: a lookup seeks once per eviction of each segment that says
  * "maybe", so a quiet market (a few orders an eviction) must not fill one segment over thousands of
@@ -45,9 +52,13 @@ export interface SavedSegment extends EvictionRange {
 }
 
 interface Segment extends EvictionRange {
+  /** A power of two of words. */
   bits: Uint32Array;
   ids: number;
 }
+
+/** The ids a segment of `words` takes. */
+const capacity = (bits: Uint32Array) => (bits.length * 32) / BITS_PER_ID;
 
 export class IdFilter {
   private readonly segments: Segment[] = [];
@@ -58,7 +69,7 @@ export class IdFilter {
   static load(saved: Iterable<SavedSegment>): IdFilter {
     const f = new IdFilter();
     for (const s of saved) {
-      const bits = new Uint32Array(SEGMENT_BITS / 32);
+      const bits = new Uint32Array(s.bits.byteLength / 4);
       new Uint8Array(bits.buffer).set(s.bits);
       f.segments.push({ bits, ids: s.ids, first: s.first, last: s.last });
     }
@@ -72,17 +83,22 @@ export class IdFilter {
    */
   add(id: string, eviction: number): void {
     let seg = this.segments.at(-1);
-    if (!seg || (eviction > seg.last && (seg.ids >= SEGMENT_IDS || eviction - seg.first >= MAX_SPAN))) {
-      seg = { bits: new Uint32Array(SEGMENT_BITS / 32), ids: 0, first: eviction, last: eviction };
+    if (
+      !seg ||
+      (eviction > seg.last && (seg.ids >= capacity(seg.bits) || eviction - seg.first >= MAX_SPAN))
+    ) {
+      const words = Math.min(MAX_BITS, FIRST_BITS * 2 ** this.segments.length) / 32;
+      seg = { bits: new Uint32Array(words), ids: 0, first: eviction, last: eviction };
       this.segments.push(seg);
     }
     seg.ids++;
     seg.last = eviction;
     const bits = seg.bits;
+    const mask = bits.length - 1;
     const [h1, h2] = hashes(id);
     for (let i = 0; i < PROBES; i++) {
       const bit = (h1 + Math.imul(i, h2)) >>> 0;
-      const word = (bit >>> 5) & WORD_MASK;
+      const word = (bit >>> 5) & mask;
       bits[word] = (bits[word] as number) | (1 << (bit & 31));
     }
   }
@@ -117,17 +133,19 @@ export class IdFilter {
 }
 
 function inSegment(bits: Uint32Array, h1: number, h2: number): boolean {
+  const mask = bits.length - 1;
   for (let i = 0; i < PROBES; i++) {
     const bit = (h1 + Math.imul(i, h2)) >>> 0;
-    if (((bits[(bit >>> 5) & WORD_MASK] as number) & (1 << (bit & 31))) === 0) return false;
+    if (((bits[(bit >>> 5) & mask] as number) & (1 << (bit & 31))) === 0) return false;
   }
   return true;
 }
 
 // Two independent 32-bit hashes (FNV-1a and a murmur3-style mix of the same code units), combined
-// by double hashing (Kirsch and Mitzenmacher): fourteen probes for the price of two hashes.
+// by double hashing (Kirsch and Mitzenmacher): seventeen probes for the price of two hashes. The
+// second also keys the file's id buckets (id-buckets.ts). The pair is reused: read it at once.
 const hashPair: [number, number] = [0, 0];
-function hashes(id: string): [number, number] {
+export function hashes(id: string): [number, number] {
   let a = 0x811c9dc5;
   let b = 0x9747b28c;
   for (let i = 0; i < id.length; i++) {

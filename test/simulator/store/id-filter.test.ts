@@ -9,27 +9,29 @@ describe('IdFilter', () => {
   it('never says no to an id it was given, and says maybe to few others even when full', () => {
     const f = new IdFilter();
     expect(f.mightHave(id(1, 0))).toBe(false);
-    // A full segment: 2^25 bits at 20 bits an id.
-    const full = 2 ** 25 / 20;
+    // A full first segment: 2^25 bits at 24 bits an id.
+    const full = 2 ** 25 / 24;
     for (let n = 0; n < full; n++) f.add(id(1, n), 1 + Math.floor(n / 100_000));
     let missed = 0;
     for (let n = 0; n < full; n++) if (!f.mightHave(id(1, n))) missed++;
     expect(missed).toBe(0);
     let maybes = 0;
     for (let n = 0; n < 200_000; n++) if (f.mightHave(id(2, n))) maybes++;
-    // About 0.007% of others for a full segment: far under 0.1%.
-    expect(maybes).toBeLessThan(40);
+    // About 0.001% of others for a full segment (2 of 200,000): far under 0.01%.
+    expect(maybes).toBeLessThan(20);
   });
 
   it('names the evictions of the segments that may hold an id, newest first', () => {
     const f = new IdFilter();
-    const full = 2 ** 25 / 20;
+    const full = 2 ** 25 / 24;
     // Eviction 1 fills the first segment; eviction 2 starts the second; eviction 3 joins it.
     for (let n = 0; n < full; n++) f.add(id(1, n), 1);
     f.add(id(3, 0), 2);
     f.add(id(3, 1), 3);
     expect(f.evictionsOf(id(1, 5))).toEqual([{ first: 1, last: 1 }]);
     expect(f.evictionsOf(id(3, 1))).toEqual([{ first: 2, last: 3 }]);
+    // Segments grow: the second has twice the bits of the first (a long run asks fewer of them).
+    expect(f.changed().map((s) => s.bits.byteLength)).toEqual([2 ** 22, 2 ** 23]);
   });
 
   it('starts a segment every 1,024 evictions however few ids they hold', () => {
