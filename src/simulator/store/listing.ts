@@ -9,8 +9,8 @@
  */
 import type { OrderArchive } from '../engine/order-archive.js';
 import { toWireOrder, type WireOrder } from '../engine/rest-shapes.js';
-import type { Order } from '../engine/types.js';
-import { decodeOrder, listedBefore } from './order-row.js';
+import type { Auction, Order } from '../engine/types.js';
+import { listedBefore, type OrderRow } from './order-row.js';
 import type { OrderStore, StoredOrder, StoredOrderFilter } from './order-store.js';
 
 /** How many of the sorted `stored` list before `o` (binary search). */
@@ -37,6 +37,54 @@ function storedMatches(store: OrderStore, entityId: string, f: StoredOrderFilter
     (f.from === undefined || createdAt >= f.from) &&
     (f.to === undefined || createdAt <= f.to);
   return match ? [{ orderId, createdAt, row: found.row }] : [];
+}
+
+/** The order's REST shape from its entity and row. */
+export function decodeOrder(entityId: string, row: OrderRow): WireOrder {
+  const [
+    orderId,
+    createdAt,
+    status,
+    orderType,
+    auctionId,
+    amountCents,
+    feeBps,
+    postFillAction,
+    updatedAt,
+    sourceWalletId,
+    fiatAccountId,
+    parentOrderId,
+    childOrderId,
+    filledCents,
+    feeCents,
+    clearingFeeCentiBps,
+    clearedAt,
+    cleared,
+  ] = row;
+  // fillOf reads only these two fields of the clearing auction.
+  const clearedIn = cleared ? ({ clearingFeeCentiBps, clearedAt } as Auction) : null;
+  const order: Order = {
+    orderId,
+    entityId,
+    auctionId,
+    orderType,
+    amountCents,
+    feeBps,
+    limitCentiBps: null,
+    postFillAction,
+    status,
+    createdAt,
+    updatedAt,
+    sourceWalletId,
+    fiatAccountId,
+    parentOrderId,
+    childOrderId,
+    clearedIn,
+    filledCents,
+    feeCents,
+    placedLimitCentiBps: null,
+  };
+  return toWireOrder(order);
 }
 
 export function storeArchive(store: OrderStore): OrderArchive {

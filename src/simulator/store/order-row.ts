@@ -1,15 +1,15 @@
 /**
  * Final orders as the store writes them: each order's engine record fields as one JSON array, an
  * entity's orders of one eviction as one array of those (a chunk, one SQLite row), read back
- * through the same toWireOrder as an order in memory, so the REST shape has one home.
+ * through the same toWireOrder as an order in memory (listing.ts), so the REST shape has one home.
+ * The writer thread builds the rows (order-pack.ts), so this module imports types only.
  *
  * Why chunks: a row per order cost about 11 µs to insert with its two indexes, and a simulated
  * day writes about 29 million orders (placements and their roll children); a row per entity and
  * eviction holds a dozen of them for one insert (1M orders: 11.3 s as rows, 3.4 s as chunks).
  * The REST JSON itself was four times the size of the array (614 bytes against about 150).
  */
-import { toWireOrder, type WireOrder } from '../engine/rest-shapes.js';
-import type { Auction, Order, OrderStatus, OrderType, PostFillAction } from '../engine/types.js';
+import type { Order, OrderStatus, OrderType, PostFillAction } from '../engine/types.js';
 
 /** One order's fields, in order (the chunk's row holds the entity). */
 export type OrderRow = [
@@ -71,13 +71,7 @@ export function toRow(o: Order): OrderRow {
   ];
 }
 
-/** One entity's evicted orders, sorted in listing order (the array is sorted in place). */
-export interface Chunk {
-  entityId: string;
-  orders: Order[];
-}
-
-/** Items by entity, each entity's in their order (a chunk, an eviction's activity rows). */
+/** Items by entity, each entity's in their order (an eviction's chunks and activity rows). */
 export function groupByEntity<T extends { entityId: string }>(items: readonly T[]): Map<string, T[]> {
   const byEntity = new Map<string, T[]>();
   for (const item of items) {
@@ -88,64 +82,12 @@ export function groupByEntity<T extends { entityId: string }>(items: readonly T[
   return byEntity;
 }
 
-/** The evicted orders by entity, each entity's in listing order. */
-export function chunksOf(orders: readonly Order[]): Chunk[] {
-  const chunks: Chunk[] = [];
-  for (const [entityId, list] of groupByEntity(orders))
-    chunks.push({ entityId, orders: list.sort(byListing) });
-  return chunks;
-}
+/** Listing order of two rows (a chunk is sorted so). */
+export const rowsByListing = (a: OrderRow, b: OrderRow): number =>
+  a[1] !== b[1] ? a[1] - b[1] : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 
 /** A chunk's row text (final orders never change again, so it is written once). */
-export const encodeChunk = (orders: readonly Order[]): string => JSON.stringify(orders.map(toRow));
+export const encodeRows = (rows: readonly OrderRow[]): string => JSON.stringify(rows);
 
 /** A chunk's rows from its text. */
 export const decodeChunk = (text: string): OrderRow[] => JSON.parse(text) as OrderRow[];
-
-/** The order's REST shape from its entity and row. */
-export function decodeOrder(entityId: string, row: OrderRow): WireOrder {
-  const [
-    orderId,
-    createdAt,
-    status,
-    orderType,
-    auctionId,
-    amountCents,
-    feeBps,
-    postFillAction,
-    updatedAt,
-    sourceWalletId,
-    fiatAccountId,
-    parentOrderId,
-    childOrderId,
-    filledCents,
-    feeCents,
-    clearingFeeCentiBps,
-    clearedAt,
-    cleared,
-  ] = row;
-  // fillOf reads only these two fields of the clearing auction.
-  const clearedIn = cleared ? ({ clearingFeeCentiBps, clearedAt } as Auction) : null;
-  const order: Order = {
-    orderId,
-    entityId,
-    auctionId,
-    orderType,
-    amountCents,
-    feeBps,
-    limitCentiBps: null,
-    postFillAction,
-    status,
-    createdAt,
-    updatedAt,
-    sourceWalletId,
-    fiatAccountId,
-    parentOrderId,
-    childOrderId,
-    clearedIn,
-    filledCents,
-    feeCents,
-    placedLimitCentiBps: null,
-  };
-  return toWireOrder(order);
-}

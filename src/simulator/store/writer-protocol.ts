@@ -7,15 +7,14 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { SavedSegment } from './id-filter.js';
+import type { PackedOrders } from './order-pack.js';
 
-/** One eviction's rows, ready to insert: the text is encoded on the simulator's thread. */
+/** One eviction: its orders packed (the thread makes their chunks), its activity rows encoded. */
 export interface Batch {
   /** The eviction's number: rows carry it, and COMMITTED reports it. */
   eviction: number;
-  /** [entityId, first createdAt, last createdAt, orders text] (order-row.ts). */
-  chunks: [string, number, number, string][];
-  /** Order ids, each followed by the index of its chunk in `chunks`. */
-  ids: (string | number)[];
+  /** The evicted orders (order-pack.ts), their buffers transferred. */
+  orders: PackedOrders;
   /** [entityId, first entry's time, entries text]. */
   activity: [string, number, string][];
   /** The checkpoint document taken after this eviction, when one is due. */

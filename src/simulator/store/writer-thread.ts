@@ -3,18 +3,19 @@
  * and reports the commit in the shared state. SQLite took about half of a stored run's time on
  * the simulator's thread (day bench, 600 auctions: 10 of 24 s); here it overlaps with trading.
  *
- * It runs as an ES module's text (writer-thread.generated.ts, made by
- * scripts/generate-store-writer.ts) so that the Worker starts the same way from src/ under tsx or
- * vitest and from dist/ as ESM or CommonJS, with no file to find at run time. So it imports
- * nothing but Node's modules and types.
+ * It runs as an ES module's text (writer-thread.generated.ts: scripts/generate-store-writer.ts
+ * bundles this file with what it imports) so that the Worker starts the same way from src/ under
+ * tsx or vitest and from dist/ as ESM or CommonJS, with no file to find at run time. So what it
+ * imports imports nothing but Node's modules and types (order-pack.ts, order-row.ts,
+ * id-buckets.ts, id-filter.ts).
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { bucketRows } from './id-buckets.js';
+import { unpackRows } from './order-pack.js';
+import { encodeRows, type OrderRow, rowsByListing } from './order-row.js';
 import type { DatabaseConstructor, Statement } from './sqlite.js';
 import type { Batch, WriterMessage, WriterSetup } from './writer-protocol.js';
-
-/** Ids inserted by one statement: a call costs more than the row it inserts. */
-const ID_BATCH = 128;
 
 const setup = workerData as WriterSetup;
 const state = new Int32Array(setup.state);
@@ -42,9 +43,8 @@ function open() {
   const insertChunk: Statement = db.prepare(
     'INSERT INTO chunks (entity_id, first_at, last_at, orders, eviction) VALUES (?, ?, ?, ?, ?)',
   );
-  const insertId = db.prepare('INSERT INTO order_ids (eviction, order_id, chunk) VALUES (?, ?, ?)');
-  const insertIds = db.prepare(
-    `INSERT INTO order_ids (eviction, order_id, chunk) VALUES ${Array(ID_BATCH).fill('(?, ?, ?)').join(', ')}`,
+  const insertBucket = db.prepare(
+    'INSERT INTO id_buckets (eviction, bucket, first_chunk, entries) VALUES (?, ?, ?, ?)',
   );
   const insertActivity = db.prepare(
     'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
@@ -55,20 +55,27 @@ function open() {
   );
   const write = db.transaction((b: Batch) => {
     const n = b.eviction;
-    const rowids = b.chunks.map(
-      ([entityId, first, last, text]) =>
-        (insertChunk.run(entityId, first, last, text, n) as { lastInsertRowid: number | bigint })
-          .lastInsertRowid,
-    );
-    const params: unknown[] = [];
-    for (let i = 0; i < b.ids.length; i += 2) {
-      params.push(n, b.ids[i], rowids[b.ids[i + 1] as number]);
-      if (params.length === ID_BATCH * 3) {
-        insertIds.run(...params);
-        params.length = 0;
+    // A chunk per entity, its rows in listing order; the ids' buckets name chunks by offset.
+    const ids: string[] = [];
+    const offsets: number[] = [];
+    let firstChunk: number | undefined;
+    for (const [entityId, rows] of unpackRows(b.orders)) {
+      rows.sort(rowsByListing);
+      const firstAt = (rows[0] as OrderRow)[1];
+      const lastAt = (rows.at(-1) as OrderRow)[1];
+      const { lastInsertRowid } = insertChunk.run(entityId, firstAt, lastAt, encodeRows(rows), n) as {
+        lastInsertRowid: number | bigint;
+      };
+      const chunk = Number(lastInsertRowid);
+      firstChunk ??= chunk;
+      for (const row of rows) {
+        ids.push(row[0]);
+        offsets.push(chunk - firstChunk);
       }
     }
-    for (let i = 0; i < params.length; i += 3) insertId.run(params[i], params[i + 1], params[i + 2]);
+    if (firstChunk !== undefined)
+      for (const [bucket, entries] of bucketRows(ids, offsets))
+        insertBucket.run(n, bucket, firstChunk, entries);
     for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
     if (b.doc !== undefined) saveDoc.run(b.doc, n);
     for (const seg of b.filter ?? []) saveSegment.run(seg.index, seg.first, seg.last, seg.ids, seg.bits);

@@ -90,12 +90,24 @@ export class StoreWriter {
     if (this.failed) throw this.failed;
   }
 
-  /** Sends a batch (call `ready` first). Never throws for the file: the batch is held until committed. */
-  post(batch: Batch, orders: readonly Order[], activity: readonly ActivityEntry[]): void {
+  /**
+   * Sends a batch, its `transfer` buffers moved to the thread, and holds what it holds as `held`
+   * (call `ready` first). Never throws for the file: the batch is held until committed.
+   */
+  post(
+    batch: Batch,
+    transfer: ArrayBuffer[],
+    held: { orders: readonly Order[]; activity: readonly ActivityEntry[] },
+  ): void {
     this.drop();
-    this.inFlight.push({ eviction: batch.eviction, orders, activity });
+    this.inFlight.push({ eviction: batch.eviction, ...held });
     this.posted = batch.eviction;
-    if (!this.failed) this.worker.postMessage({ batch } satisfies WriterMessage);
+    if (!this.failed) this.worker.postMessage({ batch } satisfies WriterMessage, transfer);
+  }
+
+  /** The number of the last eviction in the file. */
+  committed(): number {
+    return Atomics.load(this.state, SLOTS.committed);
   }
 
   /** The batches not (yet) in the file, oldest first. */

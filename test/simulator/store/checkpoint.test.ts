@@ -153,7 +153,7 @@ describe('store: checkpoints', () => {
     })();
     expect(refused).toBeInstanceOf(StoreLayoutError);
     expect((refused as Error).message).toBe(
-      `store ${file} was written by another version of the simulator (layout 0, this one reads 4); use a new file`,
+      `store ${file} was written by another version of the simulator (layout 0, this one reads 5); use a new file`,
     );
     // The row-per-order layout of the previous version (2) is refused the same way.
     const v2 = join(dir, 'v2.db');
@@ -162,7 +162,7 @@ describe('store: checkpoints', () => {
     older.close();
     expect(() => createSimulator({ store: v2 })).toThrow(
       new StoreLayoutError(
-        `store ${v2} was written by another version of the simulator (layout 2, this one reads 4); use a new file`,
+        `store ${v2} was written by another version of the simulator (layout 2, this one reads 5); use a new file`,
       ),
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(

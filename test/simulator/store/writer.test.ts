@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../../src/simulator/store/sqlite.js';
 import { OrderStore } from '../../../src/simulator/store/order-store.js';
 import { StoreWriter } from '../../../src/simulator/store/writer.js';
+import { packBuffers, packOrders } from '../../../src/simulator/store/order-pack.js';
 import { UncheckedDriver } from '../helpers.js';
 
 // The store's writer thread (store/writer.ts): the simulator goes on while an eviction is written,
@@ -22,6 +23,9 @@ const NOISE = 'TEST_API_KEY:noise-0001:sim';
 const dir = mkdtempSync(join(tmpdir(), 'match-venue-writer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+
+/** Chunks holding the order's own row (a row starts `["<id>"`; a parent or child id follows a comma). */
+const ROWS_OF_ID = `SELECT count(*) AS n FROM chunks WHERE instr(orders, '["' || ? || '"') > 0`;
 
 const get = async (sim: Simulator, path: string) =>
   (await new UncheckedDriver(sim).call('GET', path, NOISE)).body;
@@ -41,7 +45,7 @@ describe('store: the writer thread', () => {
     for (const s of [memory, stored]) s.advance(10_000);
     const onTheWay = [...inMemory].filter((id) => !stored.engine.state.orders.has(id));
     expect(onTheWay.length).toBeGreaterThan(0);
-    const inFile = other.prepare('SELECT count(*) AS n FROM order_ids WHERE order_id = ?');
+    const inFile = other.prepare(ROWS_OF_ID);
     const listed = (await get(memory, '/v1/match/orders?pageSize=100')) as {
       data: { orders: { orderId: string }[] };
     };
@@ -62,7 +66,7 @@ describe('store: the writer thread', () => {
     const q = '/v1/match/orders?pageSize=100';
     expect(await get(stored, q)).toEqual(await get(memory, q));
     const check = new Sqlite(file, { readonly: true });
-    expect(check.prepare('SELECT count(*) AS n FROM order_ids WHERE order_id = ?').get(id).n).toBe(1);
+    expect(check.prepare(ROWS_OF_ID).get(id).n).toBe(1);
     check.close();
     await Promise.all([stored.close(), memory.close()]);
   });
@@ -138,10 +142,10 @@ describe('store: the writer thread', () => {
     const file = join(dir, 'held-batches.db');
     new OrderStore(loadSqlite(), file).close(); // the file's tables
     const writer = new StoreWriter(file, 0);
-    const batch = (eviction: number) => ({ eviction, chunks: [], ids: [], activity: [] });
     for (let n = 1; n <= 10; n++) {
       writer.ready();
-      writer.post(batch(n), [], []);
+      const orders = packOrders([]);
+      writer.post({ eviction: n, orders, activity: [] }, packBuffers(orders), { orders: [], activity: [] });
       expect(writer.held().length).toBeLessThanOrEqual(2);
     }
     writer.flush();
