@@ -60,6 +60,9 @@ interface Segment extends EvictionRange {
 /** The ids a segment of `words` takes. */
 const capacity = (bits: Uint32Array) => (bits.length * 32) / BITS_PER_ID;
 
+/** A segment's bits, shared with the store's writer thread, which sets an eviction's (addBits). */
+const sharedWords = (words: number) => new Uint32Array(new SharedArrayBuffer(words * 4));
+
 export class IdFilter {
   private readonly segments: Segment[] = [];
   /** The first segment changed since the last `changed()`. */
@@ -69,7 +72,7 @@ export class IdFilter {
   static load(saved: Iterable<SavedSegment>): IdFilter {
     const f = new IdFilter();
     for (const s of saved) {
-      const bits = new Uint32Array(s.bits.byteLength / 4);
+      const bits = sharedWords(s.bits.byteLength / 4);
       new Uint8Array(bits.buffer).set(s.bits);
       f.segments.push({ bits, ids: s.ids, first: s.first, last: s.last });
     }
@@ -78,29 +81,28 @@ export class IdFilter {
   }
 
   /**
-   * Adds an id written in `eviction` (numbers never decrease). A segment holds whole evictions:
-   * a full one (or one spanning MAX_SPAN) takes no new eviction, but the rest of its last one.
+   * The segment that takes `count` ids written in `eviction` (numbers never decrease), counted in
+   * it; the caller sets their bits (addBits). A segment holds whole evictions: a full one (or one
+   * spanning MAX_SPAN) takes no new eviction, but the rest of its last one.
    */
-  add(id: string, eviction: number): void {
+  reserve(eviction: number, count: number): Uint32Array {
     let seg = this.segments.at(-1);
     if (
       !seg ||
       (eviction > seg.last && (seg.ids >= capacity(seg.bits) || eviction - seg.first >= MAX_SPAN))
     ) {
       const words = Math.min(MAX_BITS, FIRST_BITS * 2 ** this.segments.length) / 32;
-      seg = { bits: new Uint32Array(words), ids: 0, first: eviction, last: eviction };
+      seg = { bits: sharedWords(words), ids: 0, first: eviction, last: eviction };
       this.segments.push(seg);
     }
-    seg.ids++;
+    seg.ids += count;
     seg.last = eviction;
-    const bits = seg.bits;
-    const mask = bits.length - 1;
-    const [h1, h2] = hashes(id);
-    for (let i = 0; i < PROBES; i++) {
-      const bit = (h1 + Math.imul(i, h2)) >>> 0;
-      const word = (bit >>> 5) & mask;
-      bits[word] = (bits[word] as number) | (1 << (bit & 31));
-    }
+    return seg.bits;
+  }
+
+  /** Adds an id written in `eviction` (reserve and addBits in one). */
+  add(id: string, eviction: number): void {
+    addBits(this.reserve(eviction, 1), id);
   }
 
   /** The evictions `id` may have been written in, newest first; none when it never was added. */
@@ -120,15 +122,30 @@ export class IdFilter {
     return this.evictionsOf(id).length > 0;
   }
 
-  /** Copies of the segments changed since the last call (the last one may still fill: it is in the next too). */
+  /**
+   * The segments changed since the last call (the last one may still fill: it is in the next too),
+   * their bits as views of the shared memory: whoever saves them copies them once the bits of
+   * every eviction they count are set (the writer thread, in the checkpoint's transaction).
+   */
   changed(): SavedSegment[] {
     const out: SavedSegment[] = [];
     for (let index = this.dirtyFrom; index < this.segments.length; index++) {
       const { bits, ids, first, last } = this.segments[index] as Segment;
-      out.push({ index, ids, first, last, bits: new Uint8Array(bits.buffer.slice(0)) });
+      out.push({ index, ids, first, last, bits: new Uint8Array(bits.buffer) });
     }
     this.dirtyFrom = Math.max(0, this.segments.length - 1);
     return out;
+  }
+}
+
+/** Sets the bits of `id` in a segment (IdFilter.reserve's). */
+export function addBits(bits: Uint32Array, id: string): void {
+  const mask = bits.length - 1;
+  const [h1, h2] = hashes(id);
+  for (let i = 0; i < PROBES; i++) {
+    const bit = (h1 + Math.imul(i, h2)) >>> 0;
+    const word = (bit >>> 5) & mask;
+    bits[word] = (bits[word] as number) | (1 << (bit & 31));
   }
 }
 

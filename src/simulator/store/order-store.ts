@@ -14,7 +14,7 @@ import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
 import { idKey, offsetsOf } from './id-buckets.js';
-import { type EvictionRange, IdFilter, type SavedSegment } from './id-filter.js';
+import { IdFilter, type SavedSegment } from './id-filter.js';
 import { packBuffers, packOrders } from './order-pack.js';
 import { byListing, decodeChunk, groupByEntity, type OrderRow, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
@@ -175,17 +175,22 @@ export class OrderStore {
    */
   evict(orders: Order[], activity: ActivityEntry[], doc?: string): void {
     const n = ++this.eviction;
-    // Added before the write: one that fails leaves a "maybe", never a wrong "no".
-    for (const o of orders) this.ids.add(o.orderId, n);
+    // The writer thread sets the ids' bits in this segment before it reports the commit (until
+    // then `get` finds them in the held batch); a write that fails leaves them held for good.
+    const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;
     const packed = packOrders(orders);
     const rows: [string, number, string][] = [];
     for (const [entityId, list] of activityChunks(activity))
       rows.push([entityId, (list[0] as ActivityRow)[0], JSON.stringify(list)]);
     const filter = doc === undefined ? undefined : this.ids.changed();
-    this.writer.post({ eviction: n, orders: packed, activity: rows, doc, filter }, packBuffers(packed), {
-      orders,
-      activity,
-    });
+    this.writer.post(
+      { eviction: n, orders: packed, activity: rows, doc, segment, filter },
+      packBuffers(packed),
+      {
+        orders,
+        activity,
+      },
+    );
   }
 
   /** Waits until the writer can take another eviction; throws StoreWriteError once a write failed. */
@@ -239,14 +244,13 @@ export class OrderStore {
 
   /** An evicted order by id: its entity and row. */
   get(orderId: string): { entityId: string; row: OrderRow } | undefined {
+    // On its way to the file: read here. Checked first: the filter has its ids once the file has
+    // them (the writer thread sets their bits before it reports the commit), so a commit
+    // meanwhile leaves it in one place or the other.
+    const pending = this.writer.pending(orderId);
+    if (pending) return { entityId: pending.entityId, row: toRow(pending) };
     const evictions = this.ids.evictionsOf(orderId);
     if (evictions.length === 0) return undefined;
-    // On its way to the file: read here (checked first, so a commit meanwhile cannot hide it).
-    // Only when the filter names a held eviction: a false "maybe" in an older segment need not
-    // index the held batches (that cost 5 s of a stored day).
-    const newest = (evictions[0] as EvictionRange).last;
-    const pending = newest > this.writer.committed() ? this.writer.pending(orderId) : undefined;
-    if (pending) return { entityId: pending.entityId, row: toRow(pending) };
     const { hash, bucket } = idKey(orderId);
     for (const { first, last } of evictions)
       for (let e = last; e >= first; e--) {

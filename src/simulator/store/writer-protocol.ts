@@ -19,7 +19,12 @@ export interface Batch {
   activity: [string, number, string][];
   /** The checkpoint document taken after this eviction, when one is due. */
   doc?: string | undefined;
-  /** With a checkpoint: the id filter's segments changed since the last one (id-filter.ts). */
+  /**
+   * The id filter's segment (shared memory) that takes the orders' ids: the thread sets their bits
+   * before it reports the commit (id-filter.ts addBits); none when no order left.
+   */
+  segment?: Uint32Array | undefined;
+  /** With a checkpoint: the id filter's segments changed since the last one, to copy and save. */
   filter?: SavedSegment[] | undefined;
 }
 

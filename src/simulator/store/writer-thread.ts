@@ -10,8 +10,10 @@
  * id-buckets.ts, id-filter.ts).
  */
 import { createRequire } from 'node:module';
+import { Buffer } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { bucketRows } from './id-buckets.js';
+import { addBits } from './id-filter.js';
 import { unpackRows } from './order-pack.js';
 import { encodeRows, type OrderRow, rowsByListing } from './order-row.js';
 import type { DatabaseConstructor, Statement } from './sqlite.js';
@@ -71,6 +73,8 @@ function open() {
       for (const row of rows) {
         ids.push(row[0]);
         offsets.push(chunk - firstChunk);
+        // Before the commit is reported: from then on the simulator's thread finds them by the filter.
+        if (b.segment) addBits(b.segment, row[0]);
       }
     }
     if (firstChunk !== undefined)
@@ -78,7 +82,9 @@ function open() {
         insertBucket.run(n, bucket, firstChunk, entries);
     for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
     if (b.doc !== undefined) saveDoc.run(b.doc, n);
-    for (const seg of b.filter ?? []) saveSegment.run(seg.index, seg.first, seg.last, seg.ids, seg.bits);
+    // Copies of the shared bits, now that every eviction they count has set its own.
+    for (const seg of b.filter ?? [])
+      saveSegment.run(seg.index, seg.first, seg.last, seg.ids, Buffer.from(seg.bits));
   });
   return { db, write };
 }

@@ -105,11 +105,6 @@ export class StoreWriter {
     if (!this.failed) this.worker.postMessage({ batch } satisfies WriterMessage, transfer);
   }
 
-  /** The number of the last eviction in the file. */
-  committed(): number {
-    return Atomics.load(this.state, SLOTS.committed);
-  }
-
   /** The batches not (yet) in the file, oldest first. */
   held(): readonly HeldBatch[] {
     this.drop();

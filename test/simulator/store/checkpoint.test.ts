@@ -71,6 +71,16 @@ describe('store: checkpoints', () => {
     const [found, expected] = [await byId(resumed), await byId(reference)];
     expect(found.status).toBe(200);
     expect(found.body).toEqual(expected.body);
+    // Every order only the file holds, of every participant, is found by id: the saved id filter
+    // counts the ids of the checkpoint's own eviction too.
+    const onlyInFile = [...reference.engine.state.orders.values()].filter(
+      (o) => !resumed.engine.state.orders.has(o.orderId),
+    );
+    expect(onlyInFile.length).toBeGreaterThan(100);
+    for (const o of onlyInFile)
+      expect(resumed.engine.getOrder(o.entityId, { id: o.orderId })).toEqual(
+        reference.engine.getOrder(o.entityId, { id: o.orderId }),
+      );
     // And it runs on alike.
     resumed.advance(30_000);
     reference.advance(30_000);
