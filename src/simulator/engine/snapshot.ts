@@ -65,46 +65,176 @@ const fromTime = (t: SnapshotTime): number => (t === 'Infinity' ? Number.POSITIV
 // Copies, so that the document and the live state never share an object.
 const deepCopy = <T>(value: T): T => structuredClone(value);
 
+// The store writes this document every checkpoint, and with a busy market it holds hundreds of
+// thousands of orders: the builders below are plain loops filling one object literal per order or
+// auction (one hidden class, no iterator entries, no rest/spread copies, which took ~4 µs an order
+// and most of the checkpoint's garbage). Their key order is the document's JSON text, which must
+// not change: an order's is orderRecord's (records.ts) with `clearedIn` moved last, as the
+// `{ clearedIn, ...o }` spread this replaces wrote it; an auction's is newAuction's (state.ts). Every
+// live order and auction has those shapes, the imported ones included (importEngineState builds
+// them with the same literals).
+
+/** An order as the document holds it. */
+function orderDocument(o: Order): SnapshotOrder {
+  return {
+    orderId: o.orderId,
+    entityId: o.entityId,
+    auctionId: o.auctionId,
+    orderType: o.orderType,
+    amountCents: o.amountCents,
+    feeBps: o.feeBps,
+    limitCentiBps: o.limitCentiBps,
+    postFillAction: o.postFillAction,
+    status: o.status,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    sourceWalletId: o.sourceWalletId,
+    fiatAccountId: o.fiatAccountId,
+    parentOrderId: o.parentOrderId,
+    childOrderId: o.childOrderId,
+    filledCents: o.filledCents,
+    feeCents: o.feeCents,
+    placedLimitCentiBps: o.placedLimitCentiBps,
+    clearedIn: o.clearedIn === null ? null : o.clearedIn.auctionId,
+  };
+}
+
+/** An auction as the document holds it. */
+function auctionDocument(a: Auction, copy: <T>(value: T) => T): SnapshotAuction {
+  return {
+    auctionId: a.auctionId,
+    phase: a.phase,
+    opensAt: a.opensAt,
+    locksAt: toTime(a.locksAt),
+    clearsAt: toTime(a.clearsAt),
+    clearedAt: a.clearedAt,
+    settleAt: a.settleAt === null ? null : toTime(a.settleAt),
+    settledAt: a.settledAt,
+    clearingFeeCentiBps: a.clearingFeeCentiBps,
+    matchedCents: a.matchedCents,
+    fillsCount: a.fillsCount,
+    orders: orderIds(a.orders),
+    pending: copy(record(a.pending, same)),
+    placed: record(a.placed, same),
+    cyclesHeld: a.cyclesHeld,
+  };
+}
+
+function orderIds(orders: readonly Order[]): string[] {
+  const ids = new Array<string>(orders.length);
+  for (let i = 0; i < orders.length; i++) ids[i] = (orders[i] as Order).orderId;
+  return ids;
+}
+
+const same = <T>(value: T): T => value;
+
+/**
+ * `Object.fromEntries(map)` with each value mapped, without its [key, value] pairs. Assignment
+ * orders keys as fromEntries does; only `__proto__` needs defining (assigning it would set the
+ * prototype).
+ */
+function record<V, R>(map: ReadonlyMap<string, V>, value: (v: V) => R): Record<string, R> {
+  const out: Record<string, R> = {};
+  map.forEach((v, key) => {
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: value(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = value(v);
+  });
+  return out;
+}
+
+/** The values of `map` in order, each mapped, in an array allocated once. */
+function list<V, R>(map: ReadonlyMap<unknown, V>, value: (v: V) => R): R[] {
+  const out = new Array<R>(map.size);
+  let i = 0;
+  map.forEach((v) => {
+    out[i++] = value(v);
+  });
+  return out;
+}
+
 /**
  * The state as a JSON-safe document (deep copies: the engine may run on). `shared` skips the
  * copies for a document serialized before the engine moves again (the store's checkpoint): with a
  * long run's activity log the copy was most of the checkpoint's memory peak.
  */
 export function exportEngineState(s: EngineState, shared = false): EngineStateDocument {
-  const copy = shared ? <T>(value: T): T => value : deepCopy;
+  const copy = shared ? same : deepCopy;
   return {
     entities: copy([...s.entities.values()]),
     wallets: copy([...s.wallets.values()]),
     fiatAccounts: copy([...s.fiatAccounts.values()]),
-    orders: [...s.orders.values()].map(({ clearedIn, ...o }) => ({
-      ...o,
-      clearedIn: clearedIn?.auctionId ?? null,
-    })),
-    ordersByEntity: Object.fromEntries(
-      [...s.ordersByEntity].map(([id, list]) => [id, list.map((o) => o.orderId)]),
-    ),
-    auctions: [...s.auctions.values()].map((a) => ({
-      ...a,
-      locksAt: toTime(a.locksAt),
-      clearsAt: toTime(a.clearsAt),
-      settleAt: a.settleAt === null ? null : toTime(a.settleAt),
-      orders: a.orders.map((o) => o.orderId),
-      pending: copy(Object.fromEntries(a.pending)),
-      placed: Object.fromEntries(a.placed),
-    })),
+    orders: list(s.orders, orderDocument),
+    ordersByEntity: record(s.ordersByEntity, orderIds),
+    auctions: list(s.auctions, (a) => auctionDocument(a, copy)),
     currentAuctionId: s.currentAuctionId,
     settlingAuctionId: s.settlingAuctionId,
     lastClearedAuctionId: s.lastClearedAuctionId,
     withdrawals: copy([...s.withdrawals.values()]),
     activeWithdrawals: [...s.activeWithdrawals],
-    fallbacks: s.fallbacks.map((o) => o.orderId),
+    fallbacks: orderIds(s.fallbacks),
     wires: copy(s.wires),
     house: { ...s.house },
     issuer: { ...s.issuer },
     initialTotals: { ...s.initialTotals },
     seededLedgers: copy(s.seededLedgers),
-    exposure: copy(Object.fromEntries(s.exposure)),
-    activity: copy(Object.fromEntries(s.activity)),
+    exposure: copy(record(s.exposure, same)),
+    activity: copy(record(s.activity, same)),
+  };
+}
+
+// A restored order or auction is built by the same literal as a new one (orderRecord, newAuction),
+// whatever the key order of the document it came from: the export above relies on those shapes,
+// and the engine's hot paths on one hidden class per kind (records.ts).
+
+/** A document's order, live; its auction is linked once the auctions exist. */
+function liveOrder(o: SnapshotOrder): Order {
+  return {
+    orderId: o.orderId,
+    entityId: o.entityId,
+    auctionId: o.auctionId,
+    orderType: o.orderType,
+    amountCents: o.amountCents,
+    feeBps: o.feeBps,
+    limitCentiBps: o.limitCentiBps,
+    postFillAction: o.postFillAction,
+    status: o.status,
+    createdAt: o.createdAt,
+    updatedAt: o.updatedAt,
+    sourceWalletId: o.sourceWalletId,
+    fiatAccountId: o.fiatAccountId,
+    parentOrderId: o.parentOrderId,
+    childOrderId: o.childOrderId,
+    clearedIn: null,
+    filledCents: o.filledCents,
+    feeCents: o.feeCents,
+    placedLimitCentiBps: o.placedLimitCentiBps,
+  };
+}
+
+/** A document's auction, live, with its orders resolved. */
+function liveAuction(a: SnapshotAuction, orders: Order[]): Auction {
+  return {
+    auctionId: a.auctionId,
+    phase: a.phase,
+    opensAt: a.opensAt,
+    locksAt: fromTime(a.locksAt),
+    clearsAt: fromTime(a.clearsAt),
+    clearedAt: a.clearedAt,
+    settleAt: a.settleAt === null ? null : fromTime(a.settleAt),
+    settledAt: a.settledAt,
+    clearingFeeCentiBps: a.clearingFeeCentiBps,
+    matchedCents: a.matchedCents,
+    fillsCount: a.fillsCount,
+    orders,
+    pending: new Map(Object.entries(a.pending)),
+    placed: new Map(Object.entries(a.placed)),
+    cyclesHeld: a.cyclesHeld,
   };
 }
 
@@ -116,22 +246,15 @@ export function importEngineState(d: EngineStateDocument): EngineState {
   const doc = deepCopy(d);
   const auctions = new Map<number, Auction>();
   const orders = new Map<string, Order>();
-  for (const o of doc.orders) orders.set(o.orderId, { ...o, clearedIn: null });
+  for (const o of doc.orders) orders.set(o.orderId, liveOrder(o));
   const order = (id: string, where: string): Order => {
     const o = orders.get(id);
     if (!o) throw new SnapshotReferenceError(`${where} names order ${id}, which is not in state.orders`);
     return o;
   };
   for (const a of doc.auctions) {
-    auctions.set(a.auctionId, {
-      ...a,
-      locksAt: fromTime(a.locksAt),
-      clearsAt: fromTime(a.clearsAt),
-      settleAt: a.settleAt === null ? null : fromTime(a.settleAt),
-      orders: a.orders.map((id) => order(id, `state.auctions[${a.auctionId}].orders`)),
-      pending: new Map(Object.entries(a.pending)),
-      placed: new Map(Object.entries(a.placed)),
-    });
+    const admitted = a.orders.map((id) => order(id, `state.auctions[${a.auctionId}].orders`));
+    auctions.set(a.auctionId, liveAuction(a, admitted));
   }
   for (const o of doc.orders) {
     if (o.clearedIn === null) continue;
