@@ -116,7 +116,7 @@ export class StoreWriter {
     const held = this.held();
     for (let i = held.length - 1; i >= 0; i--) {
       const batch = held[i] as HeldBatch;
-      batch.byId ??= new Map(batch.orders.map((o) => [o.orderId, o]));
+      batch.byId ??= byId(batch.orders);
       const found = batch.byId.get(orderId);
       if (found) return found;
     }
@@ -185,4 +185,11 @@ export class StoreWriter {
     while (this.inFlight.length > 0 && (this.inFlight[0] as HeldBatch).eviction <= committed)
       this.inFlight.shift();
   }
+}
+
+/** Orders by id (a loop: no [id, order] pair for each of an eviction's 20,000 orders). */
+function byId(orders: readonly Order[]): Map<string, Order> {
+  const map = new Map<string, Order>();
+  for (const o of orders) map.set(o.orderId, o);
+  return map;
 }
