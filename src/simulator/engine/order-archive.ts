@@ -22,6 +22,14 @@ export interface ListQuery {
 export interface OrderArchive {
   /** An evicted order by id, with its entity. */
   find(orderId: string): { entityId: string; wire: WireOrder } | undefined;
+  /**
+   * False when no evicted order has `orderId`, a key the background market made for the current
+   * auction (ParsedPlacement.marketKey). The market makes each such key once, so only an order
+   * placed by someone else under it (or a roll child with that id) could, and the store keeps those
+   * ids apart when it evicts them; a market placement then skips `find` (it was a tenth of a
+   * stored run's time: every placement asked the id filter and the batches on their way).
+   */
+  mayHoldMarketKey(orderId: string): boolean;
   /** The cumulative activity sums through the entity's last stored entry before `at`. */
   activityBefore(entityId: string, at: number): ActivitySums | undefined;
   /** The page of the merged listing; `memory` is the entity's in-memory matches, sorted. */

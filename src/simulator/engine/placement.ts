@@ -41,6 +41,12 @@ export interface ParsedPlacement {
   /** The BURN order's wallet and fiat account; null on MINT (which names neither). */
   sourceWalletId: string | null;
   fiatAccountId: string | null;
+  /**
+   * The key is one the background market made for the current auction (market/order-ids.ts): no
+   * earlier market placement used it, so the archive is asked only when it may hold it
+   * (OrderArchive.mayHoldMarketKey). Memory is asked as for any placement.
+   */
+  marketKey?: boolean;
 }
 
 /**
@@ -102,7 +108,7 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
     if (!same) throw venueError.IdempotencyKeyReused(p.idempotencyKey);
     return placeResult(existing);
   }
-  if (ctx.archive) {
+  if (ctx.archive && !(p.marketKey && !ctx.archive.mayHoldMarketKey(orderId))) {
     const { orderType, postFillAction } = p;
     const params = { orderType, amountCents, postFillAction };
     const archived = replayArchived(ctx.archive, entityId, orderId, p.idempotencyKey, params, parseCents);

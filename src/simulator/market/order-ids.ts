@@ -8,6 +8,21 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 /** The hex of "market": the last group of every participant order id. */
 const ID_TAIL = '6d61726b6574';
 
+/** The shape of every participantOrderId; the first group is its auction (mod 2^32). */
+const MARKET_ID = /^([0-9a-f]{8})-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-6d61726b6574$/;
+
+/**
+ * The auction whose participant orders may carry `id` (the market makes an auction's ids while it
+ * is the current one), or undefined when the market makes no such id. An auction id past 2^32
+ * (1,360 years of 10 s auctions) would share its ids with another.
+ */
+export function marketIdAuction(id: string): number | undefined {
+  // Most ids a store evicts are roll children's (hashes): the tail turns them away first.
+  if (!id.endsWith(ID_TAIL)) return undefined;
+  const m = MARKET_ID.exec(id);
+  return m ? Number.parseInt(m[1] as string, 16) : undefined;
+}
+
 /** Order id k of participant `number` in an auction: unique by construction, shaped as UUID v4. */
 export function participantOrderId(auctionId: number, number: number, k: number): string {
   return idPrefix(auctionId) + idMiddle(number) + idTail(k);

@@ -272,6 +272,7 @@ export class MarketPopulation {
           postFillAction,
           sourceWalletId: burn ? p.walletId : null,
           fiatAccountId: burn ? p.fiatAccountId : null,
+          marketKey: true,
         });
       }
       this.stats.placed++;

@@ -94,6 +94,7 @@ export function storeArchive(store: OrderStore): OrderArchive {
       return found && { entityId: found.entityId, wire: decodeOrder(found.entityId, found.row) };
     },
     activityBefore: (entityId, at) => store.activityBefore(entityId, at),
+    mayHoldMarketKey: (orderId) => store.mayHoldMarketKey(orderId),
     list(entityId, q, memory) {
       const page = q.page ?? 1;
       const pageSize = q.pageSize ?? 20;

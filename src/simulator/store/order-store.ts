@@ -13,6 +13,7 @@
 import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
+import { marketIdAuction } from '../market/order-ids.js';
 import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
 import { packBuffers, packOrders } from './order-pack.js';
@@ -60,6 +61,7 @@ CREATE TABLE IF NOT EXISTS id_filter (
   segment INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL, ids INTEGER NOT NULL,
   bits BLOB NOT NULL
 );
+CREATE TABLE IF NOT EXISTS market_keys (order_id TEXT PRIMARY KEY) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
 );
@@ -97,6 +99,12 @@ export class OrderStore {
   private eviction = 0;
   /** The ids stored, to answer most misses without the file (id-filter.ts). */
   private ids = new IdFilter();
+  /**
+   * Stored ids the background market may yet make (an auction not past when they left memory):
+   * a market placement asks the store only for these (OrderArchive.mayHoldMarketKey). Saved with
+   * each checkpoint (`market_keys`), as of its eviction.
+   */
+  private marketKeys = new Set<string>();
   /** The last listing's stored matches: the pages of one walk read the file once. */
   private lastMatches: { key: string; eviction: number; matches: StoredOrder[] } | undefined;
 
@@ -166,6 +174,8 @@ export class OrderStore {
       'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
     );
     this.ids = IdFilter.load(saved.all() as SavedSegment[]);
+    for (const id of this.db.prepare('SELECT order_id FROM market_keys').pluck().iterate())
+      this.marketKeys.add(id as string);
     try {
       this.writer = new StoreWriter(file, this.eviction);
     } catch (err) {
@@ -180,8 +190,16 @@ export class OrderStore {
    * the writer thread, which writes them together or not at all. Call `ready` first: this never
    * throws for the file (a batch the file refuses stays readable from the writer).
    */
-  evict(orders: Order[], activity: ActivityEntry[], doc?: string): void {
+  evict(orders: Order[], activity: ActivityEntry[], currentAuction: number, doc?: string): void {
     const n = ++this.eviction;
+    // The market makes an auction's ids while it is the current one: an id of a past auction it
+    // will not make again, and one of this or a later auction (placed by someone else) it may.
+    for (const id of this.marketKeys)
+      if ((marketIdAuction(id) as number) < currentAuction) this.marketKeys.delete(id);
+    for (const o of orders) {
+      const a = marketIdAuction(o.orderId);
+      if (a !== undefined && a >= currentAuction) this.marketKeys.add(o.orderId);
+    }
     // The writer thread sets the ids' bits in this segment before it reports the commit (until
     // then `get` finds them in the held batch); a write that fails leaves them held for good.
     const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;
@@ -190,14 +208,9 @@ export class OrderStore {
     for (const [entityId, list] of activityChunks(activity))
       rows.push([entityId, (list[0] as ActivityRow)[0], JSON.stringify(list)]);
     const filter = doc === undefined ? undefined : this.ids.changed();
-    this.writer.post(
-      { eviction: n, orders: packed, activity: rows, doc, segment, filter },
-      packBuffers(packed),
-      {
-        orders,
-        activity,
-      },
-    );
+    const marketKeys = doc === undefined ? undefined : [...this.marketKeys];
+    const batch = { eviction: n, orders: packed, activity: rows, doc, segment, filter, marketKeys };
+    this.writer.post(batch, packBuffers(packed), { orders, activity });
   }
 
   /** Waits until the writer can take another eviction; throws StoreWriteError once a write failed. */
@@ -231,12 +244,15 @@ export class OrderStore {
   replaceAll(doc: string, baselines: readonly ActivityEntry[]): void {
     this.writer.flush();
     this.db.transaction(() => {
-      this.db.exec('DELETE FROM chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM id_filter');
+      this.db.exec(
+        'DELETE FROM chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM id_filter; DELETE FROM market_keys',
+      );
       this.saveDoc.run(doc, ++this.eviction);
       for (const [entityId, rows] of activityChunks(baselines))
         this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows), this.eviction);
     })();
     this.ids = new IdFilter();
+    this.marketKeys.clear();
     this.writer.forget();
     this.lastMatches = undefined;
   }
@@ -247,6 +263,11 @@ export class OrderStore {
       | { doc: string }
       | undefined;
     return row?.doc;
+  }
+
+  /** False when no stored order can have `orderId`, a key the market made for the current auction. */
+  mayHoldMarketKey(orderId: string): boolean {
+    return this.marketKeys.has(orderId);
   }
 
   /** An evicted order by id: its entity and row. */

@@ -116,7 +116,7 @@ export class SimulatorStore {
       const cutoff = now - this.retainMs;
       const evicted = evictFinalOrders(state, cutoff);
       const activity = drainActivity(state, activityHorizon(state, cutoff));
-      this.orders.evict(evicted, activity, snapshot && JSON.stringify(snapshot()));
+      this.orders.evict(evicted, activity, state.currentAuctionId, snapshot && JSON.stringify(snapshot()));
       this.lastEvictionAt = now;
       if (snapshot) this.lastCheckpointAt = now;
     } finally {

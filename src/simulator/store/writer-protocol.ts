@@ -26,6 +26,8 @@ export interface Batch {
   segment?: Uint32Array | undefined;
   /** With a checkpoint: the id filter's segments changed since the last one, to copy and save. */
   filter?: SavedSegment[] | undefined;
+  /** With a checkpoint: every stored id the market may yet make (order-store.ts), to save. */
+  marketKeys?: string[] | undefined;
 }
 
 /** A message to the writer thread. */

@@ -52,6 +52,8 @@ function open() {
     'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
   );
   const saveDoc = db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
+  const clearMarketKeys = db.prepare('DELETE FROM market_keys');
+  const saveMarketKey = db.prepare('INSERT INTO market_keys (order_id) VALUES (?)');
   const saveSegment = db.prepare(
     'INSERT OR REPLACE INTO id_filter (segment, first, last, ids, bits) VALUES (?, ?, ?, ?, ?)',
   );
@@ -82,6 +84,10 @@ function open() {
         insertBucket.run(n, bucket, firstChunk, entries);
     for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
     if (b.doc !== undefined) saveDoc.run(b.doc, n);
+    if (b.marketKeys) {
+      clearMarketKeys.run();
+      for (const id of b.marketKeys) saveMarketKey.run(id);
+    }
     // Copies of the shared bits, now that every eviction they count has set its own.
     for (const seg of b.filter ?? [])
       saveSegment.run(seg.index, seg.first, seg.last, seg.ids, Buffer.from(seg.bits));

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { isUuid } from '../../../src/contract/ids.js';
-import { idMiddle, idPrefix, idTail, participantOrderId } from '../../../src/simulator/market/order-ids.js';
+import {
+  idMiddle,
+  idPrefix,
+  idTail,
+  marketIdAuction,
+  participantOrderId,
+} from '../../../src/simulator/market/order-ids.js';
 
 describe('participant order ids', () => {
   it('are the auction, the participant and the rank in hex, shaped as UUID v4, ending in "market"', () => {
@@ -17,5 +23,15 @@ describe('participant order ids', () => {
     expect(idTail(3)).toBe('003-6d61726b6574');
     expect(idTail(4_099)).toBe('003-6d61726b6574');
     expect(idTail(4_095)).toBe('fff-6d61726b6574');
+  });
+
+  it('name their auction; other ids (a roll child, a bot key) name none', () => {
+    expect(marketIdAuction(participantOrderId(8_640, 1_000, 17))).toBe(8_640);
+    expect(marketIdAuction(participantOrderId(0xffffffff, 7, 0))).toBe(0xffffffff);
+    expect(marketIdAuction('000021c0-0000-43e8-8011-6d61726b6574')).toBeUndefined(); // variant 8, not a
+    expect(marketIdAuction('000021c0-0000-53e8-a011-6d61726b6574')).toBeUndefined(); // version 5
+    expect(marketIdAuction('000021C0-0000-43e8-a011-6d61726b6574')).toBeUndefined(); // upper case
+    expect(marketIdAuction('x000021c0-0000-43e8-a011-6d61726b6574')).toBeUndefined();
+    expect(marketIdAuction('00000000-0000-4000-8000-000000000001')).toBeUndefined();
   });
 });

@@ -1,0 +1,69 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createSimulator, type Simulator } from 'match-venue/simulator';
+import { afterAll, describe, expect, it } from 'vitest';
+import { participantOrderId } from '../../../src/simulator/market/order-ids.js';
+import { BURNER, UncheckedDriver } from '../helpers.js';
+
+// A market placement asks the store only for keys someone else used before the market made them
+// (OrderArchive.mayHoldMarketKey); these tests place such keys first, as a bot could.
+const START = Date.parse('2026-01-01T00:00:00Z');
+const OPTIONS = {
+  startTime: START,
+  seed: 7,
+  market: { preset: 'busy', noise: { count: 8 }, liquidity: { count: 1 } },
+} as const;
+const dir = mkdtempSync(join(tmpdir(), 'match-venue-market-keys-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const advance = (sims: Simulator[], n: number) => {
+  for (let i = 0; i < n; i++) for (const s of sims) s.advance(10_000);
+};
+
+/** What the market did and what each key names, as the simulator tells it. */
+function outcome(sim: Simulator, keys: string[]) {
+  const orders = keys.map((id) => {
+    try {
+      return sim.engine.getOrder(BURNER.entityId, { id });
+    } catch (err) {
+      return (err as Error).message;
+    }
+  });
+  return { market: sim.getState().market, orders };
+}
+
+describe('store: keys the market has yet to make', () => {
+  it('a key a bot used before the market made it is refused to the market as without a store', async () => {
+    const memory = createSimulator(OPTIONS);
+    const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'keys.db'), retainMs: 10_000 } });
+    advance([memory, stored], 2);
+    const current = stored.engine.state.currentAuctionId;
+    // The burner places, now, under keys the market will make 6 to 9 auctions on (rank 0 of
+    // participants 1 to 6): orders of the current auction, cleared and evicted long before.
+    const keys: string[] = [];
+    for (let a = current + 6; a <= current + 9; a++)
+      for (let n = 1; n <= 6; n++) keys.push(participantOrderId(a, n, 0));
+    for (const sim of [memory, stored]) {
+      const d = new UncheckedDriver(sim);
+      for (const idempotencyKey of keys) {
+        const r = await d.burn('100.00', { idempotencyKey });
+        expect(r.status, r.text).toBe(202);
+      }
+    }
+    advance([memory, stored], 5);
+    // In the file only, before the market reaches their auctions.
+    expect(keys.filter((id) => stored.engine.state.orders.has(id))).toEqual([]);
+    expect(keys.every((id) => memory.engine.state.orders.has(id))).toBe(true);
+    // Stopped and resumed here: the store knows the keys from its checkpoint (`market_keys`).
+    await stored.close();
+    const resumed = createSimulator({ store: { file: join(dir, 'keys.db'), retainMs: 10_000 } });
+    advance([memory, resumed], 6);
+    const [got, want] = [outcome(resumed, keys), outcome(memory, keys)];
+    expect(got.market).toEqual(want.market);
+    expect(got).toEqual(want);
+    // The market met the keys: refused as reused (137004), not placed a second time.
+    expect(want.market?.refused['137004']).toBeGreaterThan(0);
+    await Promise.all([resumed.close(), memory.close()]);
+  });
+});
