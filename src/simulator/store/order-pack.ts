@@ -107,8 +107,116 @@ export function packOrders(orders: readonly Order[]): PackedOrders {
   return { count, numbers, wordIndexes, words, textLengths, text: new Uint8Array(text.buffer, 0, end) };
 }
 
-/** A packed eviction's rows by entity, each entity's in pack order (toRow's rows, field for field). */
-export function unpackRows(p: PackedOrders): Map<string, OrderRow[]> {
+/** One entity's orders of an eviction as the file keeps them (a chunk, order-store.ts). */
+export interface EntityChunk {
+  entityId: string;
+  /** The least and greatest createdAt. */
+  firstAt: number;
+  lastAt: number;
+  /** Its orders' ids, in the chunk's order. */
+  ids: string[];
+  /** chunkRows reads them back. */
+  bytes: Uint8Array;
+}
+
+// A chunk's bytes: a header of four u32 (count, words' JSON length, text length, 0), then the
+// pack's arrays for its orders (numbers first: 8-byte aligned), the words it names as JSON, and
+// their text. Native byte order, as the id filter's saved bits. Not JSON rows: encoding 20,000
+// orders as JSON was most of the writer thread's time (a stored day is bound by it).
+const HEADER = 16;
+
+/** A packed eviction's orders by entity, each entity's in pack order, as chunk bytes. */
+export function entityChunks(p: PackedOrders): EntityChunk[] {
+  const { numbers: num, wordIndexes: wi, textLengths: tl } = p;
+  // Where each order's texts start (they follow one another).
+  const textAt = new Uint32Array(p.count + 1);
+  for (let i = 0; i < p.count; i++) {
+    let n = 0;
+    for (let t = i * TEXTS; t < (i + 1) * TEXTS; t++) n += Math.max(0, tl[t] as number);
+    textAt[i + 1] = (textAt[i] as number) + n;
+  }
+  const byEntity = new Map<number, number[]>();
+  for (let i = 0; i < p.count; i++) {
+    const e = wi[i * WORDS] as number;
+    const list = byEntity.get(e);
+    if (list) list.push(i);
+    else byEntity.set(e, [i]);
+  }
+  const text = Buffer.from(p.text.buffer, p.text.byteOffset, p.text.byteLength);
+  const chunks: EntityChunk[] = [];
+  for (const [entityWord, orders] of byEntity) {
+    const count = orders.length;
+    const local = new Map<number, number>();
+    const words: string[] = [];
+    let textBytes = 0;
+    for (const i of orders) textBytes += (textAt[i + 1] as number) - (textAt[i] as number);
+    const numbersAt = HEADER;
+    const wordsAt = numbersAt + count * NUMBERS * 8;
+    const lengthsAt = wordsAt + count * WORDS * 4;
+    const end = lengthsAt + count * TEXTS * 4;
+    const buffer = new ArrayBuffer(end);
+    const numbers = new Float64Array(buffer, numbersAt, count * NUMBERS);
+    const indexes = new Int32Array(buffer, wordsAt, count * WORDS);
+    const lengths = new Int32Array(buffer, lengthsAt, count * TEXTS);
+    const chunkText = Buffer.allocUnsafeSlow(textBytes);
+    const ids: string[] = [];
+    let firstAt = Number.POSITIVE_INFINITY;
+    let lastAt = Number.NEGATIVE_INFINITY;
+    let written = 0;
+    for (let k = 0; k < count; k++) {
+      const i = orders[k] as number;
+      numbers.set(num.subarray(i * NUMBERS, (i + 1) * NUMBERS), k * NUMBERS);
+      const createdAt = num[i * NUMBERS] as number;
+      if (createdAt < firstAt) firstAt = createdAt;
+      if (createdAt > lastAt) lastAt = createdAt;
+      for (let w = 0; w < WORDS; w++) {
+        const g = wi[i * WORDS + w] as number;
+        let l = g === NULL ? NULL : local.get(g);
+        if (l === undefined) {
+          l = words.push(p.words[g] as string) - 1;
+          local.set(g, l);
+        }
+        indexes[k * WORDS + w] = l;
+      }
+      lengths.set(tl.subarray(i * TEXTS, (i + 1) * TEXTS), k * TEXTS);
+      const from = textAt[i] as number;
+      const to = textAt[i + 1] as number;
+      // The order's id is its first text (never null).
+      ids.push(text.toString('utf8', from, from + (tl[i * TEXTS] as number)));
+      text.copy(chunkText, written, from, to);
+      written += to - from;
+    }
+    const wordText = Buffer.from(JSON.stringify(words));
+    new Uint32Array(buffer, 0, 4).set([count, wordText.length, textBytes, 0]);
+    const bytes = Buffer.concat([new Uint8Array(buffer), wordText, chunkText]);
+    chunks.push({ entityId: p.words[entityWord] as string, firstAt, lastAt, ids, bytes });
+  }
+  return chunks;
+}
+
+/** A chunk's rows (toRow's, field for field), in its order. */
+export function chunkRows(blob: Uint8Array): OrderRow[] {
+  // Copied: a blob's bytes need not be aligned for a Float64Array.
+  const bytes = new Uint8Array(blob.byteLength);
+  bytes.set(blob);
+  const [count = 0, wordBytes = 0] = new Uint32Array(bytes.buffer, 0, 2);
+  const numbersAt = HEADER;
+  const wordsAt = numbersAt + count * NUMBERS * 8;
+  const lengthsAt = wordsAt + count * WORDS * 4;
+  const wordTextAt = lengthsAt + count * TEXTS * 4;
+  const view = Buffer.from(bytes.buffer);
+  return rows({
+    count,
+    numbers: new Float64Array(bytes.buffer, numbersAt, count * NUMBERS),
+    wordIndexes: new Int32Array(bytes.buffer, wordsAt, count * WORDS),
+    words: JSON.parse(view.toString('utf8', wordTextAt, wordTextAt + wordBytes)) as string[],
+    textLengths: new Int32Array(bytes.buffer, lengthsAt, count * TEXTS),
+    text: bytes.subarray(wordTextAt + wordBytes),
+  });
+}
+
+/** A pack's rows, in its order. */
+function rows(p: PackedOrders): OrderRow[] {
   const { numbers: num, wordIndexes: wi, words, textLengths } = p;
   const text = Buffer.from(p.text.buffer, p.text.byteOffset, p.text.byteLength);
   let start = 0;
@@ -126,7 +234,7 @@ export function unpackRows(p: PackedOrders): Map<string, OrderRow[]> {
     const v = num[at] as number;
     return Number.isNaN(v) ? null : v;
   };
-  const byEntity = new Map<string, OrderRow[]>();
+  const out: OrderRow[] = [];
   for (let i = 0; i < p.count; i++) {
     const at = i * NUMBERS;
     const w = i * WORDS;
@@ -134,7 +242,7 @@ export function unpackRows(p: PackedOrders): Map<string, OrderRow[]> {
     const orderId = str(t) as string;
     const parentOrderId = str(t + 1);
     const childOrderId = str(t + 2);
-    const row = [
+    out.push([
       orderId,
       num[at],
       word(w + 1),
@@ -153,11 +261,7 @@ export function unpackRows(p: PackedOrders): Map<string, OrderRow[]> {
       value(at + 6),
       value(at + 7),
       num[at + 8],
-    ] as OrderRow;
-    const entityId = word(w) as string;
-    const list = byEntity.get(entityId);
-    if (list) list.push(row);
-    else byEntity.set(entityId, [row]);
+    ] as OrderRow);
   }
-  return byEntity;
+  return out;
 }

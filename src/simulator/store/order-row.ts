@@ -1,14 +1,12 @@
 /**
- * Final orders as the store writes them: each order's engine record fields as one JSON array, an
- * entity's orders of one eviction as one array of those (a chunk, one SQLite row), read back
- * through the same toWireOrder as an order in memory (listing.ts), so the REST shape has one home.
- * The writer thread builds the rows (order-pack.ts), so this module imports types only.
+ * A final order as the store keeps it: its engine record's fields as one row, read back through
+ * the same toWireOrder as an order in memory (listing.ts), so the REST shape has one home. An
+ * entity's orders of one eviction are one chunk, one SQLite row (the bytes of order-pack.ts,
+ * built on the writer thread, whose bundle includes this module: it imports types only).
  *
  * Why chunks: a row per order cost about 11 µs to insert with its two indexes, and a simulated
  * day writes about 29 million orders (placements and their roll children); a row per entity and
- * eviction holds a dozen of them for one insert (1M orders: 11.3 s as rows, 3.4 s as chunks).
- * The REST JSON itself was four times the size of the array (614 bytes against about 150).
- */
+ * eviction holds a dozen of them for one insert (1M orders: 11.3 s as rows, 3.4 s as chunks). */
 import type { Order, OrderStatus, OrderType, PostFillAction } from '../engine/types.js';
 
 /** One order's fields, in order (the chunk's row holds the entity). */
@@ -81,13 +79,3 @@ export function groupByEntity<T extends { entityId: string }>(items: readonly T[
   }
   return byEntity;
 }
-
-/** Listing order of two rows (a chunk is sorted so). */
-export const rowsByListing = (a: OrderRow, b: OrderRow): number =>
-  a[1] !== b[1] ? a[1] - b[1] : a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
-
-/** A chunk's row text (final orders never change again, so it is written once). */
-export const encodeRows = (rows: readonly OrderRow[]): string => JSON.stringify(rows);
-
-/** A chunk's rows from its text. */
-export const decodeChunk = (text: string): OrderRow[] => JSON.parse(text) as OrderRow[];

@@ -16,8 +16,8 @@ import type { ActivitySums, Order } from '../engine/types.js';
 import { marketIdAuction } from '../market/order-ids.js';
 import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
-import { packBuffers, packOrders } from './order-pack.js';
-import { byListing, decodeChunk, groupByEntity, type OrderRow, toRow } from './order-row.js';
+import { chunkRows, packBuffers, packOrders } from './order-pack.js';
+import { byListing, groupByEntity, type OrderRow, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
 
@@ -46,7 +46,7 @@ export interface StoredOrder {
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chunks (
   chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
-  last_at INTEGER NOT NULL, orders TEXT NOT NULL, eviction INTEGER NOT NULL
+  last_at INTEGER NOT NULL, orders BLOB NOT NULL, eviction INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_by_entity ON chunks (entity_id, first_at);
 CREATE TABLE IF NOT EXISTS id_buckets (
@@ -111,14 +111,14 @@ export class OrderStore {
   constructor(Sqlite: DatabaseConstructor, file: string) {
     this.path = resolve(file);
     this.db = new Sqlite(file);
-    // 64 kB pages (a new file's; set before WAL): a chunk is a few kB, and an eviction's thousand
-    // of them cost a third as much to write as with 4 kB pages (22.6 against 8.3 ms an eviction).
-    this.db.pragma('page_size = 65536');
     // WAL: an eviction's transaction appends instead of rewriting pages. No fsync (synchronous
     // OFF): WAL stays consistent when the process dies at any point, and only a machine crash or
     // power loss could lose recent transactions, which a simulator's history can afford; the
     // fsyncs were a third of the insert time (measured with a row per order: 1M rows, 14.6 s ->
     // 10.0 s).
+    // SQLite's default 4 kB pages: 64 kB pages made a chunk cheaper to insert, but each eviction
+    // adds to the entity index at every entity's place, and a page is written whole: a stored day
+    // took 265 s with them against 220 s.
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = OFF');
     // This connection reads (and opens, resets); the writer thread has its own (writer-thread.ts).
@@ -285,8 +285,8 @@ export class OrderStore {
         const b = this.bucketOf.get(e, bucket) as { first: number; entries: Uint8Array } | undefined;
         if (!b) continue;
         for (const offset of offsetsOf(b.entries, hash)) {
-          const chunk = this.chunkAt.get(b.first + offset) as { entity_id: string; orders: string };
-          const row = decodeChunk(chunk.orders).find((r) => r[0] === orderId);
+          const chunk = this.chunkAt.get(b.first + offset) as { entity_id: string; orders: Uint8Array };
+          const row = chunkRows(chunk.orders).find((r) => r[0] === orderId);
           if (row) return { entityId: chunk.entity_id, row };
         }
       }
@@ -313,11 +313,11 @@ export class OrderStore {
       if (f.orderType !== undefined && orderType !== f.orderType) return;
       matches.push({ orderId, createdAt, row });
     };
-    for (const text of this.chunksOfEntity.iterate(entityId, to, from))
-      for (const row of decodeChunk(text as string)) consider(row);
+    for (const bytes of this.chunksOfEntity.iterate(entityId, to, from))
+      for (const row of chunkRows(bytes as Uint8Array)) consider(row);
     // After a flush only batches whose write failed are held: they are part of the history.
     for (const batch of held) for (const o of batch.orders) if (o.entityId === entityId) consider(toRow(o));
-    // Chunks come in eviction order, each sorted; an order evicted late interleaves.
+    // Chunks come in eviction order, each in creation order; an order evicted late interleaves.
     matches.sort(byListing);
     this.lastMatches = { key, eviction: this.eviction, matches };
     return matches;

@@ -14,8 +14,7 @@ import { Buffer } from 'node:buffer';
 import { parentPort, workerData } from 'node:worker_threads';
 import { bucketRows } from './id-buckets.js';
 import { addBits } from './id-filter.js';
-import { unpackRows } from './order-pack.js';
-import { encodeRows, type OrderRow, rowsByListing } from './order-row.js';
+import { entityChunks } from './order-pack.js';
 import type { DatabaseConstructor, Statement } from './sqlite.js';
 import type { Batch, WriterMessage, WriterSetup } from './writer-protocol.js';
 
@@ -59,24 +58,22 @@ function open() {
   );
   const write = db.transaction((b: Batch) => {
     const n = b.eviction;
-    // A chunk per entity, its rows in listing order; the ids' buckets name chunks by offset.
+    // A chunk per entity (unsorted: a listing sorts what it reads); the ids' buckets name chunks
+    // by offset from the eviction's first.
     const ids: string[] = [];
     const offsets: number[] = [];
     let firstChunk: number | undefined;
-    for (const [entityId, rows] of unpackRows(b.orders)) {
-      rows.sort(rowsByListing);
-      const firstAt = (rows[0] as OrderRow)[1];
-      const lastAt = (rows.at(-1) as OrderRow)[1];
-      const { lastInsertRowid } = insertChunk.run(entityId, firstAt, lastAt, encodeRows(rows), n) as {
+    for (const c of entityChunks(b.orders)) {
+      const { lastInsertRowid } = insertChunk.run(c.entityId, c.firstAt, c.lastAt, c.bytes, n) as {
         lastInsertRowid: number | bigint;
       };
       const chunk = Number(lastInsertRowid);
       firstChunk ??= chunk;
-      for (const row of rows) {
-        ids.push(row[0]);
+      for (const id of c.ids) {
+        ids.push(id);
         offsets.push(chunk - firstChunk);
         // Before the commit is reported: from then on the simulator's thread finds them by the filter.
-        if (b.segment) addBits(b.segment, row[0]);
+        if (b.segment) addBits(b.segment, id);
       }
     }
     if (firstChunk !== undefined)

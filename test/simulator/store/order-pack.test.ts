@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Auction, Order } from '../../../src/simulator/engine/types.js';
 import { BUCKETS, bucketRows, idKey, offsetsOf } from '../../../src/simulator/store/id-buckets.js';
-import { packBuffers, packOrders, unpackRows } from '../../../src/simulator/store/order-pack.js';
+import { chunkRows, entityChunks, packBuffers, packOrders } from '../../../src/simulator/store/order-pack.js';
 import { groupByEntity, toRow } from '../../../src/simulator/store/order-row.js';
 
 const auction = (clearingFeeCentiBps: number | null) =>
@@ -33,7 +33,7 @@ function order(n: number, patch: Partial<Order> = {}): Order {
 }
 
 describe('order pack: what the simulator thread hands the writer thread', () => {
-  it('unpacks into the rows toRow makes, by entity in order: nulls, cleared or not, any text', () => {
+  it('makes a chunk per entity whose rows are the ones toRow makes: nulls, cleared or not, any text', () => {
     const orders = Array.from({ length: 60 }, (_, n) => order(n));
     // Edge cases: a clear with no fee, an empty id, non-ASCII and astral text, a text longer than
     // the buffer's first size, a zero amount.
@@ -42,11 +42,23 @@ describe('order pack: what the simulator thread hands the writer thread', () => 
       order(61, { orderId: '', parentOrderId: 'élan-ünïcode', childOrderId: '😀 astral' }),
       order(62, { childOrderId: 'x'.repeat(10_000), sourceWalletId: 'wal_ø', amountCents: 0 }),
     );
-    const packed = packOrders(orders);
-    const expected = new Map([...groupByEntity(orders)].map(([e, list]) => [e, list.map(toRow)]));
-    expect(unpackRows(packed)).toEqual(expected);
+    const chunks = entityChunks(packOrders(orders));
+    const expected = [...groupByEntity(orders)].map(([entityId, list]) => ({
+      entityId,
+      firstAt: Math.min(...list.map((o) => o.createdAt)),
+      lastAt: Math.max(...list.map((o) => o.createdAt)),
+      ids: list.map((o) => o.orderId),
+      rows: list.map(toRow),
+    }));
+    const got = chunks.map(({ bytes, ...c }) => ({ ...c, rows: chunkRows(bytes) }));
+    expect(got).toEqual(expected);
     // JSON text equal too (null, not NaN or undefined, where toRow has null).
-    expect(JSON.stringify([...unpackRows(packed)])).toBe(JSON.stringify([...expected]));
+    expect(JSON.stringify(got)).toBe(JSON.stringify(expected));
+    // Read from a blob that is not 8-byte aligned, as SQLite may hand it.
+    const blob = (chunks[0] as { bytes: Uint8Array }).bytes;
+    const unaligned = new Uint8Array(blob.length + 3).subarray(3);
+    unaligned.set(blob);
+    expect(chunkRows(unaligned)).toEqual(expected[0]?.rows);
   });
 
   it('moves its buffers: after the transfer the simulator thread keeps no copy', () => {
@@ -60,7 +72,7 @@ describe('order pack: what the simulator thread hands the writer thread', () => 
   });
 
   it('packs nothing as an empty batch', () => {
-    expect(unpackRows(packOrders([]))).toEqual(new Map());
+    expect(entityChunks(packOrders([]))).toEqual([]);
   });
 });
 
