@@ -23,6 +23,16 @@ export function marketIdAuction(id: string): number | undefined {
   return m ? Number.parseInt(m[1] as string, 16) : undefined;
 }
 
+/**
+ * Whether `id` is one the market may make for `auctionId` or a later auction (marketIdAuction's
+ * answer compared, its pattern matched only for ids that name such an auction: most are the
+ * market's own, of past auctions).
+ */
+export function marketIdFrom(id: string, auctionId: number): boolean {
+  if (!id.endsWith(ID_TAIL) || !(Number.parseInt(id.slice(0, 8), 16) >= auctionId)) return false;
+  return (marketIdAuction(id) as number | undefined) !== undefined;
+}
+
 /** Order id k of participant `number` in an auction: unique by construction, shaped as UUID v4. */
 export function participantOrderId(auctionId: number, number: number, k: number): string {
   return idPrefix(auctionId) + idMiddle(number) + idTail(k);

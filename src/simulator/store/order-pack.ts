@@ -150,14 +150,10 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
     const words: string[] = [];
     let textBytes = 0;
     for (const i of orders) textBytes += (textAt[i + 1] as number) - (textAt[i] as number);
-    const numbersAt = HEADER;
-    const wordsAt = numbersAt + count * NUMBERS * 8;
-    const lengthsAt = wordsAt + count * WORDS * 4;
-    const end = lengthsAt + count * TEXTS * 4;
-    const buffer = new ArrayBuffer(end);
-    const numbers = new Float64Array(buffer, numbersAt, count * NUMBERS);
-    const indexes = new Int32Array(buffer, wordsAt, count * WORDS);
-    const lengths = new Int32Array(buffer, lengthsAt, count * TEXTS);
+    // The words are known only after the orders: their JSON goes in a buffer of its own.
+    const numbers = new Float64Array(count * NUMBERS);
+    const indexes = new Int32Array(count * WORDS);
+    const lengths = new Int32Array(count * TEXTS);
     const chunkText = Buffer.allocUnsafeSlow(textBytes);
     const ids: string[] = [];
     let firstAt = Number.POSITIVE_INFINITY;
@@ -165,7 +161,7 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
     let written = 0;
     for (let k = 0; k < count; k++) {
       const i = orders[k] as number;
-      numbers.set(num.subarray(i * NUMBERS, (i + 1) * NUMBERS), k * NUMBERS);
+      for (let f = 0; f < NUMBERS; f++) numbers[k * NUMBERS + f] = num[i * NUMBERS + f] as number;
       const createdAt = num[i * NUMBERS] as number;
       if (createdAt < firstAt) firstAt = createdAt;
       if (createdAt > lastAt) lastAt = createdAt;
@@ -178,7 +174,7 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
         }
         indexes[k * WORDS + w] = l;
       }
-      lengths.set(tl.subarray(i * TEXTS, (i + 1) * TEXTS), k * TEXTS);
+      for (let f = 0; f < TEXTS; f++) lengths[k * TEXTS + f] = tl[i * TEXTS + f] as number;
       const from = textAt[i] as number;
       const to = textAt[i + 1] as number;
       // The order's id is its first text (never null).
@@ -187,8 +183,9 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
       written += to - from;
     }
     const wordText = Buffer.from(JSON.stringify(words));
-    new Uint32Array(buffer, 0, 4).set([count, wordText.length, textBytes, 0]);
-    const bytes = Buffer.concat([new Uint8Array(buffer), wordText, chunkText]);
+    const header = new Uint32Array([count, wordText.length, textBytes, 0]);
+    const parts = [header, numbers, indexes, lengths].map((a) => new Uint8Array(a.buffer));
+    const bytes = Buffer.concat([...parts, wordText, chunkText]);
     chunks.push({ entityId: p.words[entityWord] as string, firstAt, lastAt, ids, bytes });
   }
   return chunks;

@@ -13,7 +13,7 @@
 import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
-import { marketIdAuction } from '../market/order-ids.js';
+import { marketIdAuction, marketIdFrom } from '../market/order-ids.js';
 import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
@@ -196,10 +196,7 @@ export class OrderStore {
     // will not make again, and one of this or a later auction (placed by someone else) it may.
     for (const id of this.marketKeys)
       if ((marketIdAuction(id) as number) < currentAuction) this.marketKeys.delete(id);
-    for (const o of orders) {
-      const a = marketIdAuction(o.orderId);
-      if (a !== undefined && a >= currentAuction) this.marketKeys.add(o.orderId);
-    }
+    for (const o of orders) if (marketIdFrom(o.orderId, currentAuction)) this.marketKeys.add(o.orderId);
     // The writer thread sets the ids' bits in this segment before it reports the commit (until
     // then `get` finds them in the held batch); a write that fails leaves them held for good.
     const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;

@@ -5,6 +5,7 @@ import {
   idPrefix,
   idTail,
   marketIdAuction,
+  marketIdFrom,
   participantOrderId,
 } from '../../../src/simulator/market/order-ids.js';
 
@@ -33,5 +34,13 @@ describe('participant order ids', () => {
     expect(marketIdAuction('000021C0-0000-43e8-a011-6d61726b6574')).toBeUndefined(); // upper case
     expect(marketIdAuction('x000021c0-0000-43e8-a011-6d61726b6574')).toBeUndefined();
     expect(marketIdAuction('00000000-0000-4000-8000-000000000001')).toBeUndefined();
+  });
+
+  it('tell the ids the market may still make: of this auction or a later one', () => {
+    const id = participantOrderId(300, 5, 0);
+    expect([299, 300, 301].map((a) => marketIdFrom(id, a))).toEqual([true, true, false]);
+    // The tail alone is not enough: the pattern is matched too.
+    expect(marketIdFrom('0000012c-0000-53e8-a011-6d61726b6574', 1)).toBe(false);
+    expect(marketIdFrom('0000012g-0000-43e8-a011-6d61726b6574', 1)).toBe(false);
   });
 });
