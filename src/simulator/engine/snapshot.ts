@@ -4,6 +4,7 @@
  * `fallbacks`); the document names each by id once, and the import links them again, so a restored
  * engine mutates one object per order exactly as the original did.
  */
+import { orderRecord } from './records.js';
 import type { ActivityLog, EngineState } from './state.js';
 import type {
   Auction,
@@ -194,27 +195,15 @@ export function exportEngineState(s: EngineState, shared = false): EngineStateDo
 
 /** A document's order, live; its auction is linked once the auctions exist. */
 function liveOrder(o: SnapshotOrder): Order {
-  return {
-    orderId: o.orderId,
-    entityId: o.entityId,
-    auctionId: o.auctionId,
-    orderType: o.orderType,
-    amountCents: o.amountCents,
-    feeBps: o.feeBps,
-    limitCentiBps: o.limitCentiBps,
-    postFillAction: o.postFillAction,
-    status: o.status,
-    createdAt: o.createdAt,
-    updatedAt: o.updatedAt,
-    sourceWalletId: o.sourceWalletId,
-    fiatAccountId: o.fiatAccountId,
-    parentOrderId: o.parentOrderId,
-    childOrderId: o.childOrderId,
-    clearedIn: null,
-    filledCents: o.filledCents,
-    feeCents: o.feeCents,
-    placedLimitCentiBps: o.placedLimitCentiBps,
-  };
+  // orderRecord's literal, then the fields a new order starts at their first values.
+  const order = orderRecord(o, o.auctionId, o.createdAt);
+  order.status = o.status;
+  order.updatedAt = o.updatedAt;
+  order.childOrderId = o.childOrderId;
+  order.filledCents = o.filledCents;
+  order.feeCents = o.feeCents;
+  order.placedLimitCentiBps = o.placedLimitCentiBps;
+  return order;
 }
 
 /** A document's auction, live, with its orders resolved. */
