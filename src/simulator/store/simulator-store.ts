@@ -141,7 +141,8 @@ export class SimulatorStore {
 
   /**
    * A last checkpoint, then the file closes; a second close does nothing. Throws the writer's
-   * failure (the file and its thread are closed all the same).
+   * failure, an earlier one or that of this last checkpoint (the file and its thread are closed
+   * all the same).
    */
   close(state: EngineState, now: number, snapshot: () => unknown): void {
     if (this.closed) return;
@@ -151,7 +152,6 @@ export class SimulatorStore {
     } finally {
       this.orders.close();
     }
-    if (this.failure) throw this.failure;
   }
 }
 

@@ -134,17 +134,22 @@ export class StoreWriter {
     this.drop();
   }
 
-  /** Writes what is posted, closes the file and ends the thread. */
+  /**
+   * Writes what is posted, closes the file and ends the thread; throws StoreWriteError when a
+   * write failed, the last ones included (a close's own checkpoint that fails is lost otherwise).
+   */
   close(): void {
     try {
       this.flush();
-      if (this.failed) return;
-      this.worker.postMessage({ close: true } satisfies WriterMessage);
-      this.waitUntil(() => Atomics.load(this.state, SLOTS.closed) === 1);
+      if (!this.failed) {
+        this.worker.postMessage({ close: true } satisfies WriterMessage);
+        this.waitUntil(() => Atomics.load(this.state, SLOTS.closed) === 1);
+      }
     } finally {
       void this.worker.terminate();
       this.errors.port1.close();
     }
+    if (this.failed) throw this.failed;
   }
 
   private waitFor(eviction: number): void {

@@ -140,6 +140,21 @@ describe('store: the writer thread', () => {
     await second.close();
   });
 
+  it('a last checkpoint that the file refuses is thrown by close()', async () => {
+    const file = join(dir, 'close-refused.db');
+    // No checkpoint before close (one every 10 simulated minutes): close() writes the first.
+    const sim = createSimulator({ ...OPTIONS, store: { file, retainMs: 10_000 } });
+    for (let i = 0; i < 5; i++) sim.advance(10_000);
+    const other = new Sqlite(file);
+    other.exec(
+      "CREATE TRIGGER full BEFORE INSERT ON checkpoint BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END",
+    );
+    other.close();
+    await expect(sim.close()).rejects.toThrow(
+      new StoreWriteError('store could not write its file: disk full (test)'),
+    );
+  });
+
   it('holds at most two batches: what the file committed is let go', () => {
     const file = join(dir, 'held-batches.db');
     new OrderStore(loadSqlite(), file).close(); // the file's tables
