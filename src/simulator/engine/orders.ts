@@ -179,7 +179,7 @@ export function getOrder(
 ): WireOrder {
   requireEligible(mustEntity(state, entityId));
   const archived = state.orders.has(orderId) ? undefined : archive?.find(orderId);
-  if (archived?.entityId === entityId) return archived.wire;
+  if (archived?.entityId === entityId) return toWireOrder(archived);
   return toWireOrder(ownOrder(state, entityId, orderId));
 }
 

@@ -8,7 +8,6 @@
 import { orderIdFor } from '../../contract/ids.js';
 import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
 import { invalidField, venueError } from './errors.js';
-import { replayArchived } from './order-archive.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { admitOrder, FEE_RULE, pendingCount, requireEligible, venueAvailableCents } from './orders.js';
 import { currentAuction, type EngineContext, mustEntity } from './state.js';
@@ -92,7 +91,13 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
   const isBurn = p.orderType === 'BURN';
   // The order is named by its placement's key (the contract's orderId = idempotencyKey).
   const orderId = orderIdFor(p.idempotencyKey);
-  const existing = state.orders.get(orderId);
+  // In memory, or evicted to a store: the same rule either way. A key the market made for this
+  // auction is asked of the store only when it may hold it (ParsedPlacement.marketKey).
+  const existing =
+    state.orders.get(orderId) ??
+    (ctx.archive && !(p.marketKey && !ctx.archive.mayHoldMarketKey(orderId))
+      ? ctx.archive.find(orderId)
+      : undefined);
   if (existing) {
     // The same parameters: same entity, type, amount (by value), placed limit, election, wallet and
     // fiat account. A roll child's id was never placed, so a placement under it is always a reuse.
@@ -107,12 +112,6 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
       existing.fiatAccountId === fiatAccountId;
     if (!same) throw venueError.IdempotencyKeyReused(p.idempotencyKey);
     return placeResult(existing);
-  }
-  if (ctx.archive && !(p.marketKey && !ctx.archive.mayHoldMarketKey(orderId))) {
-    const { orderType, postFillAction } = p;
-    const params = { orderType, amountCents, postFillAction };
-    const archived = replayArchived(ctx.archive, entityId, orderId, p.idempotencyKey, params, parseCents);
-    if (archived) return archived;
   }
   if (amountCents === undefined || amountCents > config.transactionLimitCents)
     throw venueError.TransactionLimitExceeded(formatCents(config.transactionLimitCents));

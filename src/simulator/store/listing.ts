@@ -40,7 +40,14 @@ function storedMatches(store: OrderStore, entityId: string, f: StoredOrderFilter
 }
 
 /** The order's REST shape from its entity and row. */
-export function decodeOrder(entityId: string, row: OrderRow): WireOrder {
+export const decodeOrder = (entityId: string, row: OrderRow): WireOrder =>
+  toWireOrder(rowOrder(entityId, row));
+
+/**
+ * The order record a row stands for: what the REST shape and a replay of its key read (the live
+ * limit and the clearing auction's other fields are not kept).
+ */
+function rowOrder(entityId: string, row: OrderRow): Order {
   const [
     orderId,
     createdAt,
@@ -60,10 +67,11 @@ export function decodeOrder(entityId: string, row: OrderRow): WireOrder {
     clearingFeeCentiBps,
     clearedAt,
     cleared,
+    placedLimitCentiBps,
   ] = row;
   // fillOf reads only these two fields of the clearing auction.
   const clearedIn = cleared ? ({ clearingFeeCentiBps, clearedAt } as Auction) : null;
-  const order: Order = {
+  return {
     orderId,
     entityId,
     auctionId,
@@ -82,16 +90,15 @@ export function decodeOrder(entityId: string, row: OrderRow): WireOrder {
     clearedIn,
     filledCents,
     feeCents,
-    placedLimitCentiBps: null,
+    placedLimitCentiBps,
   };
-  return toWireOrder(order);
 }
 
 export function storeArchive(store: OrderStore): OrderArchive {
   return {
     find(orderId) {
       const found = store.get(orderId);
-      return found && { entityId: found.entityId, wire: decodeOrder(found.entityId, found.row) };
+      return found && rowOrder(found.entityId, found.row);
     },
     activityBefore: (entityId, at) => store.activityBefore(entityId, at),
     mayHoldMarketKey: (orderId) => store.mayHoldMarketKey(orderId),

@@ -16,8 +16,11 @@ import { Buffer } from 'node:buffer';
 import type { Order } from '../engine/types.js';
 import type { OrderRow } from './order-row.js';
 
-/** createdAt, auctionId, amountCents, updatedAt, filledCents, feeCents, clearing fee, clearedAt, cleared. */
-const NUMBERS = 9;
+/**
+ * createdAt, auctionId, amountCents, updatedAt, filledCents, feeCents, clearing fee, clearedAt,
+ * cleared, placed limit.
+ */
+const NUMBERS = 10;
 /** entityId, status, orderType, feeBps, postFillAction, sourceWalletId, fiatAccountId: indexes into `words`. */
 const WORDS = 7;
 /** orderId, parentOrderId, childOrderId: UTF-8 in `text`. */
@@ -91,6 +94,7 @@ export function packOrders(orders: readonly Order[]): PackedOrders {
     numbers[at + 6] = c?.clearingFeeCentiBps ?? Number.NaN;
     numbers[at + 7] = c?.clearedAt ?? Number.NaN;
     numbers[at + 8] = c ? 1 : 0;
+    numbers[at + 9] = o.placedLimitCentiBps ?? Number.NaN;
     const w = i * WORDS;
     wordIndexes[w] = word(o.entityId);
     wordIndexes[w + 1] = word(o.status);
@@ -258,6 +262,7 @@ function rows(p: PackedOrders): OrderRow[] {
       value(at + 6),
       value(at + 7),
       num[at + 8],
+      value(at + 9),
     ] as OrderRow);
   }
   return out;

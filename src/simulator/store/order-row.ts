@@ -30,6 +30,8 @@ export type OrderRow = [
   clearingFeeCentiBps: number | null,
   clearedAt: number | null,
   cleared: 0 | 1,
+  /** The limit the placing request named: a replay of its key compares it, as in memory. */
+  placedLimitCentiBps: number | null,
 ];
 
 /** Listing order: createdAt, then orderId (as the in-memory listing sorts). */
@@ -66,6 +68,7 @@ export function toRow(o: Order): OrderRow {
     c ? c.clearingFeeCentiBps : null,
     c ? c.clearedAt : null,
     c ? 1 : 0,
+    o.placedLimitCentiBps,
   ];
 }
 

@@ -33,7 +33,7 @@ function outcome(sim: Simulator, keys: string[]) {
   return { market: sim.getState().market, orders };
 }
 
-describe('store: keys the market has yet to make', () => {
+describe('store: reused keys', () => {
   it('a key a bot used before the market made it is refused to the market as without a store', async () => {
     const memory = createSimulator(OPTIONS);
     const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'keys.db'), retainMs: 10_000 } });
@@ -65,5 +65,38 @@ describe('store: keys the market has yet to make', () => {
     // The market met the keys: refused as reused (137004), not placed a second time.
     expect(want.market?.refused['137004']).toBeGreaterThan(0);
     await Promise.all([resumed.close(), memory.close()]);
+  });
+
+  it('a key reused after its order left memory: the same placement replays, any other is refused', async () => {
+    const memory = createSimulator(OPTIONS);
+    const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'replay.db'), retainMs: 10_000 } });
+    advance([memory, stored], 1);
+    const idempotencyKey = '00000000-0000-4000-8000-0000000000a1';
+    const place = (sim: Simulator, amount: string, extra: Record<string, unknown>) =>
+      new UncheckedDriver(sim).burn(amount, { idempotencyKey, ...extra });
+    for (const sim of [memory, stored])
+      expect((await place(sim, '100.00', { feeBps: '5' })).status).toBe(202);
+    advance([memory, stored], 4);
+    expect(stored.engine.state.orders.has(idempotencyKey)).toBe(false);
+    // The limit, the amount and the election each count, from the file as from memory.
+    const tries: [string, Record<string, unknown>][] = [
+      ['100.00', { feeBps: '5' }],
+      ['100.00', { feeBps: '2' }],
+      ['100.00', {}],
+      ['200.00', { feeBps: '5' }],
+      ['100.00', { feeBps: '5', postFillAction: 'roll' }],
+    ];
+    const answers = async (sim: Simulator) => {
+      const out: unknown[] = [];
+      for (const [amount, extra] of tries) {
+        const r = await place(sim, amount, extra);
+        out.push([r.status, r.body]);
+      }
+      return out;
+    };
+    const [got, want] = [await answers(stored), await answers(memory)];
+    expect(got).toEqual(want);
+    expect(want.map((a) => (a as [number])[0])).toEqual([202, 409, 409, 409, 409]);
+    await Promise.all([stored.close(), memory.close()]);
   });
 });

@@ -27,7 +27,7 @@ function order(n: number, patch: Partial<Order> = {}): Order {
     clearedIn: n % 6 ? auction(525 + n) : null,
     filledCents: n * 10,
     feeCents: n,
-    placedLimitCentiBps: null,
+    placedLimitCentiBps: n % 4 ? n * 100 + 25 : null,
     ...patch,
   } as Order;
 }
