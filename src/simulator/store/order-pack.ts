@@ -28,6 +28,18 @@ const TEXTS = 3;
 /** A null string (a word index or a text length); a null number is NaN (no order field is NaN). */
 const NULL = -1;
 
+/**
+ * A text's length slot: its UTF-8 length, NULL, or for a string that is not well-formed UTF-16 (a
+ * lone surrogate, which UTF-8 would replace) -2 minus its UTF-16 length in bytes, so that every
+ * id comes back as it was.
+ */
+const textBytes = (slot: number): number => (slot >= 0 ? slot : slot === NULL ? 0 : -slot - 2);
+const decodeText = (text: Buffer, start: number, slot: number): string =>
+  slot >= 0
+    ? text.toString('utf8', start, start + slot)
+    : text.toString('utf16le', start, start + textBytes(slot));
+const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed();
+
 /** An eviction's orders, packed (the buffers are transferred to the writer thread). */
 export interface PackedOrders {
   count: number;
@@ -37,7 +49,7 @@ export interface PackedOrders {
   wordIndexes: Int32Array;
   /** The distinct strings `wordIndexes` names. */
   words: string[];
-  /** TEXTS an order: the UTF-8 length of each in `text` (one after the other), or NULL. */
+  /** TEXTS an order: the length slot of each in `text` (one after the other; textBytes). */
   textLengths: Int32Array;
   text: Uint8Array;
 }
@@ -77,9 +89,15 @@ export function packOrders(orders: readonly Order[]): PackedOrders {
       text.copy(grown, 0, 0, end);
       text = grown;
     }
-    const n = text.write(s, end);
-    textLengths[slot] = n;
-    end += n;
+    if (wellFormed(s)) {
+      const n = text.write(s, end);
+      textLengths[slot] = n;
+      end += n;
+    } else {
+      const n = text.write(s, end, 'utf16le');
+      textLengths[slot] = -n - 2;
+      end += n;
+    }
   };
   for (let i = 0; i < count; i++) {
     const o = orders[i] as Order;
@@ -136,7 +154,7 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
   const textAt = new Uint32Array(p.count + 1);
   for (let i = 0; i < p.count; i++) {
     let n = 0;
-    for (let t = i * TEXTS; t < (i + 1) * TEXTS; t++) n += Math.max(0, tl[t] as number);
+    for (let t = i * TEXTS; t < (i + 1) * TEXTS; t++) n += textBytes(tl[t] as number);
     textAt[i + 1] = (textAt[i] as number) + n;
   }
   const byEntity = new Map<number, number[]>();
@@ -182,7 +200,7 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
       const from = textAt[i] as number;
       const to = textAt[i + 1] as number;
       // The order's id is its first text (never null).
-      ids.push(text.toString('utf8', from, from + (tl[i * TEXTS] as number)));
+      ids.push(decodeText(text, from, tl[i * TEXTS] as number));
       text.copy(chunkText, written, from, to);
       written += to - from;
     }
@@ -224,8 +242,8 @@ function rows(p: PackedOrders): OrderRow[] {
   const str = (slot: number): string | null => {
     const n = textLengths[slot] as number;
     if (n === NULL) return null;
-    start += n;
-    return text.toString('utf8', start - n, start);
+    start += textBytes(n);
+    return decodeText(text, start - textBytes(n), n);
   };
   const word = (slot: number): string | null => {
     const i = wi[slot] as number;

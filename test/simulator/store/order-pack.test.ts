@@ -41,6 +41,8 @@ describe('order pack: what the simulator thread hands the writer thread', () => 
       order(60, { clearedIn: auction(null) }),
       order(61, { orderId: '', parentOrderId: 'élan-ünïcode', childOrderId: '😀 astral' }),
       order(62, { childOrderId: 'x'.repeat(10_000), sourceWalletId: 'wal_ø', amountCents: 0 }),
+      // Lone surrogates (not well-formed UTF-16: UTF-8 would replace them), as an id and a parent.
+      order(63, { orderId: 'lone-\ud800-high', parentOrderId: '\udc00low' }),
     );
     const chunks = entityChunks(packOrders(orders));
     const expected = [...groupByEntity(orders)].map(([entityId, list]) => ({
