@@ -153,6 +153,12 @@ export function settleAuction(ctx: EngineContext): Auction | null {
   return auction;
 }
 
+/** Whether a store holds an order under this roll child id. */
+function archived(ctx: EngineContext, id: string): boolean {
+  const archive = ctx.archive;
+  return archive ? archive.mayHoldRollChildId(id) && archive.find(id) !== undefined : false;
+}
+
 /**
  * Money moves through the house: a BURN fill F delivers F stablecoin to the house and the house
  * pays F - fee USD to the order's fiat account; a MINT fill F takes F from the minter's venue-only
@@ -201,9 +207,10 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
   } else {
     mustEntity(state, parent.entityId).venueReservedCents += remainder;
   }
-  // The id is derived, so a caller could have placed an order under it already: derive again.
+  // The id is derived, so a caller could have placed an order under it already (in memory or in
+  // a store): derive again.
   let childId = rollChildOrderId(parent.orderId);
-  while (state.orders.has(childId)) childId = rollChildOrderId(childId);
+  while (state.orders.has(childId) || archived(ctx, childId)) childId = rollChildOrderId(childId);
   const child = admitOrder(ctx, {
     orderId: childId,
     entityId: parent.entityId,

@@ -32,6 +32,13 @@ export interface OrderArchive {
    * stored run's time: every placement asked the id filter and the batches on their way).
    */
   mayHoldMarketKey(orderId: string): boolean;
+  /**
+   * False when no evicted order can have `orderId`, a roll child's derived id (ids.ts): only an
+   * order a caller placed under it, or one the market made (by its shape), could; the store keeps
+   * the ids of placed orders that are not the market's apart. (Another roll child would need two
+   * parents' 128-bit hashes to meet.) Lets a roll skip the store.
+   */
+  mayHoldRollChildId(orderId: string): boolean;
   /** The cumulative activity sums through the entity's last stored entry before `at`. */
   activityBefore(entityId: string, at: number): ActivitySums | undefined;
   /** The page of the merged listing; `memory` is the entity's in-memory matches, sorted. */

@@ -101,7 +101,8 @@ export function storeArchive(store: OrderStore): OrderArchive {
       return found && rowOrder(found.entityId, found.row);
     },
     activityBefore: (entityId, at) => store.activityBefore(entityId, at),
-    mayHoldMarketKey: (orderId) => store.mayHoldMarketKey(orderId),
+    mayHoldMarketKey: (orderId) => store.keptIds.mayHoldMarketKey(orderId),
+    mayHoldRollChildId: (orderId) => store.keptIds.mayHoldRollChildId(orderId),
     list(entityId, q, memory) {
       const page = q.page ?? 1;
       const pageSize = q.pageSize ?? 20;

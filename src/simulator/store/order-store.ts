@@ -13,9 +13,9 @@
 import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
-import { marketIdAuction, marketIdFrom } from '../market/order-ids.js';
 import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
+import { KeptIds } from './kept-ids.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
 import { byListing, groupByEntity, type OrderRow, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
@@ -62,6 +62,9 @@ CREATE TABLE IF NOT EXISTS id_filter (
   bits BLOB NOT NULL
 );
 CREATE TABLE IF NOT EXISTS market_keys (order_id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS placed_ids (
+  eviction INTEGER NOT NULL, order_id TEXT NOT NULL, PRIMARY KEY (eviction, order_id)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS checkpoint (
   id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
 );
@@ -99,12 +102,8 @@ export class OrderStore {
   private eviction = 0;
   /** The ids stored, to answer most misses without the file (id-filter.ts). */
   private ids = new IdFilter();
-  /**
-   * Stored ids the background market may yet make (an auction not past when they left memory):
-   * a market placement asks the store only for these (OrderArchive.mayHoldMarketKey). Saved with
-   * each checkpoint (`market_keys`), as of its eviction.
-   */
-  private marketKeys = new Set<string>();
+  /** Ids kept apart for market placements and rolls (kept-ids.ts). */
+  private kept = new KeptIds();
   /** The last listing's stored matches: the pages of one walk read the file once. */
   private lastMatches: { key: string; eviction: number; matches: StoredOrder[] } | undefined;
 
@@ -168,14 +167,14 @@ export class OrderStore {
       )
       .run(this.eviction);
     this.db.prepare('DELETE FROM id_buckets WHERE eviction > ?').run(this.eviction);
+    this.db.prepare('DELETE FROM placed_ids WHERE eviction > ?').run(this.eviction);
     this.db.prepare('DELETE FROM activity WHERE eviction > ?').run(this.eviction);
     // The id filter as of the checkpoint (saved with it, so it names exactly the ids kept).
     const saved = this.db.prepare(
       'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
     );
     this.ids = IdFilter.load(saved.all() as SavedSegment[]);
-    for (const id of this.db.prepare('SELECT order_id FROM market_keys').pluck().iterate())
-      this.marketKeys.add(id as string);
+    this.kept = KeptIds.load(this.db);
     try {
       this.writer = new StoreWriter(file, this.eviction);
     } catch (err) {
@@ -192,11 +191,7 @@ export class OrderStore {
    */
   evict(orders: Order[], activity: ActivityEntry[], currentAuction: number, doc?: string): void {
     const n = ++this.eviction;
-    // The market makes an auction's ids while it is the current one: an id of a past auction it
-    // will not make again, and one of this or a later auction (placed by someone else) it may.
-    for (const id of this.marketKeys)
-      if ((marketIdAuction(id) as number) < currentAuction) this.marketKeys.delete(id);
-    for (const o of orders) if (marketIdFrom(o.orderId, currentAuction)) this.marketKeys.add(o.orderId);
+    const placedIds = this.kept.evicted(orders, n, currentAuction);
     // The writer thread sets the ids' bits in this segment before it reports the commit (until
     // then `get` finds them in the held batch); a write that fails leaves them held for good.
     const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;
@@ -205,8 +200,17 @@ export class OrderStore {
     for (const [entityId, list] of activityChunks(activity))
       rows.push([entityId, (list[0] as ActivityRow)[0], JSON.stringify(list)]);
     const filter = doc === undefined ? undefined : this.ids.changed();
-    const marketKeys = doc === undefined ? undefined : [...this.marketKeys];
-    const batch = { eviction: n, orders: packed, activity: rows, doc, segment, filter, marketKeys };
+    const marketKeys = doc === undefined ? undefined : this.kept.marketKeyList();
+    const batch = {
+      eviction: n,
+      orders: packed,
+      activity: rows,
+      doc,
+      segment,
+      filter,
+      marketKeys,
+      placedIds,
+    };
     this.writer.post(batch, packBuffers(packed), { orders, activity });
   }
 
@@ -242,14 +246,14 @@ export class OrderStore {
     this.writer.flush();
     this.db.transaction(() => {
       this.db.exec(
-        'DELETE FROM chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM id_filter; DELETE FROM market_keys',
+        'DELETE FROM chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM id_filter; DELETE FROM market_keys; DELETE FROM placed_ids',
       );
       this.saveDoc.run(doc, ++this.eviction);
       for (const [entityId, rows] of activityChunks(baselines))
         this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows), this.eviction);
     })();
     this.ids = new IdFilter();
-    this.marketKeys.clear();
+    this.kept = new KeptIds();
     this.writer.forget();
     this.lastMatches = undefined;
   }
@@ -262,9 +266,9 @@ export class OrderStore {
     return row?.doc;
   }
 
-  /** False when no stored order can have `orderId`, a key the market made for the current auction. */
-  mayHoldMarketKey(orderId: string): boolean {
-    return this.marketKeys.has(orderId);
+  /** Ids kept apart for market placements and rolls (OrderArchive.mayHoldMarketKey, mayHoldRollChildId). */
+  get keptIds(): KeptIds {
+    return this.kept;
   }
 
   /** An evicted order by id: its entity and row. */

@@ -28,6 +28,8 @@ export interface Batch {
   filter?: SavedSegment[] | undefined;
   /** With a checkpoint: every stored id the market may yet make (order-store.ts), to save. */
   marketKeys?: string[] | undefined;
+  /** The orders' ids placed by callers, not the market (order-store.ts placedIds). */
+  placedIds: string[];
 }
 
 /** A message to the writer thread. */

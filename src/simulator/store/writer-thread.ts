@@ -52,6 +52,7 @@ function open() {
   );
   const saveDoc = db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
   const clearMarketKeys = db.prepare('DELETE FROM market_keys');
+  const savePlacedId = db.prepare('INSERT INTO placed_ids (eviction, order_id) VALUES (?, ?)');
   const saveMarketKey = db.prepare('INSERT INTO market_keys (order_id) VALUES (?)');
   const saveSegment = db.prepare(
     'INSERT OR REPLACE INTO id_filter (segment, first, last, ids, bits) VALUES (?, ?, ?, ?, ?)',
@@ -80,6 +81,7 @@ function open() {
       for (const [bucket, entries] of bucketRows(ids, offsets))
         insertBucket.run(n, bucket, firstChunk, entries);
     for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
+    for (const id of b.placedIds) savePlacedId.run(n, id);
     if (b.doc !== undefined) saveDoc.run(b.doc, n);
     if (b.marketKeys) {
       clearMarketKeys.run();

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
+import { rollChildOrderId } from '../../../src/simulator/engine/ids.js';
 import { participantOrderId } from '../../../src/simulator/market/order-ids.js';
 import { BURNER, UncheckedDriver } from '../helpers.js';
 
@@ -97,6 +98,36 @@ describe('store: reused keys', () => {
     const [got, want] = [await answers(stored), await answers(memory)];
     expect(got).toEqual(want);
     expect(want.map((a) => (a as [number])[0])).toEqual([202, 409, 409, 409, 409]);
+    await Promise.all([stored.close(), memory.close()]);
+  });
+
+  it("a roll child's id a bot used before, in the file, is derived again as in memory", async () => {
+    const memory = createSimulator(OPTIONS);
+    const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'roll.db'), retainMs: 10_000 } });
+    advance([memory, stored], 1);
+    // A roll order that never fills (it pays no fee), and an order under the id its sixth roll
+    // child would take: that one leaves memory long before the roll reaches it.
+    const parent = '00000000-0000-4000-8000-0000000000b1';
+    let sixth = parent;
+    for (let i = 0; i < 6; i++) sixth = rollChildOrderId(sixth);
+    for (const sim of [memory, stored]) {
+      const d = new UncheckedDriver(sim);
+      const rolled = await d.burn('100.00', { idempotencyKey: parent, feeBps: '0', postFillAction: 'roll' });
+      expect(rolled.status, rolled.text).toBe(202);
+      const taken = await d.burn('100.00', { idempotencyKey: sixth, feeBps: '5' });
+      expect(taken.status, taken.text).toBe(202);
+    }
+    advance([memory, stored], 4);
+    expect(stored.engine.state.orders.has(sixth)).toBe(false);
+    advance([memory, stored], 6);
+    // The burner's orders, memory and file merged: the same ids, each once.
+    const list = async (sim: Simulator) =>
+      (await new UncheckedDriver(sim).call('GET', '/v1/match/orders?pageSize=100', BURNER.apiKey)).body;
+    const [got, want] = [await list(stored), await list(memory)];
+    expect(got).toEqual(want);
+    const ids = (want as { data: { orders: { orderId: string }[] } }).data.orders.map((o) => o.orderId);
+    expect(ids.filter((id) => id === sixth)).toHaveLength(1);
+    expect(ids.length).toBeGreaterThan(8);
     await Promise.all([stored.close(), memory.close()]);
   });
 });

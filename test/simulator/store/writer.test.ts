@@ -162,7 +162,10 @@ describe('store: the writer thread', () => {
     for (let n = 1; n <= 10; n++) {
       writer.ready();
       const orders = packOrders([]);
-      writer.post({ eviction: n, orders, activity: [] }, packBuffers(orders), { orders: [], activity: [] });
+      writer.post({ eviction: n, orders, activity: [], placedIds: [] }, packBuffers(orders), {
+        orders: [],
+        activity: [],
+      });
       expect(writer.held().length).toBeLessThanOrEqual(2);
     }
     writer.flush();
