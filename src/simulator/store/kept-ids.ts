@@ -43,11 +43,16 @@ export class KeptIds {
       if ((marketIdAuction(id) as number) < currentAuction) this.marketKeys.delete(id);
     const placedIds: string[] = [];
     for (const o of orders) {
-      if (marketIdFrom(o.orderId, currentAuction)) this.marketKeys.add(o.orderId);
-      if (o.parentOrderId === null && marketIdAuction(o.orderId) === undefined) {
+      // Roll children (most of what leaves) are neither: their hashed ids fail the shape's tail.
+      if (o.parentOrderId !== null) {
+        if (marketIdFrom(o.orderId, currentAuction)) this.marketKeys.add(o.orderId);
+        continue;
+      }
+      const auction = marketIdAuction(o.orderId);
+      if (auction === undefined) {
         this.placed.add(o.orderId, eviction);
         placedIds.push(o.orderId);
-      }
+      } else if (auction >= currentAuction) this.marketKeys.add(o.orderId);
     }
     return placedIds;
   }
