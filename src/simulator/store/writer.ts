@@ -78,12 +78,6 @@ export class StoreWriter {
     this.worker.unref();
   }
 
-  /** The writer's failure, once one is known. */
-  get failure(): StoreWriteError | undefined {
-    this.check();
-    return this.failed;
-  }
-
   /** Waits while MAX_IN_FLIGHT batches are uncommitted; throws StoreWriteError once a write failed. */
   ready(): void {
     this.waitFor(this.posted - MAX_IN_FLIGHT + 1);
