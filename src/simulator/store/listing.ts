@@ -10,8 +10,8 @@
 import type { OrderArchive } from '../engine/order-archive.js';
 import { toWireOrder, type WireOrder } from '../engine/rest-shapes.js';
 import type { Auction, Order } from '../engine/types.js';
-import { listedBefore, type OrderRow } from './order-row.js';
-import type { OrderStore, StoredOrder, StoredOrderFilter } from './order-store.js';
+import { listedBefore, type OrderRow, rowMatches, type StoredOrderFilter } from './order-row.js';
+import type { OrderStore, StoredOrder } from './order-store.js';
 
 /** How many of the sorted `stored` list before `o` (binary search). */
 function storedBefore(stored: readonly StoredOrder[], o: Order): number {
@@ -30,18 +30,8 @@ function storedMatches(store: OrderStore, entityId: string, f: StoredOrderFilter
   if (orderId === undefined) return store.matches(entityId, f);
   const found = store.get(orderId);
   if (!found || found.entityId !== entityId) return [];
-  const [, createdAt, status, orderType] = found.row;
-  const match =
-    (f.status === undefined || status === f.status) &&
-    (f.orderType === undefined || orderType === f.orderType) &&
-    (f.from === undefined || createdAt >= f.from) &&
-    (f.to === undefined || createdAt <= f.to);
-  return match ? [{ orderId, createdAt, row: found.row }] : [];
+  return rowMatches(found.row, f) ? [{ orderId, createdAt: found.row[1], row: found.row }] : [];
 }
-
-/** The order's REST shape from its entity and row. */
-export const decodeOrder = (entityId: string, row: OrderRow): WireOrder =>
-  toWireOrder(rowOrder(entityId, row));
 
 /**
  * The order record a row stands for: what the REST shape and a replay of its key read (the live
@@ -128,7 +118,7 @@ export function storeArchive(store: OrderStore): OrderArchive {
       for (const row of rows) {
         while (m < inPage.length && listedBefore(inPage[m] as Order, row))
           orders.push(toWireOrder(inPage[m++] as Order));
-        orders.push(decodeOrder(entityId, row.row));
+        orders.push(toWireOrder(rowOrder(entityId, row.row)));
       }
       while (m < inPage.length) orders.push(toWireOrder(inPage[m++] as Order));
       return { orders, pagination: { page, pageSize, total } };

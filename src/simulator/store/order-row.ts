@@ -82,3 +82,22 @@ export function groupByEntity<T extends { entityId: string }>(items: readonly T[
   }
   return byEntity;
 }
+
+/** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
+export interface StoredOrderFilter {
+  status?: string | undefined;
+  orderType?: string | undefined;
+  from?: number | undefined;
+  to?: number | undefined;
+}
+
+/** Whether a stored row passes the listing's filter (as the in-memory listing's does). */
+export function rowMatches(row: OrderRow, f: StoredOrderFilter): boolean {
+  const [, createdAt, status, orderType] = row;
+  return (
+    (f.from === undefined || createdAt >= f.from) &&
+    (f.to === undefined || createdAt <= f.to) &&
+    (f.status === undefined || status === f.status) &&
+    (f.orderType === undefined || orderType === f.orderType)
+  );
+}

@@ -17,17 +17,16 @@ import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
 import { KeptIds } from './kept-ids.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
-import { byListing, groupByEntity, type OrderRow, toRow } from './order-row.js';
+import {
+  byListing,
+  groupByEntity,
+  type OrderRow,
+  rowMatches,
+  type StoredOrderFilter,
+  toRow,
+} from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
-
-/** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
-export interface StoredOrderFilter {
-  status?: string | undefined;
-  orderType?: string | undefined;
-  from?: number | undefined;
-  to?: number | undefined;
-}
 
 /** A stored order as a listing reads it: what it sorts on, and its row (decoded for a page only). */
 export interface StoredOrder {
@@ -308,11 +307,7 @@ export class OrderStore {
     const to = f.to ?? Number.MAX_SAFE_INTEGER;
     const matches: StoredOrder[] = [];
     const consider = (row: OrderRow) => {
-      const [orderId, createdAt, status, orderType] = row;
-      if (createdAt < from || createdAt > to) return;
-      if (f.status !== undefined && status !== f.status) return;
-      if (f.orderType !== undefined && orderType !== f.orderType) return;
-      matches.push({ orderId, createdAt, row });
+      if (rowMatches(row, f)) matches.push({ orderId: row[0], createdAt: row[1], row });
     };
     for (const bytes of this.chunksOfEntity.iterate(entityId, to, from))
       for (const row of chunkRows(bytes as Uint8Array)) consider(row);
