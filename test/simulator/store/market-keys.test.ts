@@ -22,6 +22,19 @@ const advance = (sims: Simulator[], n: number) => {
   for (let i = 0; i < n; i++) for (const s of sims) s.advance(10_000);
 };
 
+/** A store on `name` that evicts after one auction. */
+const storeOf = (name: string) => ({ file: join(dir, name), retainMs: 10_000 });
+
+/** A simulator without a store and one with, run `n` auctions alike. */
+function twins(name: string, n: number): [Simulator, Simulator] {
+  const pair: [Simulator, Simulator] = [
+    createSimulator(OPTIONS),
+    createSimulator({ ...OPTIONS, store: storeOf(name) }),
+  ];
+  advance(pair, n);
+  return pair;
+}
+
 /** What the market did and what each key names, as the simulator tells it. */
 function outcome(sim: Simulator, keys: string[]) {
   const orders = keys.map((id) => {
@@ -36,9 +49,7 @@ function outcome(sim: Simulator, keys: string[]) {
 
 describe('store: reused keys', () => {
   it('a key a bot used before the market made it is refused to the market as without a store', async () => {
-    const memory = createSimulator(OPTIONS);
-    const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'keys.db'), retainMs: 10_000 } });
-    advance([memory, stored], 2);
+    const [memory, stored] = twins('keys.db', 2);
     const current = stored.engine.state.currentAuctionId;
     // The burner places, now, under keys the market will make 6 to 9 auctions on (rank 0 of
     // participants 1 to 6): orders of the current auction, cleared and evicted long before.
@@ -58,7 +69,7 @@ describe('store: reused keys', () => {
     expect(keys.every((id) => memory.engine.state.orders.has(id))).toBe(true);
     // Stopped and resumed here: the store knows the keys from its checkpoint (`market_keys`).
     await stored.close();
-    const resumed = createSimulator({ store: { file: join(dir, 'keys.db'), retainMs: 10_000 } });
+    const resumed = createSimulator({ store: storeOf('keys.db') });
     advance([memory, resumed], 6);
     const [got, want] = [outcome(resumed, keys), outcome(memory, keys)];
     expect(got.market).toEqual(want.market);
@@ -69,9 +80,7 @@ describe('store: reused keys', () => {
   });
 
   it('a key reused after its order left memory: the same placement replays, any other is refused', async () => {
-    const memory = createSimulator(OPTIONS);
-    const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'replay.db'), retainMs: 10_000 } });
-    advance([memory, stored], 1);
+    const [memory, stored] = twins('replay.db', 1);
     const idempotencyKey = '00000000-0000-4000-8000-0000000000a1';
     const place = (sim: Simulator, amount: string, extra: Record<string, unknown>) =>
       new UncheckedDriver(sim).burn(amount, { idempotencyKey, ...extra });
@@ -102,9 +111,7 @@ describe('store: reused keys', () => {
   });
 
   it("a roll child's id a bot used before, in the file, is derived again as in memory", async () => {
-    const memory = createSimulator(OPTIONS);
-    const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'roll.db'), retainMs: 10_000 } });
-    advance([memory, stored], 1);
+    const [memory, stored] = twins('roll.db', 1);
     // A roll order that never fills (it pays no fee), and an order under the id its sixth roll
     // child would take: that one leaves memory long before the roll reaches it.
     const parent = '00000000-0000-4000-8000-0000000000b1';
