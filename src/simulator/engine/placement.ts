@@ -95,7 +95,7 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
   // auction is asked of the store only when it may hold it (ParsedPlacement.marketKey).
   const existing =
     state.orders.get(orderId) ??
-    (ctx.archive && !(p.marketKey && !ctx.archive.mayHoldMarketKey(orderId))
+    (ctx.archive && (!p.marketKey || ctx.archive.mayHoldMarketKey(orderId))
       ? ctx.archive.find(orderId)
       : undefined);
   if (existing) {
