@@ -16,23 +16,27 @@ import { hashes } from './id-filter.js';
 /** Rows per eviction: a lookup reads about 1/64 of an eviction's pairs (2.5 kB of 20,000 ids). */
 export const BUCKETS = 64;
 
+/** The bucket of an id's hash (`hashes(id)[1]`). */
+const bucketOf = (hash: number): number => hash >>> 26;
+
 /** The id's hash and bucket. */
 export function idKey(id: string): { hash: number; bucket: number } {
   const hash = hashes(id)[1];
-  return { hash, bucket: hash >>> 26 };
+  return { hash, bucket: bucketOf(hash) };
 }
 
 /**
- * An eviction's bucket rows: `ids[i]` is in the chunk at offset `chunks[i]`. Each row's entries
- * are [hash, offset] pairs in hash order, as a Uint32Array's bytes.
+ * An eviction's bucket rows: the id of hash `idHashes[i]` (its `hashes(id)[1]`) is in the chunk
+ * at offset `chunks[i]`. Each row's entries are [hash, offset] pairs in hash order, as a
+ * Uint32Array's bytes.
  */
-export function bucketRows(ids: readonly string[], chunks: readonly number[]): [number, Uint8Array][] {
+export function bucketRows(idHashes: readonly number[], chunks: readonly number[]): [number, Uint8Array][] {
   // hash * 2^21 + offset sorts by hash and stays an exact double (offsets < 2^21 chunks).
   const keys: number[][] = Array.from({ length: BUCKETS }, () => []);
-  for (let i = 0; i < ids.length; i++) {
+  for (let i = 0; i < idHashes.length; i++) {
     if ((chunks[i] as number) >= 2 ** 21) throw new RangeError('an eviction of more than 2^21 chunks');
-    const { hash, bucket } = idKey(ids[i] as string);
-    (keys[bucket] as number[]).push(hash * 2 ** 21 + (chunks[i] as number));
+    const hash = idHashes[i] as number;
+    (keys[bucketOf(hash)] as number[]).push(hash * 2 ** 21 + (chunks[i] as number));
   }
   const rows: [number, Uint8Array][] = [];
   for (let b = 0; b < BUCKETS; b++) {

@@ -102,7 +102,8 @@ export class IdFilter {
 
   /** Adds an id written in `eviction` (reserve and addBits in one). */
   add(id: string, eviction: number): void {
-    addBits(this.reserve(eviction, 1), id);
+    const [h1, h2] = hashes(id);
+    addBits(this.reserve(eviction, 1), h1, h2);
   }
 
   /** The evictions `id` may have been written in, newest first; none when it never was added. */
@@ -138,10 +139,9 @@ export class IdFilter {
   }
 }
 
-/** Sets the bits of `id` in a segment (IdFilter.reserve's). */
-export function addBits(bits: Uint32Array, id: string): void {
+/** Sets the bits of an id, by its `hashes`, in a segment (IdFilter.reserve's). */
+export function addBits(bits: Uint32Array, h1: number, h2: number): void {
   const mask = bits.length - 1;
-  const [h1, h2] = hashes(id);
   for (let i = 0; i < PROBES; i++) {
     const bit = (h1 + Math.imul(i, h2)) >>> 0;
     const word = (bit >>> 5) & mask;
@@ -162,15 +162,39 @@ function inSegment(bits: Uint32Array, h1: number, h2: number): boolean {
 // by double hashing (Kirsch and Mitzenmacher): seventeen probes for the price of two hashes. The
 // second also keys the file's id buckets (id-buckets.ts). The pair is reused: read it at once.
 const hashPair: [number, number] = [0, 0];
+const A = 0x811c9dc5;
+const B = 0x9747b28c;
 export function hashes(id: string): [number, number] {
-  let a = 0x811c9dc5;
-  let b = 0x9747b28c;
+  let a = A;
+  let b = B;
   for (let i = 0; i < id.length; i++) {
     const c = id.charCodeAt(i);
     a = Math.imul(a ^ c, 0x01000193);
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
+  return finish(a, b);
+}
+
+/**
+ * `hashes` of an id held as UTF-8 bytes [start, end), when they are ASCII (its code units are then
+ * its bytes); undefined when one is not. The writer thread hashes the ids of its chunks from their
+ * bytes: making 29 million strings a day only to hash them was a tenth of its time.
+ */
+export function asciiHashes(bytes: Uint8Array, start: number, end: number): [number, number] | undefined {
+  let a = A;
+  let b = B;
+  for (let i = start; i < end; i++) {
+    const c = bytes[i] as number;
+    if (c > 0x7f) return undefined;
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  return finish(a, b);
+}
+
+function finish(a: number, b: number): [number, number] {
   b ^= b >>> 13;
   b = Math.imul(b, 0xc2b2ae35);
   b ^= b >>> 16;

@@ -14,7 +14,8 @@
  */
 import { Buffer } from 'node:buffer';
 import type { Order } from '../engine/types.js';
-import type { OrderRow } from './order-row.js';
+import { asciiHashes, hashes } from './id-filter.js';
+import { groupByEntity, type OrderRow } from './order-row.js';
 
 /**
  * createdAt, auctionId, amountCents, updatedAt, filledCents, feeCents, clearing fee, clearedAt,
@@ -52,15 +53,25 @@ export interface PackedOrders {
   /** TEXTS an order: the length slot of each in `text` (one after the other; textBytes). */
   textLengths: Int32Array;
   text: Uint8Array;
+  /**
+   * Where each entity's orders start (they are packed entity by entity), then `count`: an entity's
+   * chunk is then slices of the arrays, not an order-by-order gather (entityChunks).
+   */
+  runs: Int32Array;
 }
 
 /** The buffers to transfer with a pack. */
 export const packBuffers = (p: PackedOrders): ArrayBuffer[] =>
-  [p.numbers, p.wordIndexes, p.textLengths, p.text].map((a) => a.buffer as ArrayBuffer);
+  [p.numbers, p.wordIndexes, p.textLengths, p.text, p.runs].map((a) => a.buffer as ArrayBuffer);
 
-/** Packs `orders` (final orders leaving memory), in their order. */
+/**
+ * Packs `orders` (final orders leaving memory) entity by entity, the entities in the order they
+ * first come, each entity's orders in their order.
+ */
 export function packOrders(orders: readonly Order[]): PackedOrders {
   const count = orders.length;
+  const groups = groupByEntity(orders);
+  const runs = new Int32Array(groups.size + 1);
   const numbers = new Float64Array(count * NUMBERS);
   const wordIndexes = new Int32Array(count * WORDS);
   const textLengths = new Int32Array(count * TEXTS);
@@ -99,34 +110,49 @@ export function packOrders(orders: readonly Order[]): PackedOrders {
       end += n;
     }
   };
-  for (let i = 0; i < count; i++) {
-    const o = orders[i] as Order;
-    const c = o.clearedIn;
-    const at = i * NUMBERS;
-    numbers[at] = o.createdAt;
-    numbers[at + 1] = o.auctionId;
-    numbers[at + 2] = o.amountCents;
-    numbers[at + 3] = o.updatedAt;
-    numbers[at + 4] = o.filledCents;
-    numbers[at + 5] = o.feeCents;
-    numbers[at + 6] = c?.clearingFeeCentiBps ?? Number.NaN;
-    numbers[at + 7] = c?.clearedAt ?? Number.NaN;
-    numbers[at + 8] = c ? 1 : 0;
-    numbers[at + 9] = o.placedLimitCentiBps ?? Number.NaN;
-    const w = i * WORDS;
-    wordIndexes[w] = word(o.entityId);
-    wordIndexes[w + 1] = word(o.status);
-    wordIndexes[w + 2] = word(o.orderType);
-    wordIndexes[w + 3] = word(o.feeBps);
-    wordIndexes[w + 4] = word(o.postFillAction);
-    wordIndexes[w + 5] = word(o.sourceWalletId);
-    wordIndexes[w + 6] = word(o.fiatAccountId);
-    const t = i * TEXTS;
-    put(o.orderId, t);
-    put(o.parentOrderId, t + 1);
-    put(o.childOrderId, t + 2);
+  let i = 0;
+  let r = 0;
+  for (const [entityId, list] of groups) {
+    runs[r++] = i;
+    const entityWord = word(entityId);
+    for (const o of list) {
+      const c = o.clearedIn;
+      const at = i * NUMBERS;
+      numbers[at] = o.createdAt;
+      numbers[at + 1] = o.auctionId;
+      numbers[at + 2] = o.amountCents;
+      numbers[at + 3] = o.updatedAt;
+      numbers[at + 4] = o.filledCents;
+      numbers[at + 5] = o.feeCents;
+      numbers[at + 6] = c?.clearingFeeCentiBps ?? Number.NaN;
+      numbers[at + 7] = c?.clearedAt ?? Number.NaN;
+      numbers[at + 8] = c ? 1 : 0;
+      numbers[at + 9] = o.placedLimitCentiBps ?? Number.NaN;
+      const w = i * WORDS;
+      wordIndexes[w] = entityWord;
+      wordIndexes[w + 1] = word(o.status);
+      wordIndexes[w + 2] = word(o.orderType);
+      wordIndexes[w + 3] = word(o.feeBps);
+      wordIndexes[w + 4] = word(o.postFillAction);
+      wordIndexes[w + 5] = word(o.sourceWalletId);
+      wordIndexes[w + 6] = word(o.fiatAccountId);
+      const t = i * TEXTS;
+      put(o.orderId, t);
+      put(o.parentOrderId, t + 1);
+      put(o.childOrderId, t + 2);
+      i++;
+    }
   }
-  return { count, numbers, wordIndexes, words, textLengths, text: new Uint8Array(text.buffer, 0, end) };
+  runs[r] = count;
+  return {
+    count,
+    numbers,
+    wordIndexes,
+    words,
+    textLengths,
+    text: new Uint8Array(text.buffer, 0, end),
+    runs,
+  };
 }
 
 /** One entity's orders of an eviction as the file keeps them (a chunk, order-store.ts). */
@@ -135,8 +161,8 @@ export interface EntityChunk {
   /** The least and greatest createdAt. */
   firstAt: number;
   lastAt: number;
-  /** Its orders' ids, in the chunk's order. */
-  ids: string[];
+  /** Its orders' ids' `hashes` (id-filter.ts), a pair an order, in the chunk's order. */
+  idHashes: Uint32Array;
   /** chunkRows reads them back. */
   bytes: Uint8Array;
 }
@@ -146,69 +172,74 @@ export interface EntityChunk {
 // their text. Native byte order, as the id filter's saved bits. Not JSON rows: encoding 20,000
 // orders as JSON was most of the writer thread's time (a stored day is bound by it).
 const HEADER = 16;
+/** Not yet named by the chunk being built (entityChunks' word map). */
+const UNSEEN = -2;
 
 /** A packed eviction's orders by entity, each entity's in pack order, as chunk bytes. */
 export function entityChunks(p: PackedOrders): EntityChunk[] {
-  const { numbers: num, wordIndexes: wi, textLengths: tl } = p;
-  // Where each order's texts start (they follow one another).
-  const textAt = new Uint32Array(p.count + 1);
-  for (let i = 0; i < p.count; i++) {
-    let n = 0;
-    for (let t = i * TEXTS; t < (i + 1) * TEXTS; t++) n += textBytes(tl[t] as number);
-    textAt[i + 1] = (textAt[i] as number) + n;
-  }
-  const byEntity = new Map<number, number[]>();
-  for (let i = 0; i < p.count; i++) {
-    const e = wi[i * WORDS] as number;
-    const list = byEntity.get(e);
-    if (list) list.push(i);
-    else byEntity.set(e, [i]);
-  }
-  const text = Buffer.from(p.text.buffer, p.text.byteOffset, p.text.byteLength);
+  const { numbers: num, wordIndexes: wi, textLengths: tl, text, runs } = p;
+  const textBuffer = Buffer.from(text.buffer, text.byteOffset, text.byteLength);
+  // The pack's word index -> the chunk's, for the chunk being built (reset after each).
+  const local = new Int32Array(p.words.length).fill(UNSEEN);
   const chunks: EntityChunk[] = [];
-  for (const [entityWord, orders] of byEntity) {
-    const count = orders.length;
-    const local = new Map<number, number>();
-    const words: string[] = [];
-    let textBytes = 0;
-    for (const i of orders) textBytes += (textAt[i + 1] as number) - (textAt[i] as number);
-    // The words are known only after the orders: their JSON goes in a buffer of its own.
-    const numbers = new Float64Array(count * NUMBERS);
+  let textStart = 0;
+  for (let r = 0; r + 1 < runs.length; r++) {
+    const start = runs[r] as number;
+    const end = runs[r + 1] as number;
+    const count = end - start;
+    // The chunk's words, as the pack's indexes, in the order its orders first name them.
+    const named: number[] = [];
     const indexes = new Int32Array(count * WORDS);
-    const lengths = new Int32Array(count * TEXTS);
-    const chunkText = Buffer.allocUnsafeSlow(textBytes);
-    const ids: string[] = [];
+    for (let k = 0; k < count * WORDS; k++) {
+      const g = wi[start * WORDS + k] as number;
+      if (g === NULL) indexes[k] = NULL;
+      else {
+        if (local[g] === UNSEEN) local[g] = named.push(g) - 1;
+        indexes[k] = local[g] as number;
+      }
+    }
+    for (const g of named) local[g] = UNSEEN;
+    // Ids are hashed from their bytes as the texts are walked; the chunk takes the run's text whole.
+    const idHashes = new Uint32Array(count * 2);
     let firstAt = Number.POSITIVE_INFINITY;
     let lastAt = Number.NEGATIVE_INFINITY;
-    let written = 0;
-    for (let k = 0; k < count; k++) {
-      const i = orders[k] as number;
-      for (let f = 0; f < NUMBERS; f++) numbers[k * NUMBERS + f] = num[i * NUMBERS + f] as number;
+    let at = textStart;
+    for (let i = start; i < end; i++) {
       const createdAt = num[i * NUMBERS] as number;
       if (createdAt < firstAt) firstAt = createdAt;
       if (createdAt > lastAt) lastAt = createdAt;
-      for (let w = 0; w < WORDS; w++) {
-        const g = wi[i * WORDS + w] as number;
-        let l = g === NULL ? NULL : local.get(g);
-        if (l === undefined) {
-          l = words.push(p.words[g] as string) - 1;
-          local.set(g, l);
-        }
-        indexes[k * WORDS + w] = l;
-      }
-      for (let f = 0; f < TEXTS; f++) lengths[k * TEXTS + f] = tl[i * TEXTS + f] as number;
-      const from = textAt[i] as number;
-      const to = textAt[i + 1] as number;
       // The order's id is its first text (never null).
-      ids.push(decodeText(text, from, tl[i * TEXTS] as number));
-      text.copy(chunkText, written, from, to);
-      written += to - from;
+      const slot = tl[i * TEXTS] as number;
+      const idEnd = at + textBytes(slot);
+      const [h1, h2] =
+        (slot >= 0 ? asciiHashes(text, at, idEnd) : undefined) ?? hashes(decodeText(textBuffer, at, slot));
+      idHashes[2 * (i - start)] = h1;
+      idHashes[2 * (i - start) + 1] = h2;
+      for (let t = i * TEXTS; t < (i + 1) * TEXTS; t++) at += textBytes(tl[t] as number);
     }
-    const wordText = Buffer.from(JSON.stringify(words));
-    const header = new Uint32Array([count, wordText.length, textBytes, 0]);
-    const parts = [header, numbers, indexes, lengths].map((a) => new Uint8Array(a.buffer));
-    const bytes = Buffer.concat([...parts, wordText, chunkText]);
-    chunks.push({ entityId: p.words[entityWord] as string, firstAt, lastAt, ids, bytes });
+    const wordText = Buffer.from(JSON.stringify(named.map((g) => p.words[g])));
+    const numbersAt = HEADER;
+    const indexesAt = numbersAt + count * NUMBERS * 8;
+    const lengthsAt = indexesAt + count * WORDS * 4;
+    const wordTextAt = lengthsAt + count * TEXTS * 4;
+    const textAt = wordTextAt + wordText.length;
+    const bytes = new Uint8Array(textAt + at - textStart);
+    new Uint32Array(bytes.buffer, 0, 4).set([count, wordText.length, at - textStart, 0]);
+    const slice = (a: Float64Array | Int32Array, from: number, n: number) =>
+      new Uint8Array(a.buffer, a.byteOffset + from * a.BYTES_PER_ELEMENT, n * a.BYTES_PER_ELEMENT);
+    bytes.set(slice(num, start * NUMBERS, count * NUMBERS), numbersAt);
+    bytes.set(new Uint8Array(indexes.buffer), indexesAt);
+    bytes.set(slice(tl, start * TEXTS, count * TEXTS), lengthsAt);
+    bytes.set(wordText, wordTextAt);
+    bytes.set(text.subarray(textStart, at), textAt);
+    textStart = at;
+    chunks.push({
+      entityId: p.words[wi[start * WORDS] as number] as string,
+      firstAt,
+      lastAt,
+      idHashes,
+      bytes,
+    });
   }
   return chunks;
 }
@@ -235,7 +266,7 @@ export function chunkRows(blob: Uint8Array): OrderRow[] {
 }
 
 /** A pack's rows, in its order. */
-function rows(p: PackedOrders): OrderRow[] {
+function rows(p: Omit<PackedOrders, 'runs'>): OrderRow[] {
   const { numbers: num, wordIndexes: wi, words, textLengths } = p;
   const text = Buffer.from(p.text.buffer, p.text.byteOffset, p.text.byteLength);
   let start = 0;

@@ -1,8 +1,8 @@
 /**
- * The SQLite file behind `store`: final orders that left memory (order-row.ts: an entity's orders
- * of one eviction in one row), account activity that left memory (cumulative sums, likewise by
- * entity and eviction), and the simulator's last checkpoint (a snapshot document of what stays in
- * memory).
+ * The SQLite file behind `store` (its tables: store-file.ts): final orders that left memory
+ * (order-pack.ts: an entity's orders of one eviction in one row), account activity that left
+ * memory (cumulative sums, likewise by entity and eviction), and the simulator's last checkpoint
+ * (a snapshot document of what stays in memory).
  *
  * Orders leave memory far more often than a checkpoint is written (the document of a busy market
  * is tens of megabytes; written at every eviction it cost more than the whole run's trading), so
@@ -26,6 +26,7 @@ import {
   toRow,
 } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
+import { dropPastCheckpoint, openStoreFile } from './store-file.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
 
 /** A stored order as a listing reads it: what it sorts on, and its row (decoded for a page only). */
@@ -33,53 +34,6 @@ export interface StoredOrder {
   orderId: string;
   createdAt: number;
   row: OrderRow;
-}
-
-// `chunks`: a rowid table, so chunks append in eviction order to packed pages. An entity's chunks
-// are found by the time they span (an order may stay pending past the window, so a later chunk
-// can hold an older order: spans overlap, and a listing sorts what it reads). `id_buckets` leads
-// from an id to its chunk, for getOrder and a reused key (id-buckets.ts); keyed by eviction first,
-// so each eviction appends, and the id filter names the evictions to look in. `activity`: an
-// entity's drained entries of one eviction as [at, matched, rebates, fees] rows, the sums
-// cumulative. `eviction` numbers the transaction that wrote a row (see above).
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS chunks (
-  chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
-  last_at INTEGER NOT NULL, orders BLOB NOT NULL, eviction INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS chunks_by_entity ON chunks (entity_id, first_at);
-CREATE TABLE IF NOT EXISTS id_buckets (
-  eviction INTEGER NOT NULL, bucket INTEGER NOT NULL, first_chunk INTEGER NOT NULL, entries BLOB NOT NULL,
-  PRIMARY KEY (eviction, bucket)
-);
-CREATE TABLE IF NOT EXISTS activity (
-  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, entries TEXT NOT NULL, eviction INTEGER NOT NULL
-);
-CREATE INDEX IF NOT EXISTS activity_by_entity ON activity (entity_id, first_at);
-CREATE TABLE IF NOT EXISTS id_filter (
-  segment INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL, ids INTEGER NOT NULL,
-  bits BLOB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS market_keys (order_id TEXT PRIMARY KEY) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS placed_ids (
-  eviction INTEGER NOT NULL, order_id TEXT NOT NULL, PRIMARY KEY (eviction, order_id)
-) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS checkpoint (
-  id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
-);
-`;
-
-/**
- * The file layout this code writes (`PRAGMA user_version`); another is refused, not misread. (3
- * was 4 without the saved id filter: opened here, it would answer "no" for ids it holds; 4 kept a
- * row per id.)
- */
-const LAYOUT = 5;
-
-/** A `store` file written by another layout of the store (an older simulator): use a new file. */
-export class StoreLayoutError extends Error {
-  /** Always `StoreLayoutError`. */
-  override name = 'StoreLayoutError';
 }
 
 /** The stores open in this process, by file. */
@@ -108,66 +62,34 @@ export class OrderStore {
 
   constructor(Sqlite: DatabaseConstructor, file: string) {
     this.path = resolve(file);
-    this.db = new Sqlite(file);
-    // WAL: an eviction's transaction appends instead of rewriting pages. No fsync (synchronous
-    // OFF): WAL stays consistent when the process dies at any point, and only a machine crash or
-    // power loss could lose recent transactions, which a simulator's history can afford; the
-    // fsyncs were a third of the insert time (measured with a row per order: 1M rows, 14.6 s ->
-    // 10.0 s).
-    // SQLite's default 4 kB pages: 64 kB pages made a chunk cheaper to insert, but each eviction
-    // adds to the entity index at every entity's place, and a page is written whole: a stored day
-    // took 265 s with them against 220 s.
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = OFF');
-    // This connection reads (and opens, resets); the writer thread has its own (writer-thread.ts).
-    const layout = this.db.pragma('user_version', { simple: true }) as number;
-    const empty = !this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
-    if (!empty && layout !== LAYOUT) {
-      this.db.close();
-      throw new StoreLayoutError(
-        `store ${file} was written by another version of the simulator (layout ${layout}, this one reads ${LAYOUT}); use a new file`,
-      );
-    }
-    this.db.exec(SCHEMA);
-    this.db.pragma(`user_version = ${LAYOUT}`);
+    this.db = openStoreFile(Sqlite, file);
     this.insertActivity = this.db.prepare(
-      'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
+      'INSERT INTO activity (entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?)',
     );
     this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
     this.bucketOf = this.db.prepare(
       'SELECT first_chunk AS "first", entries FROM id_buckets WHERE eviction = ? AND bucket = ?',
     );
     this.chunkAt = this.db.prepare('SELECT entity_id, orders FROM chunks WHERE chunk = ?');
+    // One statement, so one snapshot of the file: a checkpoint moves entries between the two.
+    const spanning = (table: string) =>
+      `SELECT chunk FROM ${table} WHERE entity_id = @entity AND first_at <= @to AND last_at >= @from`;
     this.chunksOfEntity = this.db
       .prepare(
-        'SELECT orders FROM chunks WHERE entity_id = ? AND first_at <= ? AND last_at >= ? ORDER BY chunk',
+        `SELECT orders FROM chunks WHERE chunk IN (${spanning('chunk_index')} UNION ALL ${spanning('recent_chunks')})`,
       )
       .pluck();
+    const lastBefore = (table: string) =>
+      `SELECT * FROM (SELECT entries, first_at, eviction FROM ${table} WHERE entity_id = @entity AND first_at < @at ORDER BY first_at DESC, eviction DESC LIMIT 1)`;
     this.activityChunkBefore = this.db
       .prepare(
-        'SELECT entries FROM activity WHERE entity_id = ? AND first_at < ? ORDER BY first_at DESC LIMIT 1',
+        `${lastBefore('recent_activity')} UNION ALL ${lastBefore('activity')} ORDER BY first_at DESC, eviction DESC LIMIT 1`,
       )
       .pluck();
     // Another simulator of this process on the file (left open, as a crashed one would be): its
     // writer thread finishes what it was given first, or it would write after the rows below go.
     for (const other of OPEN.get(this.path) ?? []) other.writer.flush();
-    // Rows evicted after the last checkpoint belong to its memory (a stop without close()); with no
-    // checkpoint at all, to a run that never wrote one, whose memory is gone.
-    const last = this.db.prepare('SELECT eviction FROM checkpoint WHERE id = 1').get() as
-      | { eviction: number }
-      | undefined;
-    this.eviction = last?.eviction ?? 0;
-    // Chunks by rowid, which grows with the eviction: from the first chunk an id bucket of a later
-    // eviction names (every eviction that wrote chunks wrote buckets in the same transaction). By
-    // `eviction` it was a scan of the whole table (most of the 4 s a stored day's file took to open).
-    this.db
-      .prepare(
-        'DELETE FROM chunks WHERE chunk >= (SELECT min(first_chunk) FROM id_buckets WHERE eviction > ?)',
-      )
-      .run(this.eviction);
-    this.db.prepare('DELETE FROM id_buckets WHERE eviction > ?').run(this.eviction);
-    this.db.prepare('DELETE FROM placed_ids WHERE eviction > ?').run(this.eviction);
-    this.db.prepare('DELETE FROM activity WHERE eviction > ?').run(this.eviction);
+    this.eviction = dropPastCheckpoint(this.db);
     // The id filter as of the checkpoint (saved with it, so it names exactly the ids kept).
     const saved = this.db.prepare(
       'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
@@ -227,7 +149,7 @@ export class OrderStore {
       for (const a of activityOf(held[i] as HeldBatch, entityId)) if (a.at < at) found = a;
       if (found) return { matched: found.matched, rebates: found.rebates, fees: found.fees };
     }
-    const text = this.activityChunkBefore.get(entityId, at) as string | undefined;
+    const text = this.activityChunkBefore.get({ entity: entityId, at }) as string | undefined;
     if (text === undefined) return undefined;
     // The chunk starts before `at`, and chunks of one entity follow each other in time (entries
     // leave memory oldest first), so its last entry before `at` is the entity's.
@@ -245,11 +167,11 @@ export class OrderStore {
     this.writer.flush();
     this.db.transaction(() => {
       this.db.exec(
-        'DELETE FROM chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM id_filter; DELETE FROM market_keys; DELETE FROM placed_ids',
+        'DELETE FROM chunks; DELETE FROM chunk_index; DELETE FROM recent_chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM recent_activity; DELETE FROM id_filter; DELETE FROM market_keys; DELETE FROM placed_ids',
       );
       this.saveDoc.run(doc, ++this.eviction);
       for (const [entityId, rows] of activityChunks(baselines))
-        this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], JSON.stringify(rows), this.eviction);
+        this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], this.eviction, JSON.stringify(rows));
     })();
     this.ids = new IdFilter();
     this.kept = new KeptIds();
@@ -309,7 +231,7 @@ export class OrderStore {
     const consider = (row: OrderRow) => {
       if (rowMatches(row, f)) matches.push({ orderId: row[0], createdAt: row[1], row });
     };
-    for (const bytes of this.chunksOfEntity.iterate(entityId, to, from))
+    for (const bytes of this.chunksOfEntity.iterate({ entity: entityId, to, from }))
       for (const row of chunkRows(bytes as Uint8Array)) consider(row);
     // After a flush only batches whose write failed are held: they are part of the history.
     for (const batch of held) for (const o of batch.orders) if (o.entityId === entityId) consider(toRow(o));

@@ -36,8 +36,8 @@ function fail(err: unknown): void {
 function open() {
   const Sqlite = createRequire(setup.sqlite)(setup.sqlite) as DatabaseConstructor;
   const db = new Sqlite(setup.file);
-  // As the file was opened (order-store.ts): WAL, no fsync. 64 MB of page cache: an eviction adds
-  // to the chunk index at every entity's place in it.
+  // As the file was opened (store-file.ts): WAL, no fsync. 64 MB of page cache: a checkpoint adds
+  // to the entity indexes at every entity's place in them.
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -65536');
@@ -47,9 +47,22 @@ function open() {
   const insertBucket = db.prepare(
     'INSERT INTO id_buckets (eviction, bucket, first_chunk, entries) VALUES (?, ?, ?, ?)',
   );
-  const insertActivity = db.prepare(
-    'INSERT INTO activity (entity_id, first_at, entries, eviction) VALUES (?, ?, ?, ?)',
+  const insertRecentChunk = db.prepare(
+    'INSERT INTO recent_chunks (entity_id, first_at, chunk, last_at) VALUES (?, ?, ?, ?)',
   );
+  const insertActivity = db.prepare(
+    'INSERT INTO recent_activity (entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?)',
+  );
+  // At a checkpoint, what was evicted since the last one joins the indexes, sorted: a page of them
+  // is written once for all of an entity's entries (order-store.ts, the schema).
+  const indexRecent = db.prepare(
+    'INSERT INTO chunk_index SELECT entity_id, first_at, chunk, last_at FROM recent_chunks ORDER BY entity_id, first_at, chunk',
+  );
+  const clearRecent = db.prepare('DELETE FROM recent_chunks');
+  const indexRecentActivity = db.prepare(
+    'INSERT INTO activity SELECT entity_id, first_at, eviction, entries FROM recent_activity ORDER BY entity_id, first_at, eviction',
+  );
+  const clearRecentActivity = db.prepare('DELETE FROM recent_activity');
   const saveDoc = db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
   const clearMarketKeys = db.prepare('DELETE FROM market_keys');
   const savePlacedId = db.prepare('INSERT INTO placed_ids (eviction, order_id) VALUES (?, ?)');
@@ -61,7 +74,7 @@ function open() {
     const n = b.eviction;
     // A chunk per entity (unsorted: a listing sorts what it reads); the ids' buckets name chunks
     // by offset from the eviction's first.
-    const ids: string[] = [];
+    const idHashes: number[] = [];
     const offsets: number[] = [];
     let firstChunk: number | undefined;
     for (const c of entityChunks(b.orders)) {
@@ -69,20 +82,28 @@ function open() {
         lastInsertRowid: number | bigint;
       };
       const chunk = Number(lastInsertRowid);
+      insertRecentChunk.run(c.entityId, c.firstAt, chunk, c.lastAt);
       firstChunk ??= chunk;
-      for (const id of c.ids) {
-        ids.push(id);
+      const h = c.idHashes;
+      for (let i = 0; i < h.length; i += 2) {
+        idHashes.push(h[i + 1] as number);
         offsets.push(chunk - firstChunk);
         // Before the commit is reported: from then on the simulator's thread finds them by the filter.
-        if (b.segment) addBits(b.segment, id);
+        if (b.segment) addBits(b.segment, h[i] as number, h[i + 1] as number);
       }
     }
     if (firstChunk !== undefined)
-      for (const [bucket, entries] of bucketRows(ids, offsets))
+      for (const [bucket, entries] of bucketRows(idHashes, offsets))
         insertBucket.run(n, bucket, firstChunk, entries);
-    for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, text, n);
+    for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, n, text);
     for (const id of b.placedIds) savePlacedId.run(n, id);
-    if (b.doc !== undefined) saveDoc.run(b.doc, n);
+    if (b.doc !== undefined) {
+      saveDoc.run(b.doc, n);
+      indexRecent.run();
+      clearRecent.run();
+      indexRecentActivity.run();
+      clearRecentActivity.run();
+    }
     if (b.marketKeys) {
       clearMarketKeys.run();
       for (const id of b.marketKeys) saveMarketKey.run(id);

@@ -92,7 +92,8 @@ describe('store: checkpoints', () => {
     const options = { startTime: START, seed: 4, market: MARKET, activityWindowMs: 45_000 } as const;
     const stored = createSimulator({
       ...options,
-      store: { file: join(dir, 'activity.db'), retainMs: 10_000 },
+      // Checkpoints every 30 s: sums drained since the last one are read apart from those before.
+      store: { file: join(dir, 'activity.db'), retainMs: 10_000, checkpointMs: 30_000 },
     });
     const plain = createSimulator(options);
     const summaries = async (sim: Simulator) => {
@@ -163,7 +164,7 @@ describe('store: checkpoints', () => {
     })();
     expect(refused).toBeInstanceOf(StoreLayoutError);
     expect((refused as Error).message).toBe(
-      `store ${file} was written by another version of the simulator (layout 0, this one reads 5); use a new file`,
+      `store ${file} was written by another version of the simulator (layout 0, this one reads 6); use a new file`,
     );
     // The row-per-order layout of the previous version (2) is refused the same way.
     const v2 = join(dir, 'v2.db');
@@ -172,7 +173,7 @@ describe('store: checkpoints', () => {
     older.close();
     expect(() => createSimulator({ store: v2 })).toThrow(
       new StoreLayoutError(
-        `store ${v2} was written by another version of the simulator (layout 2, this one reads 5); use a new file`,
+        `store ${v2} was written by another version of the simulator (layout 2, this one reads 6); use a new file`,
       ),
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IdFilter } from '../../../src/simulator/store/id-filter.js';
+import { asciiHashes, hashes, IdFilter } from '../../../src/simulator/store/id-filter.js';
 
 // Deterministic UUID-shaped ids: n-th id of a stream (no randomness in a test).
 const id = (stream: number, n: number) =>
@@ -56,5 +56,18 @@ describe('IdFilter', () => {
     let maybes = 0;
     for (let n = 0; n < 10_000; n++) if (g.mightHave(id(2, n)) !== f.mightHave(id(2, n))) maybes++;
     expect(maybes).toBe(0);
+  });
+
+  it('hashes an ASCII id from its UTF-8 bytes exactly as from its string, and declines any other', () => {
+    const ascii = ['', 'a', 'order-1', id(7, 123), `${'x'.repeat(300)}~\u007f`];
+    for (let n = 0; n < 2000; n++) ascii.push(id(5, n * 7919));
+    for (const s of ascii) {
+      const bytes = Buffer.from(`..${s}..`);
+      expect([...(asciiHashes(bytes, 2, 2 + s.length) ?? [])]).toEqual([...hashes(s)]);
+    }
+    for (const s of ['élan', 'a\u0080', '😀']) {
+      const bytes = Buffer.from(s);
+      expect(asciiHashes(bytes, 0, bytes.length)).toBeUndefined();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Auction, Order } from '../../../src/simulator/engine/types.js';
 import { BUCKETS, bucketRows, idKey, offsetsOf } from '../../../src/simulator/store/id-buckets.js';
+import { hashes } from '../../../src/simulator/store/id-filter.js';
 import { chunkRows, entityChunks, packBuffers, packOrders } from '../../../src/simulator/store/order-pack.js';
 import { groupByEntity, toRow } from '../../../src/simulator/store/order-row.js';
 
@@ -49,7 +50,7 @@ describe('order pack: what the simulator thread hands the writer thread', () => 
       entityId,
       firstAt: Math.min(...list.map((o) => o.createdAt)),
       lastAt: Math.max(...list.map((o) => o.createdAt)),
-      ids: list.map((o) => o.orderId),
+      idHashes: Uint32Array.from(list.flatMap((o) => [...hashes(o.orderId)])),
       rows: list.map(toRow),
     }));
     const got = chunks.map(({ bytes, ...c }) => ({ ...c, rows: chunkRows(bytes) }));
@@ -82,7 +83,12 @@ describe('id buckets: from an order id to its chunk', () => {
   it('finds every id at its chunk offset, in its bucket, and nothing for others', () => {
     const ids = Array.from({ length: 5000 }, (_, n) => `id-${n}`);
     const offsets = ids.map((_, n) => n % 37);
-    const rows = new Map(bucketRows(ids, offsets));
+    const rows = new Map(
+      bucketRows(
+        ids.map((id) => hashes(id)[1]),
+        offsets,
+      ),
+    );
     expect(rows.size).toBe(BUCKETS);
     ids.forEach((id, n) => {
       const { hash, bucket } = idKey(id);

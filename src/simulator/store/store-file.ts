@@ -1,0 +1,123 @@
+/**
+ * The store's SQLite file as it lies on disk: its tables, the layout number that guards them, and
+ * what opening it does (the pragmas, the layout check, dropping what was written after the last
+ * checkpoint). order-store.ts reads and writes it; writer-thread.ts writes it.
+ */
+import type { Database, DatabaseConstructor } from './sqlite.js';
+
+// `chunks`: a rowid table, so chunks append in eviction order to packed pages. An entity's chunks
+// are found by the time they span (an order may stay pending past the window, so a later chunk
+// can hold an older order: spans overlap, and a listing sorts what it reads) through
+// `chunk_index`, keyed by entity. An index keyed by entity takes an insert at every entity's place
+// in it, so one updated at each eviction dirtied a page per entity per eviction (a quarter of the
+// writer's time, more as the file grew): an eviction's entries go to `recent_chunks` instead (no
+// index: appended), and move to `chunk_index` sorted, in the checkpoint's transaction, so a page
+// takes all of an entity's entries since the last checkpoint at once. A listing reads both. So
+// `recent_chunks` holds exactly the chunks evicted after the checkpoint, which opening the file
+// drops. `activity` and `recent_activity` likewise: an entity's drained entries of one eviction as
+// [at, matched, rebates, fees] rows, the sums cumulative. `id_buckets` leads from an id to its
+// chunk, for getOrder and a reused key (id-buckets.ts); keyed by eviction first, so each eviction
+// appends, and the id filter names the evictions to look in. `eviction` numbers the transaction
+// that wrote a row (order-store.ts: checkpoints and evictions).
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS chunks (
+  chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
+  last_at INTEGER NOT NULL, orders BLOB NOT NULL, eviction INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunk_index (
+  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, chunk INTEGER NOT NULL, last_at INTEGER NOT NULL,
+  PRIMARY KEY (entity_id, first_at, chunk)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS recent_chunks (
+  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, chunk INTEGER NOT NULL, last_at INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS id_buckets (
+  eviction INTEGER NOT NULL, bucket INTEGER NOT NULL, first_chunk INTEGER NOT NULL, entries BLOB NOT NULL,
+  PRIMARY KEY (eviction, bucket)
+);
+CREATE TABLE IF NOT EXISTS activity (
+  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, eviction INTEGER NOT NULL, entries TEXT NOT NULL,
+  PRIMARY KEY (entity_id, first_at, eviction)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS recent_activity (
+  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, eviction INTEGER NOT NULL, entries TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS id_filter (
+  segment INTEGER PRIMARY KEY, first INTEGER NOT NULL, last INTEGER NOT NULL, ids INTEGER NOT NULL,
+  bits BLOB NOT NULL
+);
+CREATE TABLE IF NOT EXISTS market_keys (order_id TEXT PRIMARY KEY) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS placed_ids (
+  eviction INTEGER NOT NULL, order_id TEXT NOT NULL, PRIMARY KEY (eviction, order_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS checkpoint (
+  id INTEGER PRIMARY KEY CHECK (id = 1), doc TEXT NOT NULL, eviction INTEGER NOT NULL
+);
+`;
+
+/**
+ * The file layout this code writes (`PRAGMA user_version`); another is refused, not misread. (3
+ * was 4 without the saved id filter: opened here, it would answer "no" for ids it holds; 4 kept a
+ * row per id; 5 indexed chunks by entity at each eviction, so its unindexed chunks would be missed.)
+ */
+const LAYOUT = 6;
+
+/** A `store` file written by another layout of the store (an older simulator): use a new file. */
+export class StoreLayoutError extends Error {
+  /** Always `StoreLayoutError`. */
+  override name = 'StoreLayoutError';
+}
+
+/** Opens (or creates) the file as this layout; throws StoreLayoutError for another layout. */
+export function openStoreFile(Sqlite: DatabaseConstructor, file: string): Database {
+  const db = new Sqlite(file);
+  // WAL: an eviction's transaction appends instead of rewriting pages. No fsync (synchronous
+  // OFF): WAL stays consistent when the process dies at any point, and only a machine crash or
+  // power loss could lose recent transactions, which a simulator's history can afford; the
+  // fsyncs were a third of the insert time (measured with a row per order: 1M rows, 14.6 s ->
+  // 10.0 s).
+  // 64 kB pages (set before the first table; a file keeps its own): a chunk (about 10 kB) fits a
+  // page instead of spilling over three. They cost more than they saved while an eviction added to
+  // the entity index at every entity's place (a page is written whole: a stored day took 265 s
+  // against 220 s with 4 kB); since the index takes its entries at checkpoints (SCHEMA), the writer
+  // thread's time for 1,000 auctions fell from 8.5 to 5.8 s with them.
+  db.pragma('page_size = 65536');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = OFF');
+  // The simulator thread's connection reads (and opens, resets); the writer thread has its own.
+  const layout = db.pragma('user_version', { simple: true }) as number;
+  const empty = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
+  if (!empty && layout !== LAYOUT) {
+    db.close();
+    throw new StoreLayoutError(
+      `store ${file} was written by another version of the simulator (layout ${layout}, this one reads ${LAYOUT}); use a new file`,
+    );
+  }
+  db.exec(SCHEMA);
+  db.pragma(`user_version = ${LAYOUT}`);
+  return db;
+}
+
+/**
+ * Drops the rows written after the file's last checkpoint and answers its eviction number (0
+ * without one). Call it once no writer thread of this process still writes the file.
+ */
+export function dropPastCheckpoint(db: Database): number {
+  // Rows evicted after the last checkpoint belong to its memory (a stop without close()); with no
+  // checkpoint at all, to a run that never wrote one, whose memory is gone.
+  const last = db.prepare('SELECT eviction FROM checkpoint WHERE id = 1').get() as
+    | { eviction: number }
+    | undefined;
+  const eviction = last?.eviction ?? 0;
+  // Chunks by rowid, which grows with the eviction: from the first chunk an id bucket of a later
+  // eviction names (every eviction that wrote chunks wrote buckets in the same transaction). By
+  // `eviction` it was a scan of the whole table (most of the 4 s a stored day's file took to open).
+  db.prepare(
+    'DELETE FROM chunks WHERE chunk >= (SELECT min(first_chunk) FROM id_buckets WHERE eviction > ?)',
+  ).run(eviction);
+  db.prepare('DELETE FROM id_buckets WHERE eviction > ?').run(eviction);
+  db.prepare('DELETE FROM placed_ids WHERE eviction > ?').run(eviction);
+  // A checkpoint moved every recent entry to the indexes: those left are past it.
+  db.exec('DELETE FROM recent_chunks; DELETE FROM recent_activity');
+  return eviction;
+}
