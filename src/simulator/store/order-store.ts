@@ -47,6 +47,7 @@ export class OrderStore {
   private readonly writer: StoreWriter;
   private readonly path: string;
   private readonly insertActivity: Statement;
+  private readonly insertMerge: Statement;
   private readonly bucketOf: Statement;
   private readonly chunkAt: Statement;
   private readonly chunksOfEntity: Statement;
@@ -64,26 +65,38 @@ export class OrderStore {
     this.path = resolve(file);
     this.db = openStoreFile(Sqlite, file);
     this.insertActivity = this.db.prepare(
-      'INSERT INTO activity (entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?)',
+      'INSERT INTO activity (merge, entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?, ?)',
     );
+    this.insertMerge = this.db.prepare('INSERT INTO merges (merge) VALUES (?)');
     this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
     this.bucketOf = this.db.prepare(
       'SELECT first_chunk AS "first", entries FROM id_buckets WHERE eviction = ? AND bucket = ?',
     );
     this.chunkAt = this.db.prepare('SELECT entity_id, orders FROM chunks WHERE chunk = ?');
-    // One statement, so one snapshot of the file: a checkpoint moves entries between the two.
-    const spanning = (table: string) =>
-      `SELECT chunk FROM ${table} WHERE entity_id = @entity AND first_at <= @to AND last_at >= @from`;
+    // One statement, so one snapshot of the file: a checkpoint moves entries between the two. The
+    // merges whose span meets the window, then the entity's part of each (its key's prefix): CROSS
+    // JOIN keeps merges the outer loop (without statistics SQLite scanned the index instead).
+    const window = (t: string) => `${t}.first_at <= @to AND ${t}.last_at >= @from`;
     this.chunksOfEntity = this.db
       .prepare(
-        `SELECT orders FROM chunks WHERE chunk IN (${spanning('chunk_index')} UNION ALL ${spanning('recent_chunks')})`,
+        `SELECT orders FROM chunks WHERE chunk IN (
+          SELECT i.chunk FROM merges m CROSS JOIN chunk_index i ON i.merge = m.merge AND i.entity_id = @entity
+          WHERE ${window('m')} AND ${window('i')}
+          UNION ALL SELECT r.chunk FROM recent_chunks r WHERE r.entity_id = @entity AND ${window('r')})`,
       )
       .pluck();
-    const lastBefore = (table: string) =>
-      `SELECT * FROM (SELECT entries, first_at, eviction FROM ${table} WHERE entity_id = @entity AND first_at < @at ORDER BY first_at DESC, eviction DESC LIMIT 1)`;
+    // An entity's entries leave memory oldest first: the newest merge with one before `at` has the
+    // last such, and anything recent is newer still.
     this.activityChunkBefore = this.db
       .prepare(
-        `${lastBefore('recent_activity')} UNION ALL ${lastBefore('activity')} ORDER BY first_at DESC, eviction DESC LIMIT 1`,
+        `SELECT entries FROM (
+          SELECT * FROM (SELECT entries, 1 AS part, first_at, eviction FROM recent_activity
+            WHERE entity_id = @entity AND first_at < @at ORDER BY first_at DESC, eviction DESC LIMIT 1)
+          UNION ALL
+          SELECT * FROM (SELECT a.entries, 0 AS part, a.first_at, a.eviction FROM merges m
+            CROSS JOIN activity a ON a.merge = m.merge AND a.entity_id = @entity AND a.first_at < @at
+            ORDER BY m.merge DESC, a.first_at DESC, a.eviction DESC LIMIT 1)
+        ) ORDER BY part DESC LIMIT 1`,
       )
       .pluck();
     // Another simulator of this process on the file (left open, as a crashed one would be): its
@@ -167,11 +180,19 @@ export class OrderStore {
     this.writer.flush();
     this.db.transaction(() => {
       this.db.exec(
-        'DELETE FROM chunks; DELETE FROM chunk_index; DELETE FROM recent_chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM recent_activity; DELETE FROM id_filter; DELETE FROM market_keys; DELETE FROM placed_ids',
+        'DELETE FROM chunks; DELETE FROM merges; DELETE FROM chunk_index; DELETE FROM recent_chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM recent_activity; DELETE FROM id_filter; DELETE FROM market_keys; DELETE FROM placed_ids',
       );
       this.saveDoc.run(doc, ++this.eviction);
+      // The baselines as the checkpoint's merge (store-file.ts).
+      this.insertMerge.run(this.eviction);
       for (const [entityId, rows] of activityChunks(baselines))
-        this.insertActivity.run(entityId, (rows[0] as ActivityRow)[0], this.eviction, JSON.stringify(rows));
+        this.insertActivity.run(
+          this.eviction,
+          entityId,
+          (rows[0] as ActivityRow)[0],
+          this.eviction,
+          JSON.stringify(rows),
+        );
     })();
     this.ids = new IdFilter();
     this.kept = new KeptIds();

@@ -7,26 +7,31 @@ import type { Database, DatabaseConstructor } from './sqlite.js';
 
 // `chunks`: a rowid table, so chunks append in eviction order to packed pages. An entity's chunks
 // are found by the time they span (an order may stay pending past the window, so a later chunk
-// can hold an older order: spans overlap, and a listing sorts what it reads) through
-// `chunk_index`, keyed by entity. An index keyed by entity takes an insert at every entity's place
-// in it, so one updated at each eviction dirtied a page per entity per eviction (a quarter of the
-// writer's time, more as the file grew): an eviction's entries go to `recent_chunks` instead (no
-// index: appended), and move to `chunk_index` sorted, in the checkpoint's transaction, so a page
-// takes all of an entity's entries since the last checkpoint at once. A listing reads both. So
-// `recent_chunks` holds exactly the chunks evicted after the checkpoint, which opening the file
-// drops. `activity` and `recent_activity` likewise: an entity's drained entries of one eviction as
-// [at, matched, rebates, fees] rows, the sums cumulative. `id_buckets` leads from an id to its
-// chunk, for getOrder and a reused key (id-buckets.ts); keyed by eviction first, so each eviction
-// appends, and the id filter names the evictions to look in. `eviction` numbers the transaction
-// that wrote a row (order-store.ts: checkpoints and evictions).
+// can hold an older order: spans overlap, and a listing sorts what it reads). Each eviction notes
+// its chunks in `recent_chunks` (appended, no index); the checkpoint's transaction moves them, as
+// one merge, to `chunk_index`, sorted by entity within the merge and keyed by the merge first, so
+// every merge appends too. An index keyed by entity alone took an insert at every entity's place:
+// at each eviction it was a quarter of the writer thread's time, and at each checkpoint it still
+// wrote a page per entity, more as the file grew (a stored day's last hours ran a third slower
+// than its first). A listing reads the entity's part of each merge whose span (`merges`) meets its
+// window, and `recent_chunks`. So `recent_chunks` holds exactly the chunks evicted after the
+// checkpoint, which opening the file drops. `activity` and `recent_activity` likewise: an entity's
+// drained entries of one eviction as [at, matched, rebates, fees] rows, the sums cumulative.
+// `id_buckets` leads from an id to its chunk, for getOrder and a reused key (id-buckets.ts); keyed
+// by eviction first, so each eviction appends, and the id filter names the evictions to look in.
+// `eviction` numbers the transaction that wrote a row, and a merge is numbered by its
+// checkpoint's eviction (order-store.ts: checkpoints and evictions).
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chunks (
   chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
   last_at INTEGER NOT NULL, orders BLOB NOT NULL, eviction INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS merges (
+  merge INTEGER PRIMARY KEY, first_at INTEGER, last_at INTEGER
+);
 CREATE TABLE IF NOT EXISTS chunk_index (
-  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, chunk INTEGER NOT NULL, last_at INTEGER NOT NULL,
-  PRIMARY KEY (entity_id, first_at, chunk)
+  merge INTEGER NOT NULL, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, chunk INTEGER NOT NULL,
+  last_at INTEGER NOT NULL, PRIMARY KEY (merge, entity_id, first_at, chunk)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS recent_chunks (
   entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, chunk INTEGER NOT NULL, last_at INTEGER NOT NULL
@@ -36,8 +41,8 @@ CREATE TABLE IF NOT EXISTS id_buckets (
   PRIMARY KEY (eviction, bucket)
 );
 CREATE TABLE IF NOT EXISTS activity (
-  entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, eviction INTEGER NOT NULL, entries TEXT NOT NULL,
-  PRIMARY KEY (entity_id, first_at, eviction)
+  merge INTEGER NOT NULL, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, eviction INTEGER NOT NULL,
+  entries TEXT NOT NULL, PRIMARY KEY (merge, entity_id, first_at, eviction)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS recent_activity (
   entity_id TEXT NOT NULL, first_at INTEGER NOT NULL, eviction INTEGER NOT NULL, entries TEXT NOT NULL
@@ -79,8 +84,8 @@ export function openStoreFile(Sqlite: DatabaseConstructor, file: string): Databa
   // 64 kB pages (set before the first table; a file keeps its own): a chunk (about 10 kB) fits a
   // page instead of spilling over three. They cost more than they saved while an eviction added to
   // the entity index at every entity's place (a page is written whole: a stored day took 265 s
-  // against 220 s with 4 kB); since the index takes its entries at checkpoints (SCHEMA), the writer
-  // thread's time for 1,000 auctions fell from 8.5 to 5.8 s with them.
+  // against 220 s with 4 kB); since the indexes append at checkpoints (SCHEMA), the writer thread's
+  // time for 1,000 auctions fell from 8.5 to 5.8 s with them.
   db.pragma('page_size = 65536');
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');

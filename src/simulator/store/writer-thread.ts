@@ -53,15 +53,15 @@ function open() {
   const insertActivity = db.prepare(
     'INSERT INTO recent_activity (entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?)',
   );
-  // At a checkpoint, what was evicted since the last one joins the indexes, sorted: a page of them
-  // is written once for all of an entity's entries (order-store.ts, the schema).
-  const indexRecent = db.prepare(
-    'INSERT INTO chunk_index SELECT entity_id, first_at, chunk, last_at FROM recent_chunks ORDER BY entity_id, first_at, chunk',
-  );
+  // At a checkpoint, what was evicted since the last one joins the indexes as one merge, sorted by
+  // entity, appended (store-file.ts, the schema). A merge's number is its checkpoint's eviction: a
+  // simulator left open on a file another one resumed (writer.test.ts) may number one again.
+  const merge = [
+    'INSERT OR IGNORE INTO merges SELECT ?, min(first_at), max(last_at) FROM recent_chunks',
+    'INSERT INTO chunk_index SELECT ?, entity_id, first_at, chunk, last_at FROM recent_chunks ORDER BY entity_id, first_at, chunk',
+    'INSERT INTO activity SELECT ?, entity_id, first_at, eviction, entries FROM recent_activity ORDER BY entity_id, first_at, eviction',
+  ].map((sql) => db.prepare(sql));
   const clearRecent = db.prepare('DELETE FROM recent_chunks');
-  const indexRecentActivity = db.prepare(
-    'INSERT INTO activity SELECT entity_id, first_at, eviction, entries FROM recent_activity ORDER BY entity_id, first_at, eviction',
-  );
   const clearRecentActivity = db.prepare('DELETE FROM recent_activity');
   const saveDoc = db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
   const clearMarketKeys = db.prepare('DELETE FROM market_keys');
@@ -99,9 +99,8 @@ function open() {
     for (const id of b.placedIds) savePlacedId.run(n, id);
     if (b.doc !== undefined) {
       saveDoc.run(b.doc, n);
-      indexRecent.run();
+      for (const statement of merge) statement.run(n);
       clearRecent.run();
-      indexRecentActivity.run();
       clearRecentActivity.run();
     }
     if (b.marketKeys) {
