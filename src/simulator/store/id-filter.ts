@@ -16,14 +16,13 @@
  */
 
 /**
- * Bits of the first segment (4 MiB); each next one doubles, up to MAX_BITS (16 MiB). Every
- * placement asks every segment (a "no" costs about two cache misses in each), so a long run needs
- * few of them: a stored day's 29 million ids took 17 segments of 4 MiB, and asking them was 23 s
- * of the day's 295 (profiled); in segments that grow it takes 7. A short run (a test) still
- * allocates 4 MiB. Not larger: each checkpoint saves the last segment whole.
+ * Bits of a segment (4 MiB). Each checkpoint saves the last segment whole (the bits of an id land
+ * all over it), so a larger one costs every checkpoint: segments that doubled up to 16 MiB made a
+ * stored day's checkpoints half as slow again in its later hours, and the simulator's thread waited
+ * on them. Asking many segments costs little: market placements and rolls do not ask the filter
+ * (kept-ids.ts), only lookups by callers, and a "no" costs about two cache misses a segment.
  */
-const FIRST_BITS = 2 ** 25;
-const MAX_BITS = 2 ** 27;
+const SEGMENT_BITS = 2 ** 25;
 // 24 bits an id: a "maybe" costs a read of the id buckets of every eviction of its segment
 // (order-store.ts), up to hundreds in a large one, so false ones must be rare: a full segment
 // answers "maybe" to about 0.001% of other ids.
@@ -91,8 +90,7 @@ export class IdFilter {
       !seg ||
       (eviction > seg.last && (seg.ids >= capacity(seg.bits) || eviction - seg.first >= MAX_SPAN))
     ) {
-      const words = Math.min(MAX_BITS, FIRST_BITS * 2 ** this.segments.length) / 32;
-      seg = { bits: sharedWords(words), ids: 0, first: eviction, last: eviction };
+      seg = { bits: sharedWords(SEGMENT_BITS / 32), ids: 0, first: eviction, last: eviction };
       this.segments.push(seg);
     }
     seg.ids += count;

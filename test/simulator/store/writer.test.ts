@@ -6,7 +6,7 @@ import { createSimulator, type Simulator, StoreWriteError } from 'match-venue/si
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadSqlite } from '../../../src/simulator/store/sqlite.js';
 import { OrderStore } from '../../../src/simulator/store/order-store.js';
-import { StoreWriter } from '../../../src/simulator/store/writer.js';
+import { MAX_IN_FLIGHT, StoreWriter } from '../../../src/simulator/store/writer.js';
 import { chunkRows, packBuffers, packOrders } from '../../../src/simulator/store/order-pack.js';
 import { UncheckedDriver } from '../helpers.js';
 
@@ -155,7 +155,7 @@ describe('store: the writer thread', () => {
     );
   });
 
-  it('holds at most two batches: what the file committed is let go', () => {
+  it('holds at most MAX_IN_FLIGHT batches: what the file committed is let go', () => {
     const file = join(dir, 'held-batches.db');
     new OrderStore(loadSqlite(), file).close(); // the file's tables
     const writer = new StoreWriter(file, 0);
@@ -166,7 +166,7 @@ describe('store: the writer thread', () => {
         orders: [],
         activity: [],
       });
-      expect(writer.held().length).toBeLessThanOrEqual(2);
+      expect(writer.held().length).toBeLessThanOrEqual(MAX_IN_FLIGHT);
     }
     writer.flush();
     expect(writer.held().length).toBe(0);
