@@ -43,4 +43,24 @@ describe('participant order ids', () => {
     expect(marketIdFrom('0000012c-0000-53e8-a011-6d61726b6574', 1)).toBe(false);
     expect(marketIdFrom('0000012g-0000-43e8-a011-6d61726b6574', 1)).toBe(false);
   });
+
+  it('read by hand exactly as the pattern reads them, on ids one character off', () => {
+    const pattern = /^([0-9a-f]{8})-[0-9a-f]{4}-4[0-9a-f]{3}-a[0-9a-f]{3}-6d61726b6574$/;
+    const byPattern = (id: string) => {
+      const m = pattern.exec(id);
+      return m ? Number.parseInt(m[1] as string, 16) : undefined;
+    };
+    const base = participantOrderId(0x1a2b3c4d, 0x5e6f, 0x789);
+    const chars = ['0', '9', 'a', 'f', 'g', 'A', 'F', '-', '4', '8', ' ', 'é'];
+    let checked = 0;
+    for (let i = 0; i < base.length; i++)
+      for (const c of chars) {
+        const id = base.slice(0, i) + c + base.slice(i + 1);
+        expect(marketIdAuction(id)).toBe(byPattern(id));
+        checked++;
+      }
+    for (const id of [base, `${base}0`, base.slice(1), `0${base}`, base.toUpperCase(), ''])
+      expect(marketIdAuction(id)).toBe(byPattern(id));
+    expect(checked).toBe(36 * chars.length);
+  });
 });
