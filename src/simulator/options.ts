@@ -67,7 +67,7 @@ export interface SimulatorOptions {
    * A SQLite file (or `{ file, retainMs, checkpointMs }`) for the order history (docs/MARKET.md,
    * Long runs): final orders older than `retainMs` (default 60 s of simulated time) leave memory for
    * the file, and a simulator created on the file resumes at its last checkpoint (every
-   * `checkpointMs`, default 10 simulated minutes, and at close). Needs the optional dependency
+   * `checkpointMs`, default 30 simulated minutes, and at close). Needs the optional dependency
    * better-sqlite3 12.x. Off by default: everything stays in memory.
    */
   store?: StoreOption;

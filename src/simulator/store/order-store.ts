@@ -26,7 +26,7 @@ import {
   toRow,
 } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
-import { dropPastCheckpoint, openStoreFile } from './store-file.js';
+import { dropPastCheckpoint, MERGE_EVERY, openStoreFile } from './store-file.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
 
 /** A stored order as a listing reads it: what it sorts on, and its row (decoded for a page only). */
@@ -135,8 +135,11 @@ export class OrderStore {
       rows.push([entityId, (list[0] as ActivityRow)[0], JSON.stringify(list)]);
     const filter = doc === undefined ? undefined : this.ids.changed();
     const marketKeys = doc === undefined ? undefined : this.kept.marketKeyList();
+    // Every MERGE_EVERY evictions, and with a checkpoint (store-file.ts).
+    const merge = doc !== undefined || n % MERGE_EVERY === 0;
     const batch = {
       eviction: n,
+      merge,
       orders: packed,
       activity: rows,
       doc,

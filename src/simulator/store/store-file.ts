@@ -8,19 +8,27 @@ import type { Database, DatabaseConstructor } from './sqlite.js';
 // `chunks`: a rowid table, so chunks append in eviction order to packed pages. An entity's chunks
 // are found by the time they span (an order may stay pending past the window, so a later chunk
 // can hold an older order: spans overlap, and a listing sorts what it reads). Each eviction notes
-// its chunks in `recent_chunks` (appended, no index); the checkpoint's transaction moves them, as
-// one merge, to `chunk_index`, sorted by entity within the merge and keyed by the merge first, so
-// every merge appends too. An index keyed by entity alone took an insert at every entity's place:
-// at each eviction it was a quarter of the writer thread's time, and at each checkpoint it still
-// wrote a page per entity, more as the file grew (a stored day's last hours ran a third slower
-// than its first). A listing reads the entity's part of each merge whose span (`merges`) meets its
-// window, and `recent_chunks`. So `recent_chunks` holds exactly the chunks evicted after the
-// checkpoint, which opening the file drops. `activity` and `recent_activity` likewise: an entity's
-// drained entries of one eviction as [at, matched, rebates, fees] rows, the sums cumulative.
-// `id_buckets` leads from an id to its chunk, for getOrder and a reused key (id-buckets.ts); keyed
-// by eviction first, so each eviction appends, and the id filter names the evictions to look in.
-// `eviction` numbers the transaction that wrote a row, and a merge is numbered by its
-// checkpoint's eviction (order-store.ts: checkpoints and evictions).
+// its chunks in `recent_chunks` (appended, no index); every MERGE_EVERY evictions and at each
+// checkpoint they move, as one merge, to `chunk_index`, sorted by entity within the merge and
+// keyed by the merge first, so every merge appends too. An index keyed by entity alone took an
+// insert at every entity's place: at each eviction it was a quarter of the writer thread's time,
+// and at each checkpoint it still wrote a page per entity, more as the file grew (a stored day's
+// last hours ran a third slower than its first). A listing reads the entity's part of each merge
+// whose span (`merges`) meets its window, and `recent_chunks`. A merge is numbered by its eviction,
+// so opening the file drops what came after the checkpoint from both: the merges past it (a range
+// of the keys) and every recent row (a checkpoint merges). `activity` and `recent_activity`
+// likewise: an entity's drained entries of one eviction as [at, matched, rebates, fees] rows, the
+// sums cumulative. `id_buckets` leads from an id to its chunk, for getOrder and a reused key
+// (id-buckets.ts); keyed by eviction first, so each eviction appends, and the id filter names the
+// evictions to look in. `eviction` numbers the transaction that wrote a row (order-store.ts:
+// checkpoints and evictions).
+/**
+ * Evictions between merges when no checkpoint merges first: a listing scans what is not merged
+ * yet (about 1,000 rows an eviction with the day bench's market), so this bounds the scan however
+ * far apart checkpoints are.
+ */
+export const MERGE_EVERY = 10;
+
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chunks (
   chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
@@ -122,7 +130,10 @@ export function dropPastCheckpoint(db: Database): number {
   ).run(eviction);
   db.prepare('DELETE FROM id_buckets WHERE eviction > ?').run(eviction);
   db.prepare('DELETE FROM placed_ids WHERE eviction > ?').run(eviction);
-  // A checkpoint moved every recent entry to the indexes: those left are past it.
+  // Merges past the checkpoint (the end of each index's keys), and every recent row: a checkpoint
+  // merged those before it.
+  for (const table of ['merges', 'chunk_index', 'activity'])
+    db.prepare(`DELETE FROM ${table} WHERE merge > ?`).run(eviction);
   db.exec('DELETE FROM recent_chunks; DELETE FROM recent_activity');
   return eviction;
 }

@@ -20,6 +20,11 @@ export interface Batch {
   /** The checkpoint document taken after this eviction, when one is due. */
   doc?: string | undefined;
   /**
+   * Whether what was evicted since the last merge joins the indexes after this eviction (always
+   * with a checkpoint: store-file.ts).
+   */
+  merge: boolean;
+  /**
    * The id filter's segment (shared memory) that takes the orders' ids: the thread sets their bits
    * before it reports the commit (id-filter.ts addBits); none when no order left.
    */

@@ -53,9 +53,9 @@ function open() {
   const insertActivity = db.prepare(
     'INSERT INTO recent_activity (entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?)',
   );
-  // At a checkpoint, what was evicted since the last one joins the indexes as one merge, sorted by
-  // entity, appended (store-file.ts, the schema). A merge's number is its checkpoint's eviction: a
-  // simulator left open on a file another one resumed (writer.test.ts) may number one again.
+  // What was evicted since the last merge joins the indexes as one merge, sorted by entity, appended
+  // (store-file.ts, the schema). A merge's number is its eviction's: a simulator left open on a
+  // file another one resumed (writer.test.ts) may number one again.
   const merge = [
     'INSERT OR IGNORE INTO merges SELECT ?, min(first_at), max(last_at) FROM recent_chunks',
     'INSERT INTO chunk_index SELECT ?, entity_id, first_at, chunk, last_at FROM recent_chunks ORDER BY entity_id, first_at, chunk',
@@ -97,8 +97,8 @@ function open() {
         insertBucket.run(n, bucket, firstChunk, entries);
     for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, n, text);
     for (const id of b.placedIds) savePlacedId.run(n, id);
-    if (b.doc !== undefined) {
-      saveDoc.run(b.doc, n);
+    if (b.doc !== undefined) saveDoc.run(b.doc, n);
+    if (b.merge) {
       for (const statement of merge) statement.run(n);
       clearRecent.run();
       clearRecentActivity.run();

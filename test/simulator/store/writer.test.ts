@@ -162,7 +162,7 @@ describe('store: the writer thread', () => {
     for (let n = 1; n <= 10; n++) {
       writer.ready();
       const orders = packOrders([]);
-      writer.post({ eviction: n, orders, activity: [], placedIds: [] }, packBuffers(orders), {
+      writer.post({ eviction: n, merge: false, orders, activity: [], placedIds: [] }, packBuffers(orders), {
         orders: [],
         activity: [],
       });
