@@ -73,7 +73,7 @@ export class OrderStore {
       'SELECT first_chunk AS "first", entries FROM id_buckets WHERE eviction = ? AND bucket = ?',
     );
     this.chunkAt = this.db.prepare('SELECT entity_id, orders FROM chunks WHERE chunk = ?');
-    // One statement, so one snapshot of the file: a checkpoint moves entries between the two. The
+    // One statement, so one snapshot of the file: a merge moves entries between the two. The
     // merges whose span meets the window, then the entity's part of each (its key's prefix): CROSS
     // JOIN keeps merges the outer loop (without statistics SQLite scanned the index instead).
     const window = (t: string) => `${t}.first_at <= @to AND ${t}.last_at >= @from`;
@@ -259,7 +259,7 @@ export class OrderStore {
       for (const row of chunkRows(bytes as Uint8Array)) consider(row);
     // After a flush only batches whose write failed are held: they are part of the history.
     for (const batch of held) for (const o of batch.orders) if (o.entityId === entityId) consider(toRow(o));
-    // Chunks come in eviction order, each in creation order; an order evicted late interleaves.
+    // Chunks come in no set order, each in creation order; an order evicted late interleaves.
     matches.sort(byListing);
     this.lastMatches = { key, eviction: this.eviction, matches };
     return matches;
