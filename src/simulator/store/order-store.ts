@@ -13,18 +13,12 @@
 import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
+import { activityRows, packActivity } from './activity-pack.js';
 import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
 import { KeptIds } from './kept-ids.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
-import {
-  byListing,
-  groupByEntity,
-  type OrderRow,
-  rowMatches,
-  type StoredOrderFilter,
-  toRow,
-} from './order-row.js';
+import { byListing, type OrderRow, rowMatches, type StoredOrderFilter, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 import { dropPastCheckpoint, MERGE_EVERY, openStoreFile } from './store-file.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
@@ -130,9 +124,7 @@ export class OrderStore {
     // then `get` finds them in the held batch); a write that fails leaves them held for good.
     const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;
     const packed = packOrders(orders);
-    const rows: [string, number, string][] = [];
-    for (const [entityId, list] of activityChunks(activity))
-      rows.push([entityId, (list[0] as ActivityRow)[0], JSON.stringify(list)]);
+    const packedActivity = packActivity(activity);
     const filter = doc === undefined ? undefined : this.ids.changed();
     const marketKeys = doc === undefined ? undefined : this.kept.marketKeyList();
     // Every MERGE_EVERY evictions, and with a checkpoint (store-file.ts).
@@ -141,14 +133,17 @@ export class OrderStore {
       eviction: n,
       merge,
       orders: packed,
-      activity: rows,
+      activity: packedActivity,
       doc,
       segment,
       filter,
       marketKeys,
       placedIds,
     };
-    this.writer.post(batch, packBuffers(packed), { orders, activity });
+    this.writer.post(batch, [...packBuffers(packed), packedActivity.rows.buffer as ArrayBuffer], {
+      orders,
+      activity,
+    });
   }
 
   /** Waits until the writer can take another eviction; throws StoreWriteError once a write failed. */
@@ -188,14 +183,8 @@ export class OrderStore {
       this.saveDoc.run(doc, ++this.eviction);
       // The baselines as the checkpoint's merge (store-file.ts).
       this.insertMerge.run(this.eviction);
-      for (const [entityId, rows] of activityChunks(baselines))
-        this.insertActivity.run(
-          this.eviction,
-          entityId,
-          (rows[0] as ActivityRow)[0],
-          this.eviction,
-          JSON.stringify(rows),
-        );
+      for (const [entityId, first, text] of activityRows(packActivity(baselines)))
+        this.insertActivity.run(this.eviction, entityId, first, this.eviction, text);
     })();
     this.ids = new IdFilter();
     this.kept = new KeptIds();
@@ -273,15 +262,4 @@ export class OrderStore {
       OPEN.get(this.path)?.delete(this);
     }
   }
-}
-
-/** Activity entries by entity, as [at, matched, rebates, fees] rows in time order. */
-function activityChunks(entries: readonly ActivityEntry[]): Map<string, ActivityRow[]> {
-  const rows = new Map<string, ActivityRow[]>();
-  for (const [entityId, list] of groupByEntity(entries))
-    rows.set(
-      entityId,
-      list.map((a): ActivityRow => [a.at, a.matched, a.rebates, a.fees]),
-    );
-  return rows;
 }

@@ -6,17 +6,18 @@
  * the engine).
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { PackedActivity } from './activity-pack.js';
 import type { SavedSegment } from './id-filter.js';
 import type { PackedOrders } from './order-pack.js';
 
-/** One eviction: its orders packed (the thread makes their chunks), its activity rows encoded. */
+/** One eviction: its orders and activity packed (the thread makes their rows). */
 export interface Batch {
   /** The eviction's number: rows carry it, and COMMITTED reports it. */
   eviction: number;
   /** The evicted orders (order-pack.ts), their buffers transferred. */
   orders: PackedOrders;
-  /** [entityId, first entry's time, entries text]. */
-  activity: [string, number, string][];
+  /** The drained activity entries (activity-pack.ts), their numbers' buffer transferred. */
+  activity: PackedActivity;
   /** The checkpoint document taken after this eviction, when one is due. */
   doc?: string | undefined;
   /**

@@ -6,12 +6,14 @@
  * It runs as an ES module's text (writer-thread.generated.ts: scripts/generate-store-writer.ts
  * bundles this file with what it imports) so that the Worker starts the same way from src/ under
  * tsx or vitest and from dist/ as ESM or CommonJS, with no file to find at run time. So what it
- * imports imports nothing but Node's modules and types (order-pack.ts, order-row.ts,
- * id-buckets.ts, id-filter.ts).
+ * imports imports nothing but Node's modules and types (order-pack.ts, activity-pack.ts,
+ * order-row.ts, id-buckets.ts, id-filter.ts).
  */
-import { createRequire } from 'node:module';
+
 import { Buffer } from 'node:buffer';
+import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
+import { activityRows } from './activity-pack.js';
 import { bucketRows } from './id-buckets.js';
 import { addBits } from './id-filter.js';
 import { entityChunks } from './order-pack.js';
@@ -95,7 +97,8 @@ function open() {
     if (firstChunk !== undefined)
       for (const [bucket, entries] of bucketRows(idHashes, offsets))
         insertBucket.run(n, bucket, firstChunk, entries);
-    for (const [entityId, first, text] of b.activity) insertActivity.run(entityId, first, n, text);
+    for (const [entityId, first, text] of activityRows(b.activity))
+      insertActivity.run(entityId, first, n, text);
     for (const id of b.placedIds) savePlacedId.run(n, id);
     if (b.doc !== undefined) saveDoc.run(b.doc, n);
     if (b.merge) {

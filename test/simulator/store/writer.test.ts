@@ -4,10 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator, StoreWriteError } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadSqlite } from '../../../src/simulator/store/sqlite.js';
-import { OrderStore } from '../../../src/simulator/store/order-store.js';
-import { MAX_IN_FLIGHT, StoreWriter } from '../../../src/simulator/store/writer.js';
+import { packActivity } from '../../../src/simulator/store/activity-pack.js';
 import { chunkRows, packBuffers, packOrders } from '../../../src/simulator/store/order-pack.js';
+import { OrderStore } from '../../../src/simulator/store/order-store.js';
+import { loadSqlite } from '../../../src/simulator/store/sqlite.js';
+import { MAX_IN_FLIGHT, StoreWriter } from '../../../src/simulator/store/writer.js';
 import { UncheckedDriver } from '../helpers.js';
 
 // The store's writer thread (store/writer.ts): the simulator goes on while an eviction is written,
@@ -162,7 +163,8 @@ describe('store: the writer thread', () => {
     for (let n = 1; n <= 10; n++) {
       writer.ready();
       const orders = packOrders([]);
-      writer.post({ eviction: n, merge: false, orders, activity: [], placedIds: [] }, packBuffers(orders), {
+      const activity = packActivity([]);
+      writer.post({ eviction: n, merge: false, orders, activity, placedIds: [] }, packBuffers(orders), {
         orders: [],
         activity: [],
       });
