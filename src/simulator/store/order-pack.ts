@@ -172,6 +172,14 @@ export interface EntityChunk {
 // their text. Native byte order, as the id filter's saved bits. Not JSON rows: encoding 20,000
 // orders as JSON was most of the writer thread's time (a stored day is bound by it).
 const HEADER = 16;
+
+/** Where a chunk of `count` orders has each part (its words' JSON, then their text, follow). */
+function chunkLayout(count: number) {
+  const numbersAt = HEADER;
+  const indexesAt = numbersAt + count * NUMBERS * 8;
+  const lengthsAt = indexesAt + count * WORDS * 4;
+  return { numbersAt, indexesAt, lengthsAt, wordTextAt: lengthsAt + count * TEXTS * 4 };
+}
 /** Not yet named by the chunk being built (entityChunks' word map). */
 const UNSEEN = -2;
 
@@ -218,10 +226,7 @@ export function entityChunks(p: PackedOrders): EntityChunk[] {
       for (let t = i * TEXTS; t < (i + 1) * TEXTS; t++) at += textBytes(tl[t] as number);
     }
     const wordText = Buffer.from(JSON.stringify(named.map((g) => p.words[g])));
-    const numbersAt = HEADER;
-    const indexesAt = numbersAt + count * NUMBERS * 8;
-    const lengthsAt = indexesAt + count * WORDS * 4;
-    const wordTextAt = lengthsAt + count * TEXTS * 4;
+    const { numbersAt, indexesAt, lengthsAt, wordTextAt } = chunkLayout(count);
     const textAt = wordTextAt + wordText.length;
     const bytes = new Uint8Array(textAt + at - textStart);
     new Uint32Array(bytes.buffer, 0, 4).set([count, wordText.length, at - textStart, 0]);
@@ -250,15 +255,12 @@ export function chunkRows(blob: Uint8Array): OrderRow[] {
   const bytes = new Uint8Array(blob.byteLength);
   bytes.set(blob);
   const [count = 0, wordBytes = 0] = new Uint32Array(bytes.buffer, 0, 2);
-  const numbersAt = HEADER;
-  const wordsAt = numbersAt + count * NUMBERS * 8;
-  const lengthsAt = wordsAt + count * WORDS * 4;
-  const wordTextAt = lengthsAt + count * TEXTS * 4;
+  const { numbersAt, indexesAt, lengthsAt, wordTextAt } = chunkLayout(count);
   const view = Buffer.from(bytes.buffer);
   return rows({
     count,
     numbers: new Float64Array(bytes.buffer, numbersAt, count * NUMBERS),
-    wordIndexes: new Int32Array(bytes.buffer, wordsAt, count * WORDS),
+    wordIndexes: new Int32Array(bytes.buffer, indexesAt, count * WORDS),
     words: JSON.parse(view.toString('utf8', wordTextAt, wordTextAt + wordBytes)) as string[],
     textLengths: new Int32Array(bytes.buffer, lengthsAt, count * TEXTS),
     text: bytes.subarray(wordTextAt + wordBytes),
