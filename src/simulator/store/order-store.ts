@@ -20,7 +20,7 @@ import { KeptIds } from './kept-ids.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
 import { byListing, type OrderRow, rowMatches, type StoredOrderFilter, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
-import { dropPastCheckpoint, MERGE_EVERY, openStoreFile } from './store-file.js';
+import { clearHistory, dropPastCheckpoint, MERGE_EVERY, openStoreFile } from './store-file.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
 
 /** A stored order as a listing reads it: what it sorts on, and its row (decoded for a page only). */
@@ -177,9 +177,7 @@ export class OrderStore {
   replaceAll(doc: string, baselines: readonly ActivityEntry[]): void {
     this.writer.flush();
     this.db.transaction(() => {
-      this.db.exec(
-        'DELETE FROM chunks; DELETE FROM merges; DELETE FROM chunk_index; DELETE FROM recent_chunks; DELETE FROM id_buckets; DELETE FROM activity; DELETE FROM recent_activity; DELETE FROM id_filter; DELETE FROM market_keys; DELETE FROM placed_ids',
-      );
+      clearHistory(this.db);
       this.saveDoc.run(doc, ++this.eviction);
       // The baselines as the checkpoint's merge (store-file.ts).
       this.insertMerge.run(this.eviction);

@@ -7,7 +7,7 @@
  * bundles this file with what it imports) so that the Worker starts the same way from src/ under
  * tsx or vitest and from dist/ as ESM or CommonJS, with no file to find at run time. So what it
  * imports imports nothing but Node's modules and types (order-pack.ts, activity-pack.ts,
- * order-row.ts, id-buckets.ts, id-filter.ts).
+ * order-row.ts, id-buckets.ts, id-filter.ts, store-file.ts).
  */
 
 import { Buffer } from 'node:buffer';
@@ -17,6 +17,7 @@ import { activityRows } from './activity-pack.js';
 import { bucketRows } from './id-buckets.js';
 import { addBits } from './id-filter.js';
 import { entityChunks } from './order-pack.js';
+import { tuneConnection } from './store-file.js';
 import type { DatabaseConstructor, Statement } from './sqlite.js';
 import type { Batch, WriterMessage, WriterSetup } from './writer-protocol.js';
 
@@ -38,10 +39,9 @@ function fail(err: unknown): void {
 function open() {
   const Sqlite = createRequire(setup.sqlite)(setup.sqlite) as DatabaseConstructor;
   const db = new Sqlite(setup.file);
-  // As the file was opened (store-file.ts): WAL, no fsync. 64 MB of page cache: a checkpoint adds
-  // to the entity indexes at every entity's place in them.
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
+  tuneConnection(db);
+  // 64 MB of page cache, sized while the entity index took inserts at every entity's place; not
+  // measured again since it appends in merges.
   db.pragma('cache_size = -65536');
   const insertChunk: Statement = db.prepare(
     'INSERT INTO chunks (entity_id, first_at, last_at, orders, eviction) VALUES (?, ?, ?, ?, ?)',

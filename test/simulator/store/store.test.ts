@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator, StoreUnavailableError } from 'match-venue/simulator';
@@ -133,12 +134,41 @@ describe('store: orders evicted to SQLite', () => {
 
   it('a reset starts the file over: the old history is gone', async () => {
     const f = join(dir, 'reset.db');
-    const sim = storeSim({ ...OPTIONS, store: { file: f, retainMs: 20_000 } });
-    await run(sim, 6);
+    // Checkpoints every 30 s: the indexes have merges before the reset, and recent rows.
+    const sim = storeSim({ ...OPTIONS, store: { file: f, retainMs: 20_000, checkpointMs: 30_000 } });
+    await run(sim, 11);
+    const db = new (createRequire(import.meta.url)('better-sqlite3'))(f, { readonly: true });
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    const rows = (t: string) => count(`SELECT count(*) AS n FROM "${t}"`);
+    await drive(sim).call('GET', '/v1/match/orders', BURNER.apiKey); // waits for the file
+    for (const t of ['chunks', 'recent_chunks', 'chunk_index', 'id_buckets', 'recent_activity', 'placed_ids'])
+      expect([t, rows(t)]).not.toEqual([t, 0]);
     sim.reset();
+    // The file holds nothing of the old history: every table is empty but the checkpoint and the
+    // reset's own merge of its activity baselines. (A stale index entry could name a chunk of the
+    // new history by its reused rowid.)
+    const tables = db
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+      .pluck()
+      .all() as string[];
+    const left = tables.filter((t) => !['checkpoint', 'merges', 'activity'].includes(t));
+    expect(left.length).toBeGreaterThan(7);
+    for (const t of left) expect([t, rows(t)]).toEqual([t, 0]);
+    expect(rows('merges')).toBe(1);
+    expect(count('SELECT count(*) AS n FROM activity WHERE merge != (SELECT merge FROM merges)')).toBe(0);
+    expect(rows('checkpoint')).toBe(1);
+    db.close();
     const r = await drive(sim).call('GET', '/v1/match/orders?pageSize=100', BURNER.apiKey);
     expect(r.body).toEqual({ data: { orders: [], pagination: { page: 1, pageSize: 100, total: 0 } } });
-    await sim.close();
+    // The new history is the file's alone: evicted and merged again, it lists as a simulator
+    // without a store reset alike (nothing of the old one's rows or index entries shows).
+    const plain = createSimulator(OPTIONS);
+    await run(plain, 11);
+    plain.reset();
+    await run(sim, 14, 100);
+    await run(plain, 14, 100);
+    expect(await listings(sim)).toEqual(await listings(plain));
+    await Promise.all([sim.close(), plain.close()]);
   });
 });
 
