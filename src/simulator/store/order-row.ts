@@ -6,7 +6,8 @@
  *
  * Why chunks: a row per order cost about 11 µs to insert with its two indexes, and a simulated
  * day writes about 29 million orders (placements and their roll children); a row per entity and
- * eviction holds a dozen of them for one insert (1M orders: 11.3 s as rows, 3.4 s as chunks). */
+ * eviction holds a dozen of them for one insert (1M orders: 11.3 s as rows, 3.4 s as chunks).
+ */
 import type { Order, OrderStatus, OrderType, PostFillAction } from '../engine/types.js';
 
 /** One order's fields, in order (the chunk's row holds the entity). */
