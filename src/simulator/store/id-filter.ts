@@ -1,9 +1,9 @@
 /**
  * Which order ids the store may hold, and in which evictions: a Bloom filter in segments, each
- * over a run of evictions, so that a placement (every order a background participant places is
- * checked against the store's ids for a reused key) and a lookup of an id the file never saw skip
- * the file, and a "maybe" names the evictions to look in (the file's id index is keyed by eviction
- * first, so that it is written in order: order-store.ts). A "no" is exact (every stored id was
+ * over a run of evictions, so that a caller's placement (checked against the store's ids for a
+ * reused key; the market's own skip it, kept-ids.ts) and a lookup of an id the file never saw skip
+ * the file, and a "maybe" names the evictions to look in (the file's id buckets are keyed by
+ * eviction first, so that they are written in order: id-buckets.ts). A "no" is exact (every stored id was
  * added), so no answer changes, only how fast a miss comes. The segments are saved with each
  * checkpoint, so a file opens without reading back every id (a stored day, 29 million: 45 s).
  *

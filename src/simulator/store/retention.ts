@@ -14,6 +14,7 @@
  */
 import type { EngineState } from '../engine/state.js';
 import type { Order, OrderStatus } from '../engine/types.js';
+import { groupBy, groupByEntity } from './order-row.js';
 
 // `pending` and `settling` still change; every other status is where an order ends.
 const FINAL: ReadonlySet<OrderStatus> = new Set([
@@ -56,7 +57,7 @@ export function evictFinalOrders(state: EngineState, cutoffMs: number): Order[] 
   }
   if (evicted.length === 0) return evicted;
   for (const o of evicted) state.orders.delete(o.orderId);
-  const byEntity = groupBy(evicted, (o) => o.entityId);
+  const byEntity = groupByEntity(evicted);
   for (const [entityId, gone] of byEntity) {
     const list = state.ordersByEntity.get(entityId);
     if (list) state.ordersByEntity.set(entityId, without(list, gone));
@@ -70,30 +71,6 @@ export function evictFinalOrders(state: EngineState, cutoffMs: number): Order[] 
     else state.auctions.delete(auctionId);
   }
   return evicted;
-}
-
-/**
- * `items` grouped by `key`, each group in the items' order, the groups in first-seen order.
- * Items of one key mostly come in runs (an auction's orders), so the group of the last key is
- * kept at hand rather than looked up again.
- */
-function groupBy<K>(items: readonly Order[], key: (o: Order) => K): Map<K, Order[]> {
-  const groups = new Map<K, Order[]>();
-  let lastKey: K | undefined;
-  let last: Order[] | undefined;
-  for (const o of items) {
-    const k = key(o);
-    if (last === undefined || k !== lastKey) {
-      lastKey = k;
-      last = groups.get(k);
-      if (last === undefined) {
-        last = [];
-        groups.set(k, last);
-      }
-    }
-    last.push(o);
-  }
-  return groups;
 }
 
 /**
