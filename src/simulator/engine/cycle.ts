@@ -2,6 +2,7 @@ import { recordActivity } from './account.js';
 import { bpsAmountCents, type ClearingColumns, clearColumns } from './clearing.js';
 import { MARKET } from './clearing-checks.js';
 import { emitMarket as market } from './events.js';
+import { admitted, mayBeTaken } from './contested-ids.js';
 import { rollChildOrderId } from './ids.js';
 import { admitOrder, pendingCount, releaseReservation, setStatus } from './orders.js';
 import {
@@ -210,7 +211,8 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
   // The id is derived, so a caller could have placed an order under it already (in memory or in
   // a store): derive again.
   let childId = rollChildOrderId(parent.orderId);
-  while (state.orders.has(childId) || archived(ctx, childId)) childId = rollChildOrderId(childId);
+  while ((mayBeTaken(state, childId, false) && state.orders.has(childId)) || archived(ctx, childId))
+    childId = rollChildOrderId(childId);
   const child = admitOrder(ctx, {
     orderId: childId,
     entityId: parent.entityId,
@@ -223,6 +225,7 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
     fiatAccountId: parent.fiatAccountId,
     parentOrderId: parent.orderId,
   });
+  admitted(state, child, false);
   parent.childOrderId = child.orderId;
 }
 

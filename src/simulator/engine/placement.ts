@@ -7,6 +7,7 @@
  */
 import { orderIdFor } from '../../contract/ids.js';
 import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
+import { admitted, mayBeTaken } from './contested-ids.js';
 import { invalidField, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { admitOrder, FEE_RULE, pendingCount, requireEligible, venueAvailableCents } from './orders.js';
@@ -42,8 +43,8 @@ export interface ParsedPlacement {
   fiatAccountId: string | null;
   /**
    * The key is one the background market made for the current auction (market/order-ids.ts): no
-   * earlier market placement used it, so the archive is asked only when it may hold it
-   * (OrderArchive.mayHoldMarketKey). Memory is asked as for any placement.
+   * earlier market placement used it, so memory and the archive are asked only when they may hold
+   * it (contested-ids.ts, OrderArchive.mayHoldMarketKey).
    */
   marketKey?: boolean;
 }
@@ -92,9 +93,10 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
   // The order is named by its placement's key (the contract's orderId = idempotencyKey).
   const orderId = orderIdFor(p.idempotencyKey);
   // In memory, or evicted to a store: the same rule either way. A key the market made for this
-  // auction is asked of the store only when it may hold it (ParsedPlacement.marketKey).
+  // auction is asked of memory and the store only when they may hold it (ParsedPlacement.marketKey).
+  const marketKey = p.marketKey === true;
   const existing =
-    state.orders.get(orderId) ??
+    (marketKey && !mayBeTaken(state, orderId, true) ? undefined : state.orders.get(orderId)) ??
     (ctx.archive && (!p.marketKey || ctx.archive.mayHoldMarketKey(orderId))
       ? ctx.archive.find(orderId)
       : undefined);
@@ -165,6 +167,7 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
     fiatAccountId: fiat?.id ?? null,
     parentOrderId: null,
   });
+  admitted(state, order, marketKey);
   return placeResult(order);
 }
 

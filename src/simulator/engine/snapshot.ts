@@ -4,6 +4,7 @@
  * `fallbacks`); the document names each by id once, and the import links them again, so a restored
  * engine mutates one object per order exactly as the original did.
  */
+import { contestedIdsOf } from './contested-ids.js';
 import { orderRecord } from './records.js';
 import type { ActivityLog, EngineState } from './state.js';
 import type {
@@ -266,6 +267,7 @@ export function importEngineState(d: EngineStateDocument): EngineState {
     wallets: new Map(doc.wallets.map((w) => [w.id, w])),
     fiatAccounts: new Map(doc.fiatAccounts.map((f) => [f.id, f])),
     orders,
+    contestedIds: contestedIdsOf(orders.values(), doc.currentAuctionId),
     ordersByEntity: new Map(
       Object.entries(doc.ordersByEntity).map(([id, list]) => [
         id,

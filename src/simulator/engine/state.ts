@@ -27,6 +27,8 @@ export interface EngineState {
   wallets: Map<string, Wallet>;
   fiatAccounts: Map<string, FiatAccount>;
   orders: Map<string, Order>;
+  /** Ids in `orders` a market key or a roll child's id could name again (contested-ids.ts). */
+  contestedIds: Set<string>;
   /** Each entity's orders in creation order. */
   ordersByEntity: Map<string, Order[]>;
   auctions: Map<number, Auction>;
@@ -113,6 +115,7 @@ export function createState(config: EngineConfig, startTime: number): EngineStat
     wallets: new Map(world.wallets.map((w) => [w.id, w])),
     fiatAccounts: new Map(world.fiatAccounts.map((f) => [f.id, f])),
     orders: new Map(),
+    contestedIds: new Set(),
     ordersByEntity: new Map(world.entities.map((e) => [e.id, []])),
     auctions: new Map(),
     currentAuctionId: 1,

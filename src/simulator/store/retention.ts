@@ -57,6 +57,8 @@ export function evictFinalOrders(state: EngineState, cutoffMs: number): Order[] 
   }
   if (evicted.length === 0) return evicted;
   for (const o of evicted) state.orders.delete(o.orderId);
+  // Mostly empty (a busy market's orders are none of them): one check, not a lookup an order.
+  if (state.contestedIds.size > 0) for (const o of evicted) state.contestedIds.delete(o.orderId);
   const byEntity = groupByEntity(evicted);
   for (const [entityId, gone] of byEntity) {
     const list = state.ordersByEntity.get(entityId);

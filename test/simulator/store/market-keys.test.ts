@@ -67,6 +67,10 @@ describe('store: reused keys', () => {
     // In the file only, before the market reaches their auctions.
     expect(keys.filter((id) => stored.engine.state.orders.has(id))).toEqual([]);
     expect(keys.every((id) => memory.engine.state.orders.has(id))).toBe(true);
+    // Memory's contested ids (engine/contested-ids.ts) left with their orders.
+    expect(keys.every((id) => memory.engine.state.contestedIds.has(id))).toBe(true);
+    const contested = [...stored.engine.state.contestedIds];
+    expect(contested.filter((id) => !stored.engine.state.orders.has(id))).toEqual([]);
     // Stopped and resumed here: the store knows the keys from its checkpoint (`market_keys`).
     await stored.close();
     const resumed = createSimulator({ store: storeOf('keys.db') });
