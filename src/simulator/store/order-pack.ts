@@ -66,11 +66,13 @@ export const packBuffers = (p: PackedOrders): ArrayBuffer[] =>
 
 /**
  * Packs `orders` (final orders leaving memory) entity by entity, the entities in the order they
- * first come, each entity's orders in their order.
+ * first come, each entity's orders in their order: `groups`, when the caller has them.
  */
-export function packOrders(orders: readonly Order[]): PackedOrders {
+export function packOrders(
+  orders: readonly Order[],
+  groups: ReadonlyMap<string, readonly Order[]> = groupByEntity(orders),
+): PackedOrders {
   const count = orders.length;
-  const groups = groupByEntity(orders);
   const runs = new Int32Array(groups.size + 1);
   const numbers = new Float64Array(count * NUMBERS);
   const wordIndexes = new Int32Array(count * WORDS);

@@ -78,8 +78,11 @@ export function toRow(o: Order): OrderRow {
  * Items of one key mostly come in runs (an auction's orders, an entity's entries), so the group of
  * the last key is kept at hand rather than looked up again.
  */
-export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, T[]> {
-  const groups = new Map<K, T[]>();
+export function groupBy<T, K>(
+  items: readonly T[],
+  key: (item: T) => K,
+  groups: Map<K, T[]> = new Map(),
+): Map<K, T[]> {
   let lastKey: K | undefined;
   let last: T[] | undefined;
   for (const item of items) {
@@ -98,8 +101,10 @@ export function groupBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, 
 }
 
 /** Items by entity, each entity's in their order (an eviction's chunks and activity rows). */
-export const groupByEntity = <T extends { entityId: string }>(items: readonly T[]): Map<string, T[]> =>
-  groupBy(items, (item) => item.entityId);
+export const groupByEntity = <T extends { entityId: string }>(
+  items: readonly T[],
+  into?: Map<string, T[]>,
+): Map<string, T[]> => groupBy(items, (item) => item.entityId, into);
 
 /** What a listing filters on, as the in-memory listing's query (times in epoch ms, inclusive). */
 export interface StoredOrderFilter {

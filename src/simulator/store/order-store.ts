@@ -117,13 +117,19 @@ export class OrderStore {
    * the writer thread, which writes them together or not at all. Call `ready` first: this never
    * throws for the file (a batch the file refuses stays readable from the writer).
    */
-  evict(orders: Order[], activity: ActivityEntry[], currentAuction: number, doc?: string): void {
+  evict(
+    orders: Order[],
+    byEntity: ReadonlyMap<string, readonly Order[]>,
+    activity: ActivityEntry[],
+    currentAuction: number,
+    doc?: string,
+  ): void {
     const n = ++this.eviction;
     const placedIds = this.kept.evicted(orders, n, currentAuction);
     // The writer thread sets the ids' bits in this segment before it reports the commit (until
     // then `get` finds them in the held batch); a write that fails leaves them held for good.
     const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;
-    const packed = packOrders(orders);
+    const packed = packOrders(orders, byEntity);
     const packedActivity = packActivity(activity);
     const filter = doc === undefined ? undefined : this.ids.changed();
     const marketKeys = doc === undefined ? undefined : this.kept.marketKeyList();

@@ -30,8 +30,16 @@ const OLD = 0; // settled and cleared before the cutoff (or already evicted): it
 const HELD = 1; // cleared before the cutoff but still named by the cycle or settling: all stay
 const YOUNG = 2; // cleared at or after the cutoff, or open: it and everything after it stay
 
-/** Removes the evictable orders (and auctions left empty) from `state`; answers the orders removed. */
-export function evictFinalOrders(state: EngineState, cutoffMs: number): Order[] {
+/**
+ * Removes the evictable orders (and auctions left empty) from `state`; answers the orders removed.
+ * `byEntity`, when given, receives them by entity, as it groups them anyway: the store packs them
+ * so (packOrders), and grouping them again was a tenth of packing (a pass over cold orders).
+ */
+export function evictFinalOrders(
+  state: EngineState,
+  cutoffMs: number,
+  byEntity: Map<string, Order[]> = new Map(),
+): Order[] {
   const named = new Set([state.currentAuctionId, state.settlingAuctionId, state.lastClearedAuctionId]);
   const classify = (auctionId: number): number => {
     const a = state.auctions.get(auctionId);
@@ -59,7 +67,7 @@ export function evictFinalOrders(state: EngineState, cutoffMs: number): Order[] 
   for (const o of evicted) state.orders.delete(o.orderId);
   // Mostly empty (a busy market's orders are none of them): one check, not a lookup an order.
   if (state.contestedIds.size > 0) for (const o of evicted) state.contestedIds.delete(o.orderId);
-  const byEntity = groupByEntity(evicted);
+  groupByEntity(evicted, byEntity);
   for (const [entityId, gone] of byEntity) {
     const list = state.ordersByEntity.get(entityId);
     if (list) state.ordersByEntity.set(entityId, without(list, gone));

@@ -14,6 +14,7 @@
 import { type ActivityEntry, drainActivity } from '../engine/account.js';
 import type { EngineState } from '../engine/state.js';
 import type { OrderArchive } from '../engine/order-archive.js';
+import type { Order } from '../engine/types.js';
 import { storeArchive } from './listing.js';
 import { OrderStore } from './order-store.js';
 import { loadSqlite, type ModuleLoader } from './sqlite.js';
@@ -115,9 +116,11 @@ export class SimulatorStore {
       // Before anything leaves memory: a writer that failed takes nothing more, so nothing is lost.
       this.orders.ready();
       const cutoff = now - this.retainMs;
-      const evicted = evictFinalOrders(state, cutoff);
+      const byEntity = new Map<string, Order[]>();
+      const evicted = evictFinalOrders(state, cutoff, byEntity);
       const activity = drainActivity(state, activityHorizon(state, cutoff));
-      this.orders.evict(evicted, activity, state.currentAuctionId, snapshot && JSON.stringify(snapshot()));
+      const doc = snapshot && JSON.stringify(snapshot());
+      this.orders.evict(evicted, byEntity, activity, state.currentAuctionId, doc);
       this.lastEvictionAt = now;
       if (snapshot) this.lastCheckpointAt = now;
     } finally {

@@ -18,7 +18,8 @@ function order(n: number, patch: Partial<Order> = {}): Order {
     feeBps: n % 4 ? `${n}.25` : null,
     limitCentiBps: null,
     postFillAction: n % 5 ? 'roll' : 'cancel',
-    status: 'filled',
+    // Every final status, in turns that differ from the other fields' (a field's last word is kept).
+    status: (['filled', 'partial_fill', 'unfilled', 'cancelled', 'failed'] as const)[n % 5],
     createdAt: 1_767_225_600_000 + n,
     updatedAt: 1_767_225_620_000 + n,
     sourceWalletId: n % 2 ? `wal_${n % 3}` : null,

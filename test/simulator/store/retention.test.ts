@@ -2,6 +2,7 @@ import { createSimulator } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { createState, type EngineState, newAuction } from '../../../src/simulator/engine/state.js';
 import { DEFAULT_ENGINE_CONFIG, type Order, type OrderStatus } from '../../../src/simulator/engine/types.js';
+import { groupByEntity } from '../../../src/simulator/store/order-row.js';
 import { evictFinalOrders } from '../../../src/simulator/store/retention.js';
 
 // evictFinalOrders walks lists in step instead of looking each order up in a Set: it must evict
@@ -176,8 +177,12 @@ describe('store: evictFinalOrders', () => {
         theirs.advance(10_000);
       }
       const cutoff = mine.now() - 20_000;
-      const evicted = evictFinalOrders(mine.engine.state, cutoff).map((o) => o.orderId);
+      const byEntity = new Map<string, Order[]>();
+      const gone = evictFinalOrders(mine.engine.state, cutoff, byEntity);
+      const evicted = gone.map((o) => o.orderId);
       expect(evicted).toEqual(referenceEvict(theirs.engine.state, cutoff).map((o) => o.orderId));
+      // The groups it hands the store: each entity's evicted orders, in order (what packOrders takes).
+      expect([...byEntity]).toEqual([...groupByEntity(gone)]);
       expect(view(mine.engine.state)).toEqual(view(theirs.engine.state));
       total += evicted.length;
     }
