@@ -18,7 +18,7 @@ export function admitOrder(ctx: EngineContext, fields: NewOrder): Order {
   const { state } = ctx;
   const auction = currentAuction(state);
   const order = orderRecord(fields, auction.auctionId, ctx.time);
-  state.orders.set(order.orderId, order);
+  state.orders.add(order.orderId, order);
   state.ordersByEntity.get(order.entityId)?.push(order);
   auction.orders.push(order);
   bumpPending(auction, order, 1);

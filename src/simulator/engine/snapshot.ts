@@ -5,6 +5,7 @@
  * engine mutates one object per order exactly as the original did.
  */
 import { contestedIdsOf } from './contested-ids.js';
+import { OrderIndex } from './order-index.js';
 import { orderRecord } from './records.js';
 import type { ActivityLog, EngineState } from './state.js';
 import type {
@@ -151,7 +152,10 @@ function record<V, R>(map: ReadonlyMap<string, V>, value: (v: V) => R): Record<s
 }
 
 /** The values of `map` in order, each mapped, in an array allocated once. */
-function list<V, R>(map: ReadonlyMap<unknown, V>, value: (v: V) => R): R[] {
+function list<V, R>(
+  map: { readonly size: number; forEach(fn: (v: V) => void): void },
+  value: (v: V) => R,
+): R[] {
   const out = new Array<R>(map.size);
   let i = 0;
   map.forEach((v) => {
@@ -235,7 +239,7 @@ export class SnapshotReferenceError extends RangeError {}
 export function importEngineState(d: EngineStateDocument): EngineState {
   const doc = deepCopy(d);
   const auctions = new Map<number, Auction>();
-  const orders = new Map<string, Order>();
+  const orders = new OrderIndex();
   for (const o of doc.orders) orders.set(o.orderId, liveOrder(o));
   const order = (id: string, where: string): Order => {
     const o = orders.get(id);

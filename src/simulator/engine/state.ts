@@ -1,5 +1,6 @@
 import { ledgerRecord } from './account-records.js';
 import type { OrderArchive } from './order-archive.js';
+import { OrderIndex } from './order-index.js';
 import { SEED_BALANCES, seedWorld } from './seed.js';
 import type {
   Auction,
@@ -26,7 +27,8 @@ export interface EngineState {
   byApiKey: Map<string, Entity>;
   wallets: Map<string, Wallet>;
   fiatAccounts: Map<string, FiatAccount>;
-  orders: Map<string, Order>;
+  /** Every order in memory by id, in creation order (a Map's reads, in generations). */
+  orders: OrderIndex;
   /** Ids in `orders` a market key or a roll child's id could name again (contested-ids.ts). */
   contestedIds: Set<string>;
   /** Each entity's orders in creation order. */
@@ -114,7 +116,7 @@ export function createState(config: EngineConfig, startTime: number): EngineStat
     byApiKey: new Map(world.entities.map((e) => [e.apiKey, e])),
     wallets: new Map(world.wallets.map((w) => [w.id, w])),
     fiatAccounts: new Map(world.fiatAccounts.map((f) => [f.id, f])),
-    orders: new Map(),
+    orders: new OrderIndex(),
     contestedIds: new Set(),
     ordersByEntity: new Map(world.entities.map((e) => [e.id, []])),
     auctions: new Map(),

@@ -118,6 +118,8 @@ export class SimulatorStore {
       const cutoff = now - this.retainMs;
       const byEntity = new Map<string, Order[]>();
       const evicted = evictFinalOrders(state, cutoff, byEntity);
+      // Orders admitted from here on are the next eviction's to drop whole (order-index.ts).
+      state.orders.seal();
       const activity = drainActivity(state, activityHorizon(state, cutoff));
       const doc = snapshot && JSON.stringify(snapshot());
       this.orders.evict(evicted, byEntity, activity, state.currentAuctionId, doc);

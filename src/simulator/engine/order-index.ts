@@ -1,0 +1,125 @@
+import type { Order } from './types.js';
+
+/**
+ * `state.orders`: the orders in memory by id, in creation order, read and written as a Map, held
+ * in generations. Why: a store evicts the oldest orders every retention window, and deleting them
+ * one by one from a single Map of tens of thousands (each delete some cache misses, and the Map
+ * rehashing as its holes fill) cost a twentieth of a stored day's simulator thread. Orders added go
+ * to the newest generation; the store seals it at each eviction, and an eviction then drops a
+ * generation whose orders all left (nothing per order), or rebuilds one from the few that stay.
+ * Without a store nothing is sealed: one generation, a plain Map.
+ */
+export class OrderIndex implements Iterable<[string, Order]> {
+  /** Oldest first; never empty; each in creation order, all of one before any of the next. */
+  private gens: Map<string, Order>[] = [new Map()];
+  private count = 0;
+
+  constructor(entries?: Iterable<readonly [string, Order]>) {
+    if (entries) for (const [id, order] of entries) this.set(id, order);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(orderId: string): Order | undefined {
+    const gens = this.gens;
+    // Newest first: what a step reads is mostly recent.
+    for (let i = gens.length - 1; i >= 0; i--) {
+      const order = (gens[i] as Map<string, Order>).get(orderId);
+      if (order !== undefined) return order;
+    }
+    return undefined;
+  }
+
+  has(orderId: string): boolean {
+    return this.get(orderId) !== undefined;
+  }
+
+  /** As Map.set: an id held already keeps its place; a new one goes last. */
+  set(orderId: string, order: Order): this {
+    for (const g of this.gens)
+      if (g.has(orderId)) {
+        g.set(orderId, order);
+        return this;
+      }
+    return this.add(orderId, order);
+  }
+
+  /**
+   * A new id, last (admitOrder's: its callers made sure no order in memory has it, so the older
+   * generations are not asked).
+   */
+  add(orderId: string, order: Order): this {
+    (this.gens.at(-1) as Map<string, Order>).set(orderId, order);
+    this.count++;
+    return this;
+  }
+
+  delete(orderId: string): boolean {
+    for (const g of this.gens)
+      if (g.delete(orderId)) {
+        this.count--;
+        return true;
+      }
+    return false;
+  }
+
+  *values(): IterableIterator<Order> {
+    for (const g of this.gens) yield* g.values();
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const g of this.gens) yield* g.keys();
+  }
+
+  *entries(): IterableIterator<[string, Order]> {
+    for (const g of this.gens) yield* g.entries();
+  }
+
+  forEach(fn: (order: Order, orderId: string) => void): void {
+    for (const g of this.gens) g.forEach((order, orderId) => fn(order, orderId));
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, Order]> {
+    return this.entries();
+  }
+
+  /** Orders added from now on start a new generation (each eviction; none when it is empty). */
+  seal(): void {
+    if ((this.gens.at(-1) as Map<string, Order>).size > 0) this.gens.push(new Map());
+  }
+
+  /** The generations, oldest first, for an eviction's walk (then `remove` with what left). */
+  generations(): readonly ReadonlyMap<string, Order>[] {
+    return this.gens;
+  }
+
+  /**
+   * Removes `gone` from generation `gen` (one of `generations()`): orders of it in its order, as
+   * an eviction's walk collects them. A generation they empty goes whole; one that keeps fewer
+   * than go is rebuilt from those (a set each, cheaper than a delete each); else each is deleted.
+   */
+  remove(gen: ReadonlyMap<string, Order>, gone: readonly Order[]): void {
+    const at = this.gens.indexOf(gen as Map<string, Order>);
+    const g = this.gens[at];
+    if (g === undefined || gone.length === 0) return;
+    const before = g.size;
+    if (gone.length >= before - gone.length) {
+      const rest = new Map<string, Order>();
+      let j = 0;
+      for (const [id, o] of g) {
+        if (j < gone.length && o === gone[j]) j++;
+        else rest.set(id, o);
+      }
+      // Not the subsequence promised: fall back to deleting each.
+      if (j === gone.length) {
+        if (rest.size > 0 || at === this.gens.length - 1) this.gens[at] = rest;
+        else this.gens.splice(at, 1);
+        this.count -= before - rest.size;
+        return;
+      }
+    }
+    for (const o of gone) if (g.delete(o.orderId)) this.count--;
+  }
+}
