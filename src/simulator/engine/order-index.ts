@@ -78,7 +78,10 @@ export class OrderIndex implements Iterable<[string, Order]> {
   }
 
   forEach(fn: (order: Order, orderId: string) => void): void {
-    for (const g of this.gens) g.forEach((order, orderId) => fn(order, orderId));
+    for (const g of this.gens)
+      g.forEach((order, orderId) => {
+        fn(order, orderId);
+      });
   }
 
   [Symbol.iterator](): IterableIterator<[string, Order]> {

@@ -57,7 +57,9 @@ describe('order index', () => {
         expect([...index.keys()]).toEqual([...map.keys()]);
         expect([...index.values()]).toEqual([...map.values()]);
         const each: string[] = [];
-        index.forEach((o, id) => each.push(id));
+        index.forEach((_, id) => {
+          each.push(id);
+        });
         expect(each).toEqual([...map.keys()]);
       }
     }
