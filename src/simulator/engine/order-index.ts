@@ -5,14 +5,23 @@ import type { Order } from './types.js';
  * in generations. Why: a store evicts the oldest orders every retention window, and deleting them
  * one by one from a single Map of tens of thousands (each delete some cache misses, and the Map
  * rehashing as its holes fill) cost a twentieth of a stored day's simulator thread. Orders added go
- * to the newest generation; the store seals it at each eviction, and an eviction then drops a
- * generation whose orders all left (nothing per order), or rebuilds one from the few that stay.
- * Without a store nothing is sealed: one generation, a plain Map.
+ * to the newest generation. With a store (`byAuction`) each auction's orders make a generation of
+ * their own, which its eviction drops whole (nothing per order); one an eviction leaves partly is
+ * rebuilt from the few that stay. Without a store: one generation, a plain Map (a lookup that
+ * misses asks every generation, a dozen or so with a store: callers' placements do, markets' and
+ * rolls' do not, contested-ids.ts).
  */
 export class OrderIndex implements Iterable<[string, Order]> {
   /** Oldest first; never empty; each in creation order, all of one before any of the next. */
   private gens: Map<string, Order>[] = [new Map()];
   private count = 0;
+  /** The auction the newest generation's orders belong to (with `byAuction`). */
+  private newestAuction = Number.NaN;
+  /**
+   * Each auction's orders in a generation of their own (a store sets it): the orders an auction
+   * admits are its own and auctions come in order, so a generation starts with each auction.
+   */
+  byAuction = false;
 
   constructor(entries?: Iterable<readonly [string, Order]>) {
     if (entries) for (const [id, order] of entries) this.set(id, order);
@@ -51,7 +60,11 @@ export class OrderIndex implements Iterable<[string, Order]> {
    * generations are not asked).
    */
   add(orderId: string, order: Order): this {
-    (this.gens.at(-1) as Map<string, Order>).set(orderId, order);
+    if (this.byAuction && order.auctionId !== this.newestAuction) {
+      this.seal();
+      this.newestAuction = order.auctionId;
+    }
+    (this.gens[this.gens.length - 1] as Map<string, Order>).set(orderId, order);
     this.count++;
     return this;
   }
@@ -88,7 +101,7 @@ export class OrderIndex implements Iterable<[string, Order]> {
     return this.entries();
   }
 
-  /** Orders added from now on start a new generation (each eviction; none when it is empty). */
+  /** Orders added from now on start a new generation (none when the newest is empty). */
   seal(): void {
     if ((this.gens.at(-1) as Map<string, Order>).size > 0) this.gens.push(new Map());
   }

@@ -96,6 +96,9 @@ export class SimulatorStore {
    */
   afterStep(state: EngineState, now: number, snapshot: () => unknown): void {
     if (this.busy || this.closed || this.failure) return;
+    // Each auction's orders in a generation an eviction drops whole (order-index.ts); set here, as
+    // a restore or a reset brings another state.
+    state.orders.byAuction = true;
     this.lastEvictionAt ??= now;
     this.lastCheckpointAt ??= now;
     if (now - this.lastEvictionAt < this.retainMs) return;
@@ -118,8 +121,6 @@ export class SimulatorStore {
       const cutoff = now - this.retainMs;
       const byEntity = new Map<string, Order[]>();
       const evicted = evictFinalOrders(state, cutoff, byEntity);
-      // Orders admitted from here on are the next eviction's to drop whole (order-index.ts).
-      state.orders.seal();
       const activity = drainActivity(state, activityHorizon(state, cutoff));
       const doc = snapshot && JSON.stringify(snapshot());
       this.orders.evict(evicted, byEntity, activity, state.currentAuctionId, doc);

@@ -90,7 +90,7 @@ describe('order index', () => {
     expect([...index.keys()]).toEqual(['o-6', 'o-10']);
   });
 
-  it('under a store, a long run keeps a few generations and every order in memory by id', async () => {
+  it('under a store, each auction in memory has a generation of its own, and every order is found', async () => {
     const sim = createSimulator({
       clock: 'manual',
       startTime: Date.parse('2026-01-01T00:00:00Z'),
@@ -100,7 +100,16 @@ describe('order index', () => {
     });
     const { state } = sim.engine;
     for (let i = 0; i < 60; i++) sim.advance(10_000);
-    expect(state.orders.generations().length).toBeLessThanOrEqual(4);
+    // The store turned it on: a generation is one auction's orders, so its eviction drops it whole.
+    expect(state.orders.byAuction).toBe(true);
+    const auctions = state.orders
+      .generations()
+      .map((g) => [...new Set([...g.values()].map((o) => o.auctionId))]);
+    for (const ids of auctions) expect(ids.length).toBeLessThanOrEqual(1);
+    const held = new Set([...state.orders.values()].map((o) => o.auctionId));
+    expect(auctions.filter((ids) => ids.length === 1)).toHaveLength(held.size);
+    expect(held.size).toBeGreaterThan(1);
+    expect(held.size).toBeLessThan(8);
     // The entity lists and the auctions name exactly the orders the index holds.
     const listed = [...state.ordersByEntity.values()].flat();
     expect(listed.length).toBe(state.orders.size);
