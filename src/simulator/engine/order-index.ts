@@ -121,13 +121,21 @@ export class OrderIndex implements Iterable<[string, Order]> {
     const g = this.gens[at];
     if (g === undefined || gone.length === 0) return;
     const before = g.size;
+    // All of it (an evicted auction's, with byAuction): gone without a look at each (a walk
+    // checked gone in g's order; the caller's is g's own, so equal sizes mean the same orders).
+    if (gone.length === before) {
+      if (at === this.gens.length - 1) this.gens[at] = new Map();
+      else this.gens.splice(at, 1);
+      this.count -= before;
+      return;
+    }
     if (gone.length >= before - gone.length) {
       const rest = new Map<string, Order>();
       let j = 0;
-      for (const [id, o] of g) {
+      g.forEach((o, id) => {
         if (j < gone.length && o === gone[j]) j++;
         else rest.set(id, o);
-      }
+      });
       // Not the subsequence promised: fall back to deleting each.
       if (j === gone.length) {
         if (rest.size > 0 || at === this.gens.length - 1) this.gens[at] = rest;
