@@ -136,10 +136,9 @@ export class OrderIndex implements Iterable<[string, Order]> {
         if (j < gone.length && o === gone[j]) j++;
         else rest.set(id, o);
       });
-      // Not the subsequence promised: fall back to deleting each.
+      // Not the subsequence promised: fall back to deleting each. (Some stay: fewer went than g held.)
       if (j === gone.length) {
-        if (rest.size > 0 || at === this.gens.length - 1) this.gens[at] = rest;
-        else this.gens.splice(at, 1);
+        this.gens[at] = rest;
         this.count -= before - rest.size;
         return;
       }

@@ -9,9 +9,9 @@
  * state.orders, each entity's list and each auction's list are in creation order, so the evicted
  * orders of a list are a subsequence of it in the same order (mostly its prefix), found by walking
  * both (a Set of the evicted orders, and filtering every touched list through it, was half of the
- * function's time). `state.orders` is held in generations sealed at each eviction
- * (engine/order-index.ts): a generation whose orders all leave goes whole, not by a delete an order
- * (rebuilding one Map from the kept orders measured slower than the deletes; a generation keeps few).
+ * function's time). With a store `state.orders` holds each auction's orders as a generation
+ * (engine/order-index.ts), and an evicted auction's generation goes whole, not by a delete an order
+ * (the deletes from one Map were most of what remained here).
  */
 import type { EngineState } from '../engine/state.js';
 import type { Order, OrderStatus } from '../engine/types.js';
@@ -52,9 +52,8 @@ export function evictFinalOrders(
   const kept = new Set<number>();
   // state.orders is in creation order, which is auction order: stop at the first young auction.
   // The orders of one auction are contiguous there, so its class is looked up once per run of
-  // them rather than once per order (classify reads nothing the loop changes).
-  // It walks state.orders generation by generation (order-index.ts), each leaving as a whole
-  // where it can.
+  // them rather than once per order (classify reads nothing the loop changes). The walk goes
+  // generation by generation, so that each evicted one leaves whole (OrderIndex.remove).
   let runId = Number.NaN;
   let runClass = OLD;
   let young = false;
