@@ -192,6 +192,12 @@ const URL_SAMPLES = [
   'ftp://hooks.example.com',
   'hooks.example.com',
   'wss://hooks.example.com',
+  'https://hooks.example.com/a b',
+  'https://hooks.example.com/\n',
+  'https://hooks.example.com/a\tb',
+  'https://hooks.example.com/a\u0001b',
+  'https://hooks.example.com/a\u007fb',
+  ' https://hooks.example.com',
 ];
 
 /** The `x-url` rule of a string schema and its message; undefined without one. */

@@ -17,8 +17,9 @@ export type FeeBps = string;
 export type IdempotencyKey = string;
 
 /**
- * Publicly reachable HTTPS URL without credentials. Plain http is taken only on a loopback host
- * (127.0.0.1, localhost, [::1]), so a local receiver can subscribe to the simulator.
+ * Publicly reachable HTTPS URL without credentials, spaces or control characters. Plain http is
+ * taken only on a loopback host (127.0.0.1, localhost, [::1]), so a local receiver can subscribe to
+ * the simulator.
  */
 export type HttpsUrl = string;
 

@@ -349,7 +349,7 @@ export type FeeBps = models.FeeBps;
 export const IdempotencyKey: c.Check<models.IdempotencyKey> = c.string(messages(), [c.pattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/, 'must be a UUID v4')]);
 export type IdempotencyKey = models.IdempotencyKey;
 
-export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.url({"schemes":["https"],"httpHosts":["127.0.0.1","localhost","[::1]"]}, 'must be an HTTPS URL (plain http only on a loopback host, for local testing)')]);
+export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.url({"schemes":["https"],"httpHosts":["127.0.0.1","localhost","[::1]"]}, 'must be an HTTPS URL without spaces or control characters (plain http only on a loopback host, for local testing)')]);
 export type HttpsUrl = models.HttpsUrl;
 
 function isMoney(v: any): boolean {

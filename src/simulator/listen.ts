@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AccessOptions, AccessPolicy } from './http/access.js';
+import { isLoopbackBind } from './http/access-hosts.js';
 import { type Inbound, type Outcome, requestIdFor } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
 import { type NodeBody, readNodeBody } from './http/node-body.js';
@@ -45,6 +46,13 @@ export interface ListenOptions extends AccessOptions {
    * above: its page loads without the control token, what it reads needs it where `/_sim/*` does.
    */
   ui?: boolean;
+  /**
+   * Bound off loopback, the simulator refuses webhook endpoints on loopback, private and link-local
+   * addresses (at create and before each delivery: platform/README.md, "Private addresses"), so a
+   * shared sandbox cannot be made to call into its host. True lifts that (CLI
+   * `--allow-private-webhooks`). On loopback endpoints may be anywhere, as in-process.
+   */
+  allowPrivateWebhooks?: boolean;
 }
 
 /** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
@@ -70,6 +78,11 @@ export interface RunningSimulator {
   controlTokenGenerated: boolean;
   /** The dashboard's address (`${url}/_sim/ui`) when `ui` was asked for. */
   uiUrl?: string;
+  /**
+   * `public` when bound off loopback without `allowPrivateWebhooks`: while this server is open,
+   * webhook endpoints on loopback, private and link-local addresses are refused. Else `any`.
+   */
+  webhookTargets: 'any' | 'public';
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }
@@ -293,6 +306,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
         server,
         ...(access.controlToken === undefined ? {} : { controlToken: access.controlToken }),
         controlTokenGenerated: access.generatedToken,
+        webhookTargets: isLoopbackBind(host) || options.allowPrivateWebhooks === true ? 'any' : 'public',
         ...(options.ui ? { uiUrl: `http://${hostPart}:${port}${UI_PATH}` } : {}),
         close() {
           closing ??= (async () => {

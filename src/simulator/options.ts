@@ -79,6 +79,12 @@ export interface SimulatorOptions {
   platformMode?: 'sandbox' | 'production';
   /** fetch used for webhook deliveries. Default globalThis.fetch. */
   fetch?: typeof fetch;
+  /**
+   * Resolves webhook endpoint host names for the private-address check that applies while the
+   * simulator listens off loopback (listen's `allowPrivateWebhooks`): every address the name has.
+   * Default node:dns `lookup(name, { all: true })`; tests pass one that needs no DNS.
+   */
+  webhookLookup?: (hostname: string) => Promise<readonly { address: string }[]>;
   /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
   ticketTtlMs?: number;
 }

@@ -22,6 +22,12 @@ export class RunningServers {
     return running;
   }
 
+  /** `public` while any open server is bound off loopback without allowPrivateWebhooks. */
+  get webhookTargets(): 'any' | 'public' {
+    for (const server of this.servers) if (server.webhookTargets === 'public') return 'public';
+    return 'any';
+  }
+
   async closeAll(): Promise<void> {
     await Promise.all([...this.servers].map((s) => s.close()));
   }

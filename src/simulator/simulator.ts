@@ -83,6 +83,8 @@ export class Simulator extends SimulatorReads {
     this.platform = createPlatform({
       now: () => this.now(),
       fetch: options.fetch ?? globalThis.fetch,
+      webhookTargets: () => this.servers.webhookTargets,
+      ...(options.webhookLookup ? { lookup: options.webhookLookup } : {}),
       mode: options.platformMode ?? 'sandbox',
       baseUrl: () => this.baseUrl,
     });

@@ -1,6 +1,6 @@
 /**
  * The `x-url` rule of the OpenAPI: a URL as a WHATWG URL parser reads it (what `fetch` will post
- * to), without credentials, on an allowed scheme. A pattern can only approximate that; the
+ * to), without credentials, spaces or control characters, on an allowed scheme. A pattern can only approximate that; the
  * document keeps one for other tools, and the generator holds the two to the same sample URLs.
  */
 import { type Rule, refine } from './scalars.js';
@@ -12,9 +12,14 @@ export interface UrlRule {
   httpHosts?: readonly string[];
 }
 
+// `format: uri` (RFC 3986) has no spaces or control characters; the WHATWG parser would drop a
+// tab or newline and percent-encode the rest, so a check on the parsed URL alone would take them.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing them is the point
+const NOT_IN_A_URI = /[\u0000-\u0020\u007f]/;
+
 /** Whether `value` is a URL `rule` takes. */
 export function isAllowedUrl(rule: UrlRule, value: string): boolean {
-  if (!URL.canParse(value)) return false;
+  if (NOT_IN_A_URI.test(value) || !URL.canParse(value)) return false;
   const url = new URL(value);
   if (url.username !== '' || url.password !== '') return false;
   const scheme = url.protocol.slice(0, -1);

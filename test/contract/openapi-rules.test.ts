@@ -11,7 +11,8 @@ import { type Check, runCheck } from '../../src/validation/index.js';
 
 const KEY = '3b241101-e2bb-4255-8caf-4136c566a962';
 const FIAT = '6f1d7d3e-2c4b-4f7a-9d1e-0a1b2c3d4e5f';
-const ENDPOINT_RULE = 'must be an HTTPS URL (plain http only on a loopback host, for local testing)';
+const ENDPOINT_RULE =
+  'must be an HTTPS URL without spaces or control characters (plain http only on a loopback host, for local testing)';
 
 const mint = {
   idempotencyKey: KEY,
@@ -205,7 +206,15 @@ describe('a webhook endpoint (HttpsUrl, x-url)', () => {
     ['ftp://hooks.example.com/x', 'refused'],
     ['not a url', 'refused'],
     ['', 'refused'],
-  ])('%s is %s', (url, verdict) => {
+    // `format: uri`: what the WHATWG parser would strip (tab, newline) or percent-encode.
+    ['https://hooks.example.com/ad\nmin', 'refused'],
+    ['https://hooks.example.com/a\tb', 'refused'],
+    ['https://hooks.example.com/a\u0001b', 'refused'],
+    ['https://hooks.example.com/a\u007fb', 'refused'],
+    ['https://hooks.example.com/a b', 'refused'],
+    ['http://127.0.0.1:3000/\u0000', 'refused'],
+    [' https://hooks.example.com/x', 'refused'],
+  ])('%j is %s', (url, verdict) => {
     expect(issues(HttpsUrl, url)).toEqual(verdict === 'valid' ? 'valid' : [['', 'custom', ENDPOINT_RULE]]);
   });
 

@@ -227,7 +227,8 @@ describe('other request bodies', () => {
       expect(issuesOf(V1SubscriptionRequest, { endpoint }), endpoint).toEqual([
         {
           path: ['endpoint'],
-          message: 'must be an HTTPS URL (plain http only on a loopback host, for local testing)',
+          message:
+            'must be an HTTPS URL without spaces or control characters (plain http only on a loopback host, for local testing)',
         },
       ]);
     }

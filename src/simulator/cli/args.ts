@@ -48,6 +48,10 @@ const FLAGS: readonly Flag[] = [
     help: `x-sim-control-token /_sim/* requires (or ${CONTROL_TOKEN_ENV}; generated off loopback)`,
   },
   {
+    name: 'allow-private-webhooks',
+    help: 'off loopback, let webhooks reach loopback and private addresses (default: refused)',
+  },
+  {
     name: 'market',
     value: '<preset|file>',
     help: 'background participants: calm, busy, one-sided, or a JSON/YAML file (default: none)',
@@ -102,6 +106,8 @@ export interface CliArgs {
    * variable (never printed): the listen options of the same names, only those given.
    */
   access: AccessOptions;
+  /** `--allow-private-webhooks`: listen's `allowPrivateWebhooks`. */
+  allowPrivateWebhooks: boolean;
   /** `--market`: a preset name or a file (read by the CLI). */
   market?: string;
   /** `--scenario`: a scenario file (read by the CLI). */
@@ -150,6 +156,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     clock,
     clockGiven: text('clock') !== undefined,
     access: accessArgs(text('allowed-hosts'), text('cors'), text('control-token'), env),
+    allowPrivateWebhooks: flag('allow-private-webhooks'),
     ui: !flag('no-ui'),
     quiet: flag('quiet'),
     json: flag('json'),

@@ -44,6 +44,11 @@ export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
 
 export interface DeliveryQueueOptions {
   fetch: typeof fetch;
+  /**
+   * Asked right before every attempt (endpoint-guard.ts): a reason ends the delivery as `failed`
+   * without a request, since the endpoint's name may have been rebound to a private address.
+   */
+  refusal?: (endpoint: string) => Promise<string | undefined>;
   /** Delays before the 2nd, 3rd, ... attempt; attempts = 1 + schedule length. */
   retrySchedule: readonly number[];
   sleep?: Sleep;
@@ -178,6 +183,12 @@ export class DeliveryQueue {
     for (const [index, delay] of delays.entries()) {
       if (index > 0) await sleep(delay, closed).catch(() => undefined);
       if (closed.aborted) break;
+      const refused = await this.#options.refusal?.(request.endpoint);
+      if (refused !== undefined) {
+        // Final: retrying would knock on the same address; the reason names no path or query.
+        record.attempts.push({ at: new Date().toISOString(), error: `not sent: ${refused}` });
+        break;
+      }
       const attempt = await this.#attempt(request, closed, timeoutMs);
       record.attempts.push(attempt);
       if (attempt.status !== undefined && succeeded(request.kind, attempt.status)) {

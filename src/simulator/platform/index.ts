@@ -6,6 +6,7 @@
  */
 import type { SimulatorEvent } from '../engine/types.js';
 import { DeliveryQueue, type DeliveryRecord, type Sleep } from './deliveries.js';
+import { EndpointGuard, type WebhookLookup, type WebhookTargets } from './endpoint-guard.js';
 import { WebhookPublisher } from './publisher.js';
 import { routePlatform } from './routes.js';
 import { createDefaultSigners, type PlatformSigners } from './signers.js';
@@ -14,6 +15,7 @@ import { type PlatformMode, toV1Wire, V1SubscriptionStore } from './v1-store.js'
 import { toV2Wire, V2SubscriptionStore } from './v2-store.js';
 
 export type { DeliveryAttempt, DeliveryKind, DeliveryRecord, DeliveryState, Sleep } from './deliveries.js';
+export type { WebhookLookup, WebhookTargets } from './endpoint-guard.js';
 export type { PlatformSigners, SnsSigner, V2Signer } from './signers.js';
 export type { PlatformMode, V1DetailStatus, V1SubscriptionWire } from './v1-store.js';
 export { V1_ACTIVE_LIMIT, V1_PENDING_MAX_AGE_MS } from './v1-store.js';
@@ -34,6 +36,13 @@ export interface PlatformDeps {
   now: () => number;
   /** Used for every request to subscriber endpoints (HEAD validation, deliveries). */
   fetch: typeof fetch;
+  /**
+   * Where subscriber endpoints may be, asked before every create and every request: `public`
+   * refuses loopback, private and link-local addresses (endpoint-guard.ts). Default `any`.
+   */
+  webhookTargets?: () => WebhookTargets;
+  /** Resolves endpoint host names for that check; default node:dns `lookup` with `all: true`. */
+  lookup?: WebhookLookup;
   /** sandbox: 3 active v1 subscriptions, pending removed after 30 days; production: 1 and 72 hours. */
   mode: PlatformMode;
   /**
@@ -123,8 +132,13 @@ export function createPlatform(deps: PlatformDeps): Platform {
     ...(deps.regions ? { regions: deps.regions } : {}),
   });
   const v2 = new V2SubscriptionStore();
+  const guard = new EndpointGuard({
+    targets: deps.webhookTargets ?? (() => 'any'),
+    ...(deps.lookup ? { lookup: deps.lookup } : {}),
+  });
   const queue = new DeliveryQueue({
     fetch: deps.fetch,
+    refusal: (endpoint) => guard.refusal(endpoint),
     retrySchedule: deps.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     ...(deps.sleep ? { sleep: deps.sleep } : {}),
     ...(deps.deliveryTimeoutMs === undefined ? {} : { timeoutMs: deps.deliveryTimeoutMs }),
@@ -170,6 +184,7 @@ export function createPlatform(deps: PlatformDeps): Platform {
         v1,
         v2,
         fetch: deps.fetch,
+        guard,
         timeoutMs,
         now: deps.now,
         masterWalletId: deps.masterWalletId ?? derivedMasterWalletId,

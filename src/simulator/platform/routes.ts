@@ -9,6 +9,7 @@ import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
 import { HttpError, invalidRequest } from '../http/responses.js';
 import { matchRoute, methodNotAllowed } from '../http/router.js';
+import type { EndpointGuard } from './endpoint-guard.js';
 import { entriesFromIssues, entry } from './responses.js';
 import type { PlatformSigners } from './signers.js';
 import { toV1Wire, type V1Subscription, type V1SubscriptionStore } from './v1-store.js';
@@ -18,6 +19,8 @@ export interface RouteContext {
   v1: V1SubscriptionStore;
   v2: V2SubscriptionStore;
   fetch: typeof fetch;
+  /** Refuses endpoints on private addresses while the simulator is bound off loopback. */
+  guard: EndpointGuard;
   timeoutMs: number;
   now: () => number;
   masterWalletId: (entityId: string) => string;
@@ -64,6 +67,18 @@ async function parseBody<T>(req: Request, check: Check<T> | null): Promise<T> {
   );
 }
 
+/**
+ * The address check of a valid body's endpoint, before anything is sent to it: 400 code 2 naming
+ * `endpoint` and the flag that lifts the rule.
+ */
+async function checkAddress(ctx: RouteContext, endpoint: string): Promise<void> {
+  const refused = await ctx.guard.refusal(endpoint);
+  if (refused === undefined) return;
+  throw invalidRequest(`Invalid request: the endpoint failed the private-address check: ${refused}.`, [
+    entry('endpoint', refused, endpoint, 'endpoint_not_public'),
+  ]);
+}
+
 /** HEAD to the endpoint: the v2 URL check. Resolves to a reason string on failure. */
 async function headCheck(ctx: RouteContext, endpoint: string): Promise<string | undefined> {
   try {
@@ -101,6 +116,8 @@ async function createV2(
     addresses?: string[];
     domains?: number[];
   } = await parseBody(req, endpoints[operationId].body);
+  // The HEAD is the create's only outbound request: it goes out once everything else is valid.
+  await checkAddress(ctx, body.endpoint);
   const failure = await headCheck(ctx, body.endpoint);
   if (failure !== undefined) {
     throw invalidRequest('Invalid request: the endpoint failed validation.', [
@@ -132,6 +149,7 @@ async function createV2(
 
 async function createV1({ req, entityId, ctx }: PlatformRequest): Promise<unknown> {
   const { endpoint } = await parseBody(req, endpoints.createV1Subscription.body);
+  await checkAddress(ctx, endpoint);
   const created = ctx.v1.create(entityId, endpoint);
   if (!created.ok) {
     throw invalidRequest(
