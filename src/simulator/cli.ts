@@ -158,14 +158,17 @@ function keyId(apiKey: string): string {
 function scenarioEntities(state: ReturnType<Simulator['getState']>): GuideEntity[] {
   const names = new Set(Object.keys(scenario?.entities ?? {}));
   const seeded = new Set(seededEntities().map((e) => e.name));
-  return state.entities
-    .filter((e) => names.has(e.name) && !seeded.has(e.name) && e.apiKey !== null)
-    .map((e) => ({
-      name: e.name,
-      apiKey: e.apiKey as string,
-      walletId: e.wallets[0]?.id ?? null,
-      fiatAccountId: e.fiatAccounts[0]?.id ?? '',
-    }));
+  return (
+    state.entities
+      // Only a key of that form is printed (a store's checkpoint could have brought another).
+      .filter((e) => names.has(e.name) && !seeded.has(e.name) && e.apiKey === `TEST_API_KEY:${e.name}:sim`)
+      .map((e) => ({
+        name: e.name,
+        apiKey: `TEST_API_KEY:${e.name}:sim`,
+        walletId: e.wallets[0]?.id ?? null,
+        fiatAccountId: e.fiatAccounts[0]?.id ?? '',
+      }))
+  );
 }
 
 function startup(running: RunningSimulator): void {
