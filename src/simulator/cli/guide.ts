@@ -123,7 +123,7 @@ export function guideLines(
   return [
     `REST at ${baseUrl} (JSON; header Authorization: Bearer <key>; success {"data": ...}, refusal {"code", "message"}):`,
     ...restOperations().map((op) => `  ${op.method.padEnd(6)} ${op.path.padEnd(48)} ${op.operationId}`),
-    'Simulator control (no API key; header x-sim-control-token when the simulator has a control token):',
+    'Simulator control (no API key; with a control token, the startup access line names its header):',
     ...controlOperations().map(({ method, path, what }) =>
       `  ${method.padEnd(6)} ${path.padEnd(48)} ${what}`.trimEnd(),
     ),
