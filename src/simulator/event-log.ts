@@ -112,6 +112,12 @@ export function summariseLine(entry: Record<string, unknown>, bytes: number, lim
   return JSON.stringify({ at, type, action, channel, event, truncated: { bytes, paths: ['*'] } });
 }
 
+/** The log `eventLog` asks for, or undefined when it is off. Throws a RangeError naming the option. */
+export function newEventLog(option: EventLogOption | undefined): EventLog | undefined {
+  const { lines, bytes } = eventLogBounds(option);
+  return lines > 0 ? new EventLog(lines, bytes) : undefined;
+}
+
 export class EventLog {
   /** The lines from `first` on are kept, oldest first; the ones before it wait to be compacted. */
   private lines: string[] = [];
