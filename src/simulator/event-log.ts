@@ -98,9 +98,15 @@ export function summariseLine(entry: Record<string, unknown>, bytes: number, lim
   const keep = (obj: Record<string, unknown>, prefix: string, depth: number) => {
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(obj)) {
-      const size = utf8Bytes(JSON.stringify(value) ?? '');
-      if (size <= KEPT_FIELD_BYTES) out[key] = value;
-      else if (depth === 0 && isPlainObject(value)) out[key] = keep(value, `${key}.`, 1);
+      if (depth === 0 && isPlainObject(value)) {
+        out[key] = keep(value, `${key}.`, 1);
+        continue;
+      }
+      // A long array or string is too big without serializing it again (an element takes 2 bytes or more).
+      const long =
+        (Array.isArray(value) && value.length * 2 > KEPT_FIELD_BYTES) ||
+        (typeof value === 'string' && value.length > KEPT_FIELD_BYTES);
+      if (!long && utf8Bytes(JSON.stringify(value) ?? '') <= KEPT_FIELD_BYTES) out[key] = value;
       else paths.push(`${prefix}${key}`);
     }
     return out;
