@@ -3,7 +3,14 @@ import { readApiKey } from '../contract/api-key.js';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX, WS_PATH } from '../contract/ws-protocol.js';
 import { announceAccess } from './cli/access-notice.js';
 import { parseCliArgs, USAGE, UsageError } from './cli/args.js';
-import { guideLines, openApiPath, restOperations, seededEntities } from './cli/guide.js';
+import {
+  controlOperations,
+  type GuideEntity,
+  guideLines,
+  openApiPath,
+  restOperations,
+  seededEntities,
+} from './cli/guide.js';
 import { Output, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
 import type { WireAuction } from './engine/rest-shapes.js';
@@ -85,6 +92,7 @@ try {
     ...(market === undefined ? {} : { market }),
     ...(scenario === undefined ? {} : { scenario }),
     ...(args.store === undefined ? {} : { store: args.store }),
+    ...(args.eventLog === undefined ? {} : { eventLog: args.eventLog }),
     logger: {
       info: (message) => out.line('info', { message }, message),
       error: (message, err) => out.error(message, err),
@@ -142,12 +150,34 @@ function keyId(apiKey: string): string {
   return parts.ok ? `${parts.prefix}:${parts.id}` : '(see SEEDED)';
 }
 
+/**
+ * The entities the scenario added, as the simulator made them. Their keys are test keys by
+ * definition (`TEST_API_KEY:<name>:sim`, docs/MARKET.md, Scenarios: the name the user wrote is the
+ * whole key), printed in full like the seeded ones: they open nothing but this simulator.
+ */
+function scenarioEntities(state: ReturnType<Simulator['getState']>): GuideEntity[] {
+  const names = new Set(Object.keys(scenario?.entities ?? {}));
+  const seeded = new Set(seededEntities().map((e) => e.name));
+  return (
+    state.entities
+      // Only a key of that form is printed (a store's checkpoint could have brought another).
+      .filter((e) => names.has(e.name) && !seeded.has(e.name) && e.apiKey === `TEST_API_KEY:${e.name}:sim`)
+      .map((e) => ({
+        name: e.name,
+        apiKey: `TEST_API_KEY:${e.name}:sim`,
+        walletId: e.wallets[0]?.id ?? null,
+        fiatAccountId: e.fiatAccounts[0]?.id ?? '',
+      }))
+  );
+}
+
 function startup(running: RunningSimulator): void {
   const state = sim.getState();
   const wsUrl = `${running.wsUrl}${WS_PATH}`;
   // The seeded keys are the simulator's published test keys, printed in full: a curl or Python
-  // user needs them, and they open nothing but this simulator.
-  const entities = seededEntities().map((e) => ({ ...e, keyId: keyId(e.apiKey) }));
+  // user needs them, and they open nothing but this simulator. A scenario's keys likewise.
+  const added = scenarioEntities(state);
+  const entities = [...seededEntities(), ...added].map((e) => ({ ...e, keyId: keyId(e.apiKey) }));
   const lines = [
     `match-venue simulator ${packageVersion()}`,
     `  base URL:      ${running.url}`,
@@ -157,7 +187,8 @@ function startup(running: RunningSimulator): void {
     ...(args.store ? [`  store:         ${args.store}`] : []),
     `  clock:         ${sim.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
     '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
-    ...guideLines(running.url, running.wsUrl).map((line) => `  ${line}`),
+    ...(args.eventLog === undefined ? [] : [`  event log:     ${running.url}/_sim/log`]),
+    ...guideLines(running.url, running.wsUrl, added).map((line) => `  ${line}`),
   ];
   out.block(
     'startup',
@@ -180,7 +211,12 @@ function startup(running: RunningSimulator): void {
         subprotocols: [SUBPROTOCOL, `${TICKET_PROTOCOL_PREFIX}<ticket>`],
       },
       openapi: openApiPath() ?? null,
-      control: { clear: `${running.url}/_sim/auctions/clear`, state: `${running.url}/_sim/state` },
+      eventLog: args.eventLog === undefined ? null : `${running.url}/_sim/log`,
+      control: {
+        clear: `${running.url}/_sim/auctions/clear`,
+        state: `${running.url}/_sim/state`,
+        routes: controlOperations(),
+      },
     },
     lines,
   );

@@ -22,6 +22,7 @@ export type {
 export type { WireAuction, WireOrder } from './engine/rest-shapes.js';
 export type { WireInput } from './engine/bank-wires.js';
 export type { EventInterest } from './event-fanout.js';
+export type { EventLogBounds, EventLogOption } from './event-log.js';
 export type { FaultSettings, Faults } from './faults.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { RateLimitOptions } from './http/rate-limit.js';

@@ -1,6 +1,7 @@
 /** createSimulator's options, and the engine configuration drawn from them. */
 import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineConfig } from './engine/types.js';
+import type { EventLogOption } from './event-log.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { MarketOption } from './market/config.js';
 import type { ScenarioDocument } from './scenario/schema.js';
@@ -59,10 +60,11 @@ export interface SimulatorOptions {
   scenario?: ScenarioDocument;
   /**
    * The replayable event log (`GET /_sim/log`, `sim.eventLog()`): every venue event and control
-   * action as NDJSON, in a ring of this many lines (`true`: 10,000; at most 5,000,000). Off by
-   * default: with it on every event is built, which costs at books of a million orders.
+   * action as NDJSON, in a ring of this many lines (`true`: 10,000; at most 5,000,000) and of at
+   * most 64 MiB, or `{lines, bytes}` (bytes 4096 to 256 MiB); a line past 64 KiB is summarised.
+   * Off by default: with it on every event is built, which costs at books of a million orders.
    */
-  eventLog?: boolean | number;
+  eventLog?: EventLogOption;
   /**
    * A SQLite file (or `{ file, retainMs, checkpointMs }`) for the order history (docs/MARKET.md,
    * Long runs): final orders older than `retainMs` (default 60 s of simulated time) leave memory for

@@ -1,9 +1,12 @@
 /** Types of the Simulator's surface, kept apart so that simulator.ts holds the wiring. */
 import type { VenueEngine } from './engine/engine.js';
+import type { Faults } from './faults.js';
 import type { MarketSummary } from './market/population.js';
 
 /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
 export type SimulatorStateView = ReturnType<VenueEngine['snapshot']> & {
+  /** The fault set in force: what `GET /_sim/faults` answers. */
+  faults: Faults;
   /** `manual` or `real`. */
   clock: 'real' | 'manual';
   /** The background market's participants and what they placed; null without one. */

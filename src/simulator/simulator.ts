@@ -8,7 +8,7 @@ import { VenueEngine } from './engine/engine.js';
 import type { WireAuction } from './engine/rest-shapes.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
 import { EventFanout, type EventInterest } from './event-fanout.js';
-import { EventLog, eventLogLines } from './event-log.js';
+import { type EventLog, newEventLog } from './event-log.js';
 import { type FaultSettings, FaultState, type Faults } from './faults.js';
 import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
@@ -71,8 +71,7 @@ export class Simulator extends SimulatorReads {
     this.market = options.market === undefined ? undefined : resolveMarket(options.market);
     this.seed = options.seed ?? 1;
     this.config = engineConfig(options);
-    const logLines = eventLogLines(options.eventLog);
-    this.log = logLines > 0 ? new EventLog(logLines) : undefined;
+    this.log = newEventLog(options.eventLog);
     this.store = options.store === undefined ? undefined : SimulatorStore.open(options.store);
     this.engine = this.newEngine();
     if (scenario) this.applyFaults(initialFaults(scenario));
@@ -228,9 +227,10 @@ export class Simulator extends SimulatorReads {
     return this.act('wire', input, () => this.engine.wire(input));
   }
 
-  /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */
+  /** What `GET /_sim/state` answers: auction, entities, ledgers; `faults` as `GET /_sim/faults` (one source). */
   getState(): SimulatorStateView {
-    return { ...this.engine.snapshot(), clock: this.clock, market: this.population?.summary() ?? null };
+    const [faults, market] = [{ ...this.faultState.current }, this.population?.summary() ?? null];
+    return { ...this.engine.snapshot(), faults, clock: this.clock, market };
   }
 
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */

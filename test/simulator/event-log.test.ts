@@ -87,11 +87,76 @@ describe('the event log (GET /_sim/log)', () => {
     expect(kept.headers.get('x-sim-log-dropped')).toBe(String(full.length - 4));
   });
 
-  it('is off by default (409 naming the option), and a bad size is refused', async () => {
+  it('is off by default (409 naming the option and the CLI flag), and a bad size is refused', async () => {
     const off = await getLog(createSimulator());
     expect(off.status).toBe(409);
     expect(JSON.parse(off.text).message).toContain('eventLog');
-    expect(() => createSimulator({ eventLog: -1 })).toThrow(/eventLog must be a boolean or an integer/);
+    expect(JSON.parse(off.text).message).toContain('--event-log');
+    expect(() => createSimulator({ eventLog: -1 })).toThrow(/eventLog must be a boolean, an integer/);
     expect(() => createSimulator({ eventLog: 1.5 })).toThrow(RangeError);
+    expect(() => createSimulator({ eventLog: { bytes: 100 } })).toThrow(
+      'eventLog.bytes must be an integer from 4096 to 268435456',
+    );
+    expect(() => createSimulator({ eventLog: { lines: 0 } })).toThrow(/eventLog.lines must be an integer/);
+  });
+
+  it('is bounded in bytes too: 520 large fault settings answer 200, the newest within the bound', async () => {
+    const bytes = 64 * 1024;
+    const sim = createSimulator({ startTime: START, eventLog: { lines: 10_000, bytes } });
+    const d = new Driver(sim);
+    // Each setting about 8 KiB (under the per-line bound: kept whole), 520 of them: 4 MiB in all.
+    const ids = (i: number) => Array.from({ length: 200 }, (_, j) => `order-${i}-${j}`.padEnd(38, '.'));
+    for (let i = 0; i < 520; i++)
+      expect((await d.call('POST', '/_sim/faults', null, { failSettlement: ids(i) })).status).toBe(200);
+    const log = await getLog(sim);
+    expect(log.status).toBe(200);
+    expect(new TextEncoder().encode(log.text).length).toBeLessThanOrEqual(bytes);
+    const lines = log.text.trimEnd().split('\n');
+    const dropped = Number(log.headers.get('x-sim-log-dropped'));
+    expect(dropped).toBeGreaterThan(0);
+    expect(lines.length + dropped).toBe(520);
+    expect(JSON.parse(lines.at(-1) ?? '')).toMatchObject({
+      action: 'setFaults',
+      args: { failSettlement: ids(519) },
+    });
+  });
+
+  it('summarises a line past 64 KiB (a 1 MiB fault setting), naming what it left out', async () => {
+    const sim = createSimulator({ startTime: START, eventLog: true });
+    const huge = Array.from(
+      { length: 26_000 },
+      (_, j) => `00000000-0000-4000-8000-${String(j).padStart(12, '0')}`,
+    );
+    const body = JSON.stringify({ failSettlement: huge, errorRate: 0.5 });
+    expect(body.length).toBeGreaterThan(1_000_000);
+    const res = await sim.handle(
+      new Request('http://127.0.0.1/_sim/faults', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      }),
+    );
+    expect(res.status).toBe(200);
+    const log = await getLog(sim);
+    expect(log.status).toBe(200);
+    const [line = ''] = log.text.trimEnd().split('\n').slice(-1);
+    expect(line.length).toBeLessThanOrEqual(64 * 1024);
+    expect(JSON.parse(line)).toEqual({
+      at: '2026-01-01T00:00:00.000Z',
+      type: 'control',
+      action: 'setFaults',
+      args: { errorRate: 0.5 },
+      // The size of the line it stands for.
+      truncated: {
+        bytes: JSON.stringify({
+          at: '2026-01-01T00:00:00.000Z',
+          type: 'control',
+          action: 'setFaults',
+          args: JSON.parse(body),
+        }).length,
+        paths: ['args.failSettlement'],
+      },
+    });
+    expect(log.headers.get('x-sim-log-dropped')).toBe('0');
   });
 });

@@ -12,6 +12,29 @@ describe('faults and rate limiting', () => {
     expect((await d.list(BURNER.apiKey)).pagination.total).toBe(0);
   });
 
+  it('/_sim/state.faults is exactly what GET /_sim/faults answers, after each setting', async () => {
+    const d = newDriver();
+    const same = async () => {
+      const faults = (await d.call('GET', '/_sim/faults', null)).body as { data: unknown };
+      const state = (await d.call('GET', '/_sim/state', null)).body as { data: { faults: unknown } };
+      expect(state.data.faults).toEqual(faults.data);
+      return faults.data;
+    };
+    expect(await same()).toEqual({});
+    await d.call('POST', '/_sim/faults', null, { errorRate: 1 });
+    expect(await same()).toEqual({ errorRate: 1 });
+    const settings = { latencyMs: 5, dropResponse: 2, failSettlement: ['o-1'], venueWalletInvalid: true };
+    await d.call('POST', '/_sim/faults', null, settings);
+    expect(await same()).toEqual(settings);
+    // A dropped answer counts down in both.
+    await d.call('GET', '/v1/match/account', BURNER.apiKey).catch(() => undefined);
+    expect(await same()).toMatchObject({ dropResponse: 1 });
+    await d.call('POST', '/_sim/faults', null, { failSettlement: 0.5 });
+    expect(await same()).toEqual({ failSettlement: 0.5 });
+    d.sim.setFaults({});
+    expect(await same()).toEqual({});
+  });
+
   it('dropResponse: the request is applied, the in-process caller gets a network-style TypeError', async () => {
     const d = newDriver();
     d.sim.setFaults({ dropResponse: 1 });

@@ -38,6 +38,12 @@ describe('--market and MATCH_VENUE_MOCK_MARKET: a preset or a file', () => {
       /neither a preset .* nor a readable file/,
     );
     writeFileSync(join(dir, 'broken.yaml'), 'noise: [1, 2\n');
-    expect(() => loadMarketSync(join(dir, 'broken.yaml'))).toThrow(/neither JSON nor YAML/);
+    expect(() => loadMarketSync(join(dir, 'broken.yaml'))).toThrow(/broken\.yaml is not valid YAML/);
+    // A .json file is JSON only: a trailing comma (which YAML would take) is a JSON error, placed.
+    const comma = join(dir, 'comma.json');
+    writeFileSync(comma, '{"noise": {"count": 4},}');
+    const message = new RegExp(`^${comma} is not valid JSON: .*position 23.*\\(line 1,? column 24\\)$`);
+    expect(() => loadMarketSync(comma)).toThrow(message);
+    await expect(loadMarket(comma)).rejects.toThrow(message);
   });
 });

@@ -1,6 +1,7 @@
 /** The CLI's flags: their table, the usage text drawn from it, and parsing with a clear refusal. */
 import { parseArgs } from 'node:util';
 import type { AccessOptions } from '../http/access.js';
+import { DEFAULT_EVENT_LOG_LINES, MAX_EVENT_LOG_LINES } from '../event-log.js';
 import { checkAllowedHosts, checkControlToken, checkCorsOrigin } from '../http/access-hosts.js';
 
 /** Where the control token may also come from (a flag's value shows in `ps`). */
@@ -11,6 +12,8 @@ interface Flag {
   readonly short?: string;
   /** The value's placeholder; absent for a boolean flag. */
   readonly value?: string;
+  /** The value may be left out (`--event-log` alone, or `--event-log 500`). */
+  readonly optionalValue?: boolean;
   readonly help: string;
 }
 
@@ -45,7 +48,9 @@ const FLAGS: readonly Flag[] = [
   {
     name: 'control-token',
     value: '<token>',
-    help: `x-sim-control-token /_sim/* requires (or ${CONTROL_TOKEN_ENV}; generated off loopback)`,
+    help:
+      `x-sim-control-token /_sim/* requires (generated off loopback); a flag's value shows in the ` +
+      `process list (ps), so prefer the environment variable ${CONTROL_TOKEN_ENV}`,
   },
   {
     name: 'allow-private-webhooks',
@@ -65,6 +70,12 @@ const FLAGS: readonly Flag[] = [
     name: 'store',
     value: '<file>',
     help: 'SQLite order history beyond a 60 s window; restarting on the file resumes (needs better-sqlite3)',
+  },
+  {
+    name: 'event-log',
+    value: '[lines]',
+    optionalValue: true,
+    help: `turn on the event log (GET /_sim/log): a ring of this many lines (alone: ${DEFAULT_EVENT_LOG_LINES}; at most ${MAX_EVENT_LOG_LINES}), at most 64 MiB`,
   },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
@@ -114,6 +125,8 @@ export interface CliArgs {
   scenario?: string;
   /** `--store`: the SQLite file of the order history and checkpoints. */
   store?: string;
+  /** `--event-log [lines]`: the simulator's `eventLog` (`true` without a number). */
+  eventLog?: true | number;
   /** Serve the dashboard (`/_sim/ui`); `--no-ui` turns it off. */
   ui: boolean;
   quiet: boolean;
@@ -130,8 +143,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
       { type: f.value ? ('string' as const) : ('boolean' as const), ...(f.short ? { short: f.short } : {}) },
     ]),
   );
+  const { rest, bare } = takeBareFlags(argv);
   // Not strict: an unknown flag comes back as a token, to be named with its nearest valid flag.
-  const { values, tokens } = parseArgs({ args: [...argv], options, strict: false, tokens: true });
+  const { values, tokens } = parseArgs({ args: rest, options, strict: false, tokens: true });
   for (const token of tokens) {
     if (token.kind === 'positional')
       throw new UsageError(`unexpected argument ${JSON.stringify(token.value)}`);
@@ -171,6 +185,9 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (scenario !== undefined) args.scenario = scenario;
   const store = text('store');
   if (store !== undefined) args.store = store;
+  const eventLog = text('event-log');
+  if (eventLog !== undefined) args.eventLog = integerUpTo('event-log', eventLog, 1, MAX_EVENT_LOG_LINES);
+  else if (bare.has('event-log')) args.eventLog = true;
   const numbers = [
     ['cycle-ms', 'cycleMs', 1],
     ['lock-ms', 'lockMs', 0],
@@ -204,6 +221,28 @@ function accessArgs(
     throw err instanceof RangeError ? new UsageError(err.message) : err;
   }
   return out;
+}
+
+/**
+ * Takes out the flags whose value may be left out when they are given without one (at the end, or
+ * before another flag; `-5` is a value, to be refused as one), so parseArgs sees only flags with values.
+ */
+function takeBareFlags(argv: readonly string[]): { rest: string[]; bare: Set<string> } {
+  const rest: string[] = [];
+  const bare = new Set<string>();
+  argv.forEach((arg, i) => {
+    const flag = FLAGS.find((f) => f.optionalValue && arg === `--${f.name}`);
+    const next = argv[i + 1];
+    if (flag && (next === undefined || (next.startsWith('-') && !/^-\d/.test(next)))) bare.add(flag.name);
+    else rest.push(arg);
+  });
+  return { rest, bare };
+}
+
+function integerUpTo(name: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`--${name} must be an integer from ${min} to ${max}`);
+  return Number(value);
 }
 
 function integer(name: string, value: string | undefined, min: number): number | undefined {

@@ -319,6 +319,6 @@ export class VenueEngine implements EngineOperations {
 
   /** GET /_sim/state: the current auction and every entity with its balances (no secrets hidden: test keys). */
   snapshot() {
-    return this.step((ctx) => stateView(ctx.state, ctx.time, this.faults));
+    return this.step((ctx) => stateView(ctx.state, ctx.time));
   }
 }

@@ -4,10 +4,10 @@ import { toWireWire } from './bank-wires.js';
 import { formatCents, usdMoney, type WireMoney } from './money.js';
 import { iso, toWireAuction } from './rest-shapes.js';
 import { currentAuction, type EngineState } from './state.js';
-import type { SettlementFaults } from './types.js';
 
 /** The current auction and every entity with its balances (no secrets hidden: test keys). */
-export function stateView(s: EngineState, time: number, settlementFaults: SettlementFaults) {
+// The fault set is the simulator's (faults.ts): Simulator.getState adds it as GET /_sim/faults shows it.
+export function stateView(s: EngineState, time: number) {
   const { auctionId, phase, opensAt, locksAt, clearsAt } = toWireAuction(currentAuction(s));
   return {
     /** The current auction's schedule. */
@@ -102,11 +102,6 @@ export function stateView(s: EngineState, time: number, settlementFaults: Settle
       /** When it was routed. */
       routedAt: iso(o.updatedAt),
     })),
-    /** The settlement faults in force. */
-    faults: {
-      /** As set with `setFaults`. */
-      settlement: settlementFaults,
-    },
   };
 }
 

@@ -32,7 +32,8 @@ export const marketRoutes: RouteTable<ControlHandler> = {
         throw new HttpError(
           409,
           -1,
-          'The event log is off: create the simulator with eventLog (true or a number of lines) to record it',
+          'The event log is off: start match-venue-sim with --event-log [lines], or create the simulator ' +
+            'with eventLog (true, a number of lines or {lines, bytes}) to record it',
         );
       return new Response(log.ndjson, {
         status: 200,

@@ -1,10 +1,11 @@
 /**
- * The CLI's `--market <preset|file>`: the same reading as load.ts, synchronous, because the CLI is
- * built as a script without top-level await. Node only; the CLI alone imports this file.
+ * The CLI's `--market <preset|file>`: load.ts's reading, synchronous, because the CLI is built as a
+ * script without top-level await. Node only; the CLI alone imports this file.
  */
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { MARKET_PRESETS, type MarketConfig, MarketConfigError, resolveMarket } from './config.js';
+import { MARKET_PRESETS, type MarketConfig, resolveMarket } from './config.js';
+import { marketFromText, unreadable } from './load.js';
 
 /** The market a preset name or a JSON/YAML file names, checked (MarketConfigError names the path). */
 export function loadMarketSync(presetOrFile: string): MarketConfig {
@@ -13,19 +14,7 @@ export function loadMarketSync(presetOrFile: string): MarketConfig {
   try {
     text = readFileSync(presetOrFile, 'utf8');
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new MarketConfigError(
-      `"${presetOrFile}" is neither a preset (${Object.keys(MARKET_PRESETS).join(', ')}) nor a readable file (${why})`,
-    );
+    throw unreadable(presetOrFile, err);
   }
-  let value: unknown;
-  try {
-    // YAML 1.2 reads every JSON document as JSON does.
-    value = parse(text);
-  } catch (err) {
-    throw new MarketConfigError(
-      `${presetOrFile} is neither JSON nor YAML: ${err instanceof Error ? err.message : err}`,
-    );
-  }
-  return resolveMarket(value, presetOrFile);
+  return marketFromText(text, presetOrFile, parse);
 }

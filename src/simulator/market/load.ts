@@ -1,8 +1,9 @@
 /**
  * `--market <preset|file>` and MATCH_VENUE_MOCK_MARKET: a preset name, or a JSON or YAML file of a
  * market configuration. Node only (it reads a file); YAML is parsed by the `yaml` package, loaded
- * only when a file is not JSON, so the simulator's in-process and msw uses never load it.
+ * only for a YAML file, so the simulator's in-process and msw uses never load it.
  */
+import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from '../config-text.js';
 import { MARKET_PRESETS, type MarketConfig, MarketConfigError, resolveMarket } from './config.js';
 
 /** The market a preset name or a file names, checked (MarketConfigError names the file and path). */
@@ -14,26 +15,28 @@ export async function loadMarket(presetOrFile: string): Promise<MarketConfig> {
     const { readFile } = await import('node:fs/promises');
     text = await readFile(presetOrFile, 'utf8');
   } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    throw new MarketConfigError(
-      `market: "${presetOrFile}" is neither a preset (${Object.keys(MARKET_PRESETS).join(', ')}) nor a readable file (${why})`,
-    );
+    throw unreadable(presetOrFile, err);
   }
-  return resolveMarket(await parseConfigText(text, presetOrFile), presetOrFile);
+  const yaml = isJsonFile(presetOrFile, text) ? undefined : (await import('yaml')).parse;
+  return marketFromText(text, presetOrFile, yaml);
 }
 
-/** JSON when it parses as JSON, else YAML; a file that is neither names itself and the parser's reason. */
-export async function parseConfigText(text: string, file: string): Promise<unknown> {
+/** A file that is neither a preset nor readable, named with the presets. */
+export function unreadable(presetOrFile: string, err: unknown): MarketConfigError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new MarketConfigError(
+    `"${presetOrFile}" is neither a preset (${Object.keys(MARKET_PRESETS).join(', ')}) nor a readable file (${why})`,
+  );
+}
+
+/** Parses by the file's kind (config-text.ts) and checks; a mistake names the file. */
+export function marketFromText(text: string, file: string, yaml: YamlParse | undefined): MarketConfig {
+  let value: unknown;
   try {
-    return JSON.parse(text);
-  } catch {
-    const { parse } = await import('yaml');
-    try {
-      return parse(text);
-    } catch (err) {
-      throw new MarketConfigError(
-        `${file} is neither JSON nor YAML: ${err instanceof Error ? err.message : err}`,
-      );
-    }
+    value = parseConfigText(file, text, yaml);
+  } catch (err) {
+    if (err instanceof ConfigTextError) throw new MarketConfigError(`${file} ${err.reason}`);
+    throw err;
   }
+  return resolveMarket(value, file);
 }

@@ -1,8 +1,9 @@
 /**
  * A scenario's entities on a fresh engine state: a seeded entity's opening balances replaced, a
  * new entity added with its own API key (`TEST_API_KEY:<name>:sim`), wallet, bank and venue-only
- * balance. Ids of new entities are fixed by their order in the file (prefix 6, beside the seeded
- * 1 to 4 and the participants' 5), so a run can be replayed.
+ * balance. Ids of new entities are fixed by their order in the file, so a run can be replayed, and
+ * shaped as the seeded ones (docs/MARKET.md, Scenarios): the first group is 6 and the entity's
+ * number, the tail says what the id names, as the seeded burner's do.
  */
 import { parseCents } from '../engine/money.js';
 import { addEntity } from '../engine/new-entity.js';
@@ -10,14 +11,18 @@ import { SEEDED, type SeededName } from '../engine/seed.js';
 import { currencyTotals, type EngineState } from '../engine/state.js';
 import type { ScenarioEntity } from './schema.js';
 
-/** Entity, account, wallet and fiat ids of the scenario's `number`-th new entity (1-based). */
+/**
+ * Entity, account, wallet and fiat ids of the scenario's `number`-th new entity (1-based, below
+ * 16^7): the 3rd is entity `60000003-0000-4000-8000-000000000003`, account `…-0000000000ac`,
+ * wallet `…-00000000a001`, bank `…-00000000f001` (burner's: `10000000-…` with the same tails).
+ */
 export function scenarioEntityIds(number: number) {
-  const tail = number.toString(16).padStart(12, '0');
+  const prefix = `6${number.toString(16).padStart(7, '0')}-0000-4000-8000-`;
   return {
-    entityId: `60000000-0000-4000-8000-${tail}`,
-    accountId: `60000000-0000-4000-80ac-${tail}`,
-    walletId: `60000000-0000-4000-80a1-${tail}`,
-    fiatAccountId: `60000000-0000-4000-80f1-${tail}`,
+    entityId: `${prefix}${number.toString(16).padStart(12, '0')}`,
+    accountId: `${prefix}0000000000ac`,
+    walletId: `${prefix}00000000a001`,
+    fiatAccountId: `${prefix}00000000f001`,
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * A scenario file (JSON or YAML) read and checked, for code and mock mode
  * (MATCH_VENUE_MOCK_SCENARIO). Node only; the file system and the `yaml` package are loaded when
- * called, so the simulator's in-process and msw uses never load them.
+ * called (the package only for a YAML file), so the simulator's in-process and msw uses never load them.
  */
+import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from '../config-text.js';
 import { checkScenario, ScenarioError } from './check.js';
 import type { ScenarioDocument } from './schema.js';
 
@@ -18,25 +19,18 @@ export async function loadScenario(file: string): Promise<ScenarioDocument> {
   } catch (err) {
     throw new ScenarioError('', `cannot be read (${err instanceof Error ? err.message : err})`, file);
   }
-  const { parse } = await import('yaml');
-  return scenarioFromText(text, file, parse);
+  const yaml = isJsonFile(file, text) ? undefined : (await import('yaml')).parse;
+  return scenarioFromText(text, file, yaml);
 }
 
-/** Parses (YAML 1.2 reads every JSON document as JSON does) and checks; the document as written. */
-export function scenarioFromText(
-  text: string,
-  file: string,
-  parse: (text: string) => unknown,
-): ScenarioDocument {
+/** Parses by the file's kind (config-text.ts) and checks; the document as written. */
+export function scenarioFromText(text: string, file: string, yaml: YamlParse | undefined): ScenarioDocument {
   let value: unknown;
   try {
-    value = parse(text);
+    value = parseConfigText(file, text, yaml);
   } catch (err) {
-    throw new ScenarioError(
-      '',
-      `is neither JSON nor YAML: ${err instanceof Error ? err.message : err}`,
-      file,
-    );
+    if (err instanceof ConfigTextError) throw new ScenarioError('', err.reason, file);
+    throw err;
   }
   checkScenario(value, file);
   return value as ScenarioDocument;

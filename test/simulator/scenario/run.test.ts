@@ -150,9 +150,14 @@ describe('a scenario at run time', () => {
     const two = await d.account('TEST_API_KEY:minter-two:sim');
     expect(two.stablecoin.available).toEqual({ amount: '250000.00', currency: 'USD' });
     const state = sim.getState();
-    expect(state.entities.find((e) => e.name === 'minter-two')?.entityId).toBe(
-      '60000000-0000-4000-8000-000000000001',
-    );
+    // Shaped as the seeded ones (docs/MARKET.md, Scenarios): 6 and the entity's number, then the tails.
+    const added = state.entities.find((e) => e.name === 'minter-two');
+    expect(added).toMatchObject({
+      entityId: '60000001-0000-4000-8000-000000000001',
+      accountId: '60000001-0000-4000-8000-0000000000ac',
+      wallets: [{ id: '60000001-0000-4000-8000-00000000a001' }],
+      fiatAccounts: [{ id: '60000001-0000-4000-8000-00000000f001' }],
+    });
     expect((await d.mint('300000.00', {}, 'TEST_API_KEY:minter-two:sim')).status).toBe(400);
     expect(checkInvariants(sim)).toEqual([]);
     for (let i = 0; i < 5; i++) sim.clearAuction();
