@@ -47,15 +47,10 @@ describe('store: one simulator per file, and only its own files', () => {
       .filter((o) => o.entityId === entityId)
       .map((o) => o.orderId);
     expect(ids.length).toBeGreaterThan(0);
-    for (let i = 0; i < 3; i++) first.advance(10_000);
-    // The next eviction's batch waits for another connection's write lock: still on its way when
-    // the second simulator opens.
-    const other = new Sqlite(file);
-    other.exec('BEGIN IMMEDIATE');
-    first.advance(10_000);
+    for (let i = 0; i < 4; i++) first.advance(10_000);
+    // Let the writer thread finish: what the second opener would drop is in the file.
+    await new UncheckedDriver(first).call('GET', '/v1/match/orders', NOISE);
     const refused = thrown(() => createSimulator({ store }));
-    other.exec('ROLLBACK');
-    other.close();
     expect(refused).toBeInstanceOf(StoreInUseError);
     expect((refused as Error).message).toBe(
       `store ${file} is in use by another simulator (pid ${process.pid}, this process); stop it or use another file`,
