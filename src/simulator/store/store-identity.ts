@@ -18,7 +18,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { DatabaseConstructor } from './sqlite.js';
+import type { Database, DatabaseConstructor } from './sqlite.js';
 import { APPLICATION_ID, LAYOUT, SCHEMA, type StoreFileKind, StoreLayoutError } from './store-file.js';
 
 /** What SQLite reads of a file: its header's two numbers and its schema's rows. */
@@ -36,7 +36,7 @@ const MAGIC = 'SQLite format 3\0';
 /** The rows a store's schema has in sqlite_master (SCHEMA run on an empty database). */
 let storeSchema: string[] | undefined;
 
-function schemaRows(db: InstanceType<DatabaseConstructor>): string[] {
+function schemaRows(db: Database): string[] {
   const rows = db.prepare('SELECT type, name, tbl_name, sql FROM sqlite_master').all() as {
     type: string;
     name: string;
@@ -46,7 +46,7 @@ function schemaRows(db: InstanceType<DatabaseConstructor>): string[] {
   return rows.map((r) => `${r.type} ${r.name} ${r.tbl_name} ${r.sql ?? ''}`).sort();
 }
 
-function read(db: InstanceType<DatabaseConstructor>): Identity {
+function read(db: Database): Identity {
   const applicationId = db.pragma('application_id', { simple: true }) as number;
   const userVersion = db.pragma('user_version', { simple: true }) as number;
   return { applicationId, userVersion, schema: schemaRows(db) };
@@ -80,8 +80,8 @@ function inspect(Sqlite: DatabaseConstructor, file: string, header: Buffer, size
   if (existsSync(`${file}-wal`) && existsSync(`${file}-shm`)) return fromDb(file);
   const pageSize = header.readUInt16BE(16);
   const page = Buffer.alloc(pageSize === 1 ? 65_536 : pageSize);
-  // Read through a descriptor of its own: no simulator has the file open (the lock is held), and
-  // closing it would drop this process's SQLite locks on the file if one had.
+  // Closing a descriptor drops every POSIX lock this process holds on the file, SQLite's too: safe
+  // here, as no simulator of this process has it open (its lock is held).
   const fd = openSync(file, 'r');
   try {
     readSync(fd, page, 0, page.length, 0);
@@ -123,6 +123,7 @@ export function identifyStoreFile(Sqlite: DatabaseConstructor, file: string): St
     new StoreLayoutError(
       `store ${file} is not a match-venue simulator store this version reads (${what}); nothing was changed: use another file`,
     );
+  // The header first (as above, a descriptor of its own): a file that is not SQLite is not opened.
   const header = Buffer.alloc(100);
   const fd = openSync(file, 'r');
   try {

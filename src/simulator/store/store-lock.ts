@@ -6,7 +6,8 @@
  *
  * The lock is an SQLite write lock held on a small database next to the store, `<file>.lock`:
  * this module opens it and keeps a write transaction open (`BEGIN IMMEDIATE`, SQLite's RESERVED
- * lock) for as long as the store is open. Why this one:
+ * lock) from before the store file is read until after both of the store's connections closed,
+ * the writer thread's included (order-store.ts). Why this one:
  * - SQLite's locks are the operating system's file locks (POSIX fcntl on Linux and macOS,
  *   LockFileEx on Windows), which the system releases when the process ends, however it ends: a
  *   simulator killed with SIGKILL leaves no lock behind, so nothing is ever stale and no pid has to
