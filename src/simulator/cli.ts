@@ -21,11 +21,19 @@ import { loadScenarioSync } from './scenario/load-sync.js';
 import type { ScenarioDocument } from './scenario/schema.js';
 import { createSimulator, type Simulator } from './simulator.js';
 
-/** A refused command line: the reason and where to look, not the whole usage (exit 2). */
-function fail(message: string): never {
-  process.stderr.write(`match-venue-sim: ${message}\nRun match-venue-sim --help for every flag.\n`);
+/**
+ * A refused command line: the reason and where to look, not the whole usage (exit 2). `hint`
+ * false: the reason says what to do (a store file in use or not a store), one line.
+ */
+function fail(message: string, hint = true): never {
+  process.stderr.write(
+    `match-venue-sim: ${message}\n${hint ? 'Run match-venue-sim --help for every flag.\n' : ''}`,
+  );
   process.exit(2);
 }
+
+/** Refusals of `--store` that name the file and what to do; the flags were not the mistake. */
+const STORE_REFUSALS = new Set(['StoreInUseError', 'StoreLayoutError', 'StoreUnavailableError']);
 
 let args: ReturnType<typeof parseCliArgs>;
 try {
@@ -100,6 +108,8 @@ try {
   });
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
+  // Before listening: a second simulator on a store file in use never touched it (store-lock.ts).
+  if (err instanceof Error && STORE_REFUSALS.has(err.name)) fail(message, false);
   // The simulator names its options (startTime, lockMs); the user typed the flags.
   fail(
     message.replace(

@@ -61,6 +61,7 @@ export {
 } from './simulator.js';
 export type { StoreOption } from './store/simulator-store.js';
 export { StoreLayoutError } from './store/store-file.js';
+export { StoreInUseError } from './store/store-lock.js';
 export { StoreWriteError } from './store/writer.js';
 export { SQLITE_INSTALL, StoreUnavailableError } from './store/sqlite.js';
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, SnapshotError } from './snapshot.js';

@@ -10,7 +10,6 @@
  * file drops the rows evicted after its checkpoint: those orders are in the checkpoint's memory.
  * The file so always resumes at one consistent moment: no order twice, none missing.
  */
-import { resolve } from 'node:path';
 import type { ActivityEntry } from '../engine/account.js';
 import type { ActivitySums, Order } from '../engine/types.js';
 import { activityRows, packActivity } from './activity-pack.js';
@@ -20,7 +19,15 @@ import { KeptIds } from './kept-ids.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
 import { byListing, type OrderRow, rowMatches, type StoredOrderFilter, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
-import { clearHistory, dropPastCheckpoint, MERGE_EVERY, openStoreFile } from './store-file.js';
+import {
+  clearHistory,
+  dropPastCheckpoint,
+  MERGE_EVERY,
+  openStoreFile,
+  StoreLayoutError,
+} from './store-file.js';
+import { identifyStoreFile } from './store-identity.js';
+import { lockStore, type StoreLock } from './store-lock.js';
 import { activityOf, type HeldBatch, StoreWriter } from './writer.js';
 
 /** A stored order as a listing reads it: what it sorts on, and its row (decoded for a page only). */
@@ -30,16 +37,14 @@ export interface StoredOrder {
   row: OrderRow;
 }
 
-/** The stores open in this process, by file. */
-const OPEN = new Map<string, Set<OrderStore>>();
-
 type ActivityRow = [at: number, matched: number, rebates: number, fees: number];
 
 export class OrderStore {
   private readonly db: Database;
   private readonly saveDoc: Statement;
   private readonly writer: StoreWriter;
-  private readonly path: string;
+  /** Held from before the file is read until after both connections closed (store-lock.ts). */
+  private readonly lock: StoreLock;
   private readonly insertActivity: Statement;
   private readonly insertMerge: Statement;
   private readonly bucketOf: Statement;
@@ -56,60 +61,64 @@ export class OrderStore {
   private lastMatches: { key: string; eviction: number; matches: StoredOrder[] } | undefined;
 
   constructor(Sqlite: DatabaseConstructor, file: string) {
-    this.path = resolve(file);
-    this.db = openStoreFile(Sqlite, file);
-    this.insertActivity = this.db.prepare(
-      'INSERT INTO activity (merge, entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?, ?)',
-    );
-    this.insertMerge = this.db.prepare('INSERT INTO merges (merge) VALUES (?)');
-    this.saveDoc = this.db.prepare('INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)');
-    this.bucketOf = this.db.prepare(
-      'SELECT first_chunk AS "first", entries FROM id_buckets WHERE eviction = ? AND bucket = ?',
-    );
-    this.chunkAt = this.db.prepare('SELECT entity_id, orders FROM chunks WHERE chunk = ?');
-    // One statement, so one snapshot of the file: a merge moves entries between the two. The
-    // merges whose span meets the window, then the entity's part of each (its key's prefix): CROSS
-    // JOIN keeps merges the outer loop (without statistics SQLite scanned the index instead).
-    const window = (t: string) => `${t}.first_at <= @to AND ${t}.last_at >= @from`;
-    this.chunksOfEntity = this.db
-      .prepare(
-        `SELECT orders FROM chunks WHERE chunk IN (
-          SELECT i.chunk FROM merges m CROSS JOIN chunk_index i ON i.merge = m.merge AND i.entity_id = @entity
-          WHERE ${window('m')} AND ${window('i')}
-          UNION ALL SELECT r.chunk FROM recent_chunks r WHERE r.entity_id = @entity AND ${window('r')})`,
-      )
-      .pluck();
-    // An entity's entries leave memory oldest first: the newest merge with one before `at` has the
-    // last such, and anything recent is newer still.
-    this.activityChunkBefore = this.db
-      .prepare(
-        `SELECT entries FROM (
-          SELECT * FROM (SELECT entries, 1 AS part, first_at, eviction FROM recent_activity
-            WHERE entity_id = @entity AND first_at < @at ORDER BY first_at DESC, eviction DESC LIMIT 1)
-          UNION ALL
-          SELECT * FROM (SELECT a.entries, 0 AS part, a.first_at, a.eviction FROM merges m
-            CROSS JOIN activity a ON a.merge = m.merge AND a.entity_id = @entity AND a.first_at < @at
-            ORDER BY m.merge DESC, a.first_at DESC, a.eviction DESC LIMIT 1)
-        ) ORDER BY part DESC LIMIT 1`,
-      )
-      .pluck();
-    // Another simulator of this process on the file (left open, as a crashed one would be): its
-    // writer thread finishes what it was given first, or it would write after the rows below go.
-    for (const other of OPEN.get(this.path) ?? []) other.writer.flush();
-    this.eviction = dropPastCheckpoint(this.db);
-    // The id filter as of the checkpoint (saved with it, so it names exactly the ids kept).
-    const saved = this.db.prepare(
-      'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
-    );
-    this.ids = IdFilter.load(saved.all() as SavedSegment[]);
-    this.kept = KeptIds.load(this.db);
+    // The lock first, then whether the file is a store (read only), and only then a connection that
+    // writes: a file in use, or not a store, is refused as it was found.
+    this.lock = lockStore(Sqlite, file);
+    let db: Database | undefined;
     try {
+      db = openStoreFile(Sqlite, file, identifyStoreFile(Sqlite, file));
+      this.db = db;
+      this.insertActivity = this.db.prepare(
+        'INSERT INTO activity (merge, entity_id, first_at, eviction, entries) VALUES (?, ?, ?, ?, ?)',
+      );
+      this.insertMerge = this.db.prepare('INSERT INTO merges (merge) VALUES (?)');
+      this.saveDoc = this.db.prepare(
+        'INSERT OR REPLACE INTO checkpoint (id, doc, eviction) VALUES (1, ?, ?)',
+      );
+      this.bucketOf = this.db.prepare(
+        'SELECT first_chunk AS "first", entries FROM id_buckets WHERE eviction = ? AND bucket = ?',
+      );
+      this.chunkAt = this.db.prepare('SELECT entity_id, orders FROM chunks WHERE chunk = ?');
+      // One statement, so one snapshot of the file: a merge moves entries between the two. The
+      // merges whose span meets the window, then the entity's part of each (its key's prefix): CROSS
+      // JOIN keeps merges the outer loop (without statistics SQLite scanned the index instead).
+      const window = (t: string) => `${t}.first_at <= @to AND ${t}.last_at >= @from`;
+      this.chunksOfEntity = this.db
+        .prepare(
+          `SELECT orders FROM chunks WHERE chunk IN (
+            SELECT i.chunk FROM merges m CROSS JOIN chunk_index i ON i.merge = m.merge AND i.entity_id = @entity
+            WHERE ${window('m')} AND ${window('i')}
+            UNION ALL SELECT r.chunk FROM recent_chunks r WHERE r.entity_id = @entity AND ${window('r')})`,
+        )
+        .pluck();
+      // An entity's entries leave memory oldest first: the newest merge with one before `at` has the
+      // last such, and anything recent is newer still.
+      this.activityChunkBefore = this.db
+        .prepare(
+          `SELECT entries FROM (
+            SELECT * FROM (SELECT entries, 1 AS part, first_at, eviction FROM recent_activity
+              WHERE entity_id = @entity AND first_at < @at ORDER BY first_at DESC, eviction DESC LIMIT 1)
+            UNION ALL
+            SELECT * FROM (SELECT a.entries, 0 AS part, a.first_at, a.eviction FROM merges m
+              CROSS JOIN activity a ON a.merge = m.merge AND a.entity_id = @entity AND a.first_at < @at
+              ORDER BY m.merge DESC, a.first_at DESC, a.eviction DESC LIMIT 1)
+          ) ORDER BY part DESC LIMIT 1`,
+        )
+        .pluck();
+      // No other simulator writes the file (the lock): rows past the checkpoint are a stopped one's.
+      this.eviction = dropPastCheckpoint(this.db);
+      // The id filter as of the checkpoint (saved with it, so it names exactly the ids kept).
+      const saved = this.db.prepare(
+        'SELECT segment AS "index", first, last, ids, bits FROM id_filter ORDER BY segment',
+      );
+      this.ids = IdFilter.load(saved.all() as SavedSegment[]);
+      this.kept = KeptIds.load(this.db);
       this.writer = new StoreWriter(file, this.eviction);
     } catch (err) {
-      this.db.close();
+      db?.close();
+      this.lock.release(err instanceof StoreLayoutError);
       throw err;
     }
-    OPEN.get(this.path)?.add(this) ?? OPEN.set(this.path, new Set([this]));
   }
 
   /**
@@ -263,7 +272,9 @@ export class OrderStore {
       this.writer.close();
     } finally {
       this.db.close();
-      OPEN.get(this.path)?.delete(this);
+      // After both connections: the writer thread's closed its own before writer.close() returned
+      // (or, when a write failed, writes no more).
+      this.lock.release();
     }
   }
 }

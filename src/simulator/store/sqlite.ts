@@ -24,8 +24,18 @@ export interface Database {
   close(): unknown;
 }
 
-/** better-sqlite3's default export: `new Database(file)`. */
-export type DatabaseConstructor = new (file: string) => Database;
+/** The constructor's options the store sets (better-sqlite3's names). */
+export interface DatabaseOptions {
+  /** Opens without write access: nothing is written, no journal mode changes. */
+  readonly?: boolean;
+  /** Throws instead of creating a missing file. */
+  fileMustExist?: boolean;
+  /** How long a statement waits for another connection's lock (ms; better-sqlite3's default: 5,000). */
+  timeout?: number;
+}
+
+/** better-sqlite3's default export: `new Database(file, options?)`. */
+export type DatabaseConstructor = new (file: string, options?: DatabaseOptions) => Database;
 
 /** The exact command that installs the driver, named by the error (12.x: 13.x needs Node 22). */
 export const SQLITE_INSTALL = 'npm install --save-exact better-sqlite3@12.9.0';

@@ -1,7 +1,9 @@
 /**
- * The store's SQLite file as it lies on disk: its tables, the layout number that guards them, and
- * what opening it does (the pragmas, the layout check, dropping what was written after the last
- * checkpoint). order-store.ts reads and writes it; writer-thread.ts writes it.
+ * The store's SQLite file as it lies on disk: its tables, the application id and layout number that
+ * name it, and what opening it does (the pragmas, dropping what was written after the last
+ * checkpoint). Whether a file is a store is told before it is opened for writing
+ * (store-identity.ts), under the store's lock (store-lock.ts). order-store.ts reads and writes it;
+ * writer-thread.ts writes it.
  */
 import type { Database, DatabaseConstructor } from './sqlite.js';
 
@@ -29,7 +31,7 @@ import type { Database, DatabaseConstructor } from './sqlite.js';
  */
 export const MERGE_EVERY = 10;
 
-const SCHEMA = `
+export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS chunks (
   chunk INTEGER PRIMARY KEY, entity_id TEXT NOT NULL, first_at INTEGER NOT NULL,
   last_at INTEGER NOT NULL, orders BLOB NOT NULL, eviction INTEGER NOT NULL
@@ -73,9 +75,25 @@ CREATE TABLE IF NOT EXISTS checkpoint (
  * was 4 without the saved id filter: opened here, it would answer "no" for ids it holds; 4 kept a
  * row per id; 5 indexed chunks by entity at each eviction, so its unindexed chunks would be missed.)
  */
-const LAYOUT = 6;
+export const LAYOUT = 6;
 
-/** A `store` file written by another layout of the store (an older simulator): use a new file. */
+/**
+ * `PRAGMA application_id` of a store ('MVSM' in ASCII), written when the file is created: a file
+ * without it is not taken for a store (store-identity.ts), whatever its user_version says. Stores
+ * written before it (layout 6, id 0) are taken on when their tables are exactly these, and get it.
+ */
+export const APPLICATION_ID = 0x4d56534d;
+
+/** The store's tables, by name (read off SCHEMA): a reset empties these and nothing else of the file. */
+function storeTables(): string[] {
+  return [...SCHEMA.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((m) => m[1] as string);
+}
+
+/**
+ * A `store` file this simulator does not read: another layout of the store (an older simulator),
+ * or no store at all (another application's database, not SQLite). Thrown before anything wrote
+ * the file: use a new one.
+ */
 export class StoreLayoutError extends Error {
   /** Always `StoreLayoutError`. */
   override name = 'StoreLayoutError';
@@ -94,38 +112,37 @@ export function tuneConnection(db: Database): void {
 }
 
 /**
- * Empties every table but the checkpoint (a reset or restore starts another history), in the
- * caller's transaction; read from the file, so a table the schema gains is emptied too.
+ * Empties the store's tables but the checkpoint (a reset or restore starts another history), in
+ * the caller's transaction. By name: a table someone added to the file is not the simulator's.
  */
 export function clearHistory(db: Database): void {
-  const tables = db
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name != 'checkpoint'")
-    .pluck()
-    .all() as string[];
-  for (const table of tables) db.exec(`DELETE FROM "${table}"`);
+  for (const table of storeTables()) if (table !== 'checkpoint') db.exec(`DELETE FROM ${table}`);
 }
 
-/** Opens (or creates) the file as this layout; throws StoreLayoutError for another layout. */
-export function openStoreFile(Sqlite: DatabaseConstructor, file: string): Database {
+/** What opening does with the file: create the store, open it, or take on a store without the id. */
+export type StoreFileKind = 'new' | 'store' | 'adopt';
+
+/**
+ * Opens the file for writing as `kind` says (store-identity.ts told it, under the lock): creates
+ * a new store, opens one, or takes on one of the layout before the application id.
+ */
+export function openStoreFile(Sqlite: DatabaseConstructor, file: string, kind: StoreFileKind): Database {
   const db = new Sqlite(file);
-  // 64 kB pages (set before the first table; a file keeps its own): a chunk (about 10 kB) fits a
-  // page instead of spilling over three. They cost more than they saved while an eviction added to
-  // the entity index at every entity's place (a page is written whole: a stored day took 265 s
-  // against 220 s with 4 kB); since the indexes append in merges (SCHEMA), the writer thread's
-  // time for 1,000 auctions fell from 8.5 to 5.8 s with them.
-  db.pragma('page_size = 65536');
-  tuneConnection(db);
-  // The simulator thread's connection reads (and opens, resets); the writer thread has its own.
-  const layout = db.pragma('user_version', { simple: true }) as number;
-  const empty = !db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table'").get();
-  if (!empty && layout !== LAYOUT) {
-    db.close();
-    throw new StoreLayoutError(
-      `store ${file} was written by another version of the simulator (layout ${layout}, this one reads ${LAYOUT}); use a new file`,
-    );
+  if (kind === 'new') {
+    // 64 kB pages (set before the first table; a file keeps its own): a chunk (about 10 kB) fits a
+    // page instead of spilling over three. They cost more than they saved while an eviction added to
+    // the entity index at every entity's place (a page is written whole: a stored day took 265 s
+    // against 220 s with 4 kB); since the indexes append in merges (SCHEMA), the writer thread's
+    // time for 1,000 auctions fell from 8.5 to 5.8 s with them.
+    db.pragma('page_size = 65536');
+    // Before WAL: written to the file's own header, where the next opener reads them first.
+    db.pragma(`application_id = ${APPLICATION_ID}`);
+    db.pragma(`user_version = ${LAYOUT}`);
   }
+  // The simulator thread's connection reads (and opens, resets); the writer thread has its own.
+  tuneConnection(db);
+  if (kind === 'adopt') db.pragma(`application_id = ${APPLICATION_ID}`);
   db.exec(SCHEMA);
-  db.pragma(`user_version = ${LAYOUT}`);
   return db;
 }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,18 @@ const NOISE = ['TEST_API_KEY:noise-0001:sim', 'TEST_API_KEY:noise-0002:sim', 'TE
 const dir = mkdtempSync(join(tmpdir(), 'match-venue-checkpoint-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const Sqlite = createRequire(import.meta.url)('better-sqlite3');
+
+/**
+ * What a process killed now would leave of `file`, under another name: the file and its WAL (its
+ * lock and its writer thread die with it). Taken while the simulator is idle (a listing waited for
+ * its writer): the running one keeps its file, which no second simulator may open (store-lock.ts).
+ */
+function killedCopy(file: string, name: string): string {
+  const copy = join(dir, name);
+  copyFileSync(file, copy);
+  if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
+  return copy;
+}
 
 /** Every order and the account of three participants, through REST (memory and file merged). */
 async function history(sim: Simulator) {
@@ -42,7 +54,7 @@ describe('store: checkpoints', () => {
     for (let i = 0; i < 14; i++) running.advance(10_000);
     expect(running.now()).toBe(START + 140_000);
     // Rows evicted after the last checkpoint (at 140 s; the checkpoint was at 130 s): on the file now.
-    const rowsAfterCheckpoint = () => {
+    const rowsAfterCheckpoint = (file: string) => {
       const db = new Sqlite(file, { readonly: true });
       const q = 'SELECT count(*) AS n FROM chunks WHERE eviction > (SELECT eviction FROM checkpoint)';
       const n = (db.prepare(q).get() as { n: number }).n;
@@ -50,12 +62,12 @@ describe('store: checkpoints', () => {
       return n;
     };
     // A killed process's writer thread dies with it: this one is let finish what it was given (a
-    // listing waits for the file), or it would go on writing after the second opened the file.
+    // listing waits for the file) before the file is taken as a killed process would leave it.
     await new UncheckedDriver(running).call('GET', '/v1/match/orders', NOISE[0] as string);
-    expect(rowsAfterCheckpoint()).toBeGreaterThan(0);
-    // Opened while the first is still running: exactly what a file left by a killed process holds.
-    const resumed = createSimulator({ store });
-    expect(rowsAfterCheckpoint()).toBe(0);
+    const crashed = killedCopy(file, 'crash-left.db');
+    expect(rowsAfterCheckpoint(crashed)).toBeGreaterThan(0);
+    const resumed = createSimulator({ store: { ...store, file: crashed } });
+    expect(rowsAfterCheckpoint(crashed)).toBe(0);
     expect(resumed.now()).toBe(START + 130_000);
     const reference = createSimulator({ startTime: START, seed: 3, market: MARKET });
     for (let i = 0; i < 13; i++) reference.advance(10_000);
@@ -96,8 +108,9 @@ describe('store: checkpoints', () => {
     const running = createSimulator({ startTime: START, seed: 5, market: MARKET, store });
     for (let i = 0; i < 12; i++) running.advance(10_000);
     await new UncheckedDriver(running).call('GET', '/v1/match/orders', NOISE[0] as string);
+    const crashed = killedCopy(file, 'merge-crash-left.db');
     const pastCheckpoint = () => {
-      const db = new Sqlite(file, { readonly: true });
+      const db = new Sqlite(crashed, { readonly: true });
       const past = (table: string) =>
         (
           db
@@ -109,7 +122,7 @@ describe('store: checkpoints', () => {
       return n;
     };
     expect(pastCheckpoint().every((n) => n > 0)).toBe(true);
-    const resumed = createSimulator({ store });
+    const resumed = createSimulator({ store: { ...store, file: crashed } });
     expect(pastCheckpoint()).toEqual([0, 0, 0]);
     expect(resumed.now()).toBe(START + 90_000);
     const reference = createSimulator({ startTime: START, seed: 5, market: MARKET });
@@ -199,17 +212,28 @@ describe('store: checkpoints', () => {
       }
     })();
     expect(refused).toBeInstanceOf(StoreLayoutError);
+    // Without the store's application id, it is no store this version reads.
     expect((refused as Error).message).toBe(
-      `store ${file} was written by another version of the simulator (layout 0, this one reads 6); use a new file`,
+      `store ${file} is not a match-venue simulator store this version reads (application_id 0, user_version 0, tables: orders); nothing was changed: use another file`,
     );
-    // The row-per-order layout of the previous version (2) is refused the same way.
+    // The row-per-order layout of an older version (2) is refused the same way.
     const v2 = join(dir, 'v2.db');
     const older = new Sqlite(v2);
     older.exec('CREATE TABLE orders (order_id TEXT, fields TEXT); PRAGMA user_version = 2');
     older.close();
     expect(() => createSimulator({ store: v2 })).toThrow(
       new StoreLayoutError(
-        `store ${v2} was written by another version of the simulator (layout 2, this one reads 6); use a new file`,
+        `store ${v2} is not a match-venue simulator store this version reads (application_id 0, user_version 2, tables: orders); nothing was changed: use another file`,
+      ),
+    );
+    // A store (its application id) of another layout says so.
+    const v7 = join(dir, 'v7.db');
+    const newer = new Sqlite(v7);
+    newer.exec(`PRAGMA application_id = ${0x4d56534d}; PRAGMA user_version = 7; CREATE TABLE chunks (chunk)`);
+    newer.close();
+    expect(() => createSimulator({ store: v7 })).toThrow(
+      new StoreLayoutError(
+        `store ${v7} was written by another version of the simulator (layout 7, this one reads 6); use a new file`,
       ),
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(

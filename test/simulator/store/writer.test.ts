@@ -118,29 +118,6 @@ describe('store: the writer thread', () => {
     await memory.close();
   });
 
-  it('a simulator opened on a file another of this process left open waits for its writer first', async () => {
-    const file = join(dir, 'left-open.db');
-    const store = { file, retainMs: 10_000, checkpointMs: 30_000 };
-    const first = createSimulator({ ...OPTIONS, store });
-    for (let i = 0; i < 4; i++) first.advance(10_000);
-    await get(first, '/v1/match/orders'); // its writer is idle
-    // The next eviction's batch waits for a lock: it is still on its way when the second opens.
-    const other = new Sqlite(file);
-    other.exec('BEGIN IMMEDIATE');
-    first.advance(10_000);
-    other.exec('ROLLBACK');
-    other.close();
-    const second = createSimulator({ store });
-    await new Promise((r) => setTimeout(r, 100));
-    const db = new Sqlite(file, { readonly: true });
-    const q = 'SELECT count(*) AS n FROM chunks WHERE eviction > (SELECT eviction FROM checkpoint)';
-    // Rows evicted after the checkpoint went when the second opened, and none came back after.
-    expect(db.prepare(q).get().n).toBe(0);
-    db.close();
-    expect(second.now()).toBe(START + 40_000);
-    await second.close();
-  });
-
   it('a last checkpoint that the file refuses is thrown by close()', async () => {
     const file = join(dir, 'close-refused.db');
     // No checkpoint before close (one every 10 simulated minutes): close() writes the first.
