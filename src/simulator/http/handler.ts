@@ -80,13 +80,13 @@ export type Outcome = Answer | Response;
  * method the path does not serve 405 with `Allow` (router.ts), whatever the Host-admitted request
  * holds besides (key, body). `handler` undefined: one of the platform's own `/_sim/` paths.
  */
-export type Resolved =
+type Resolved =
   | { kind: 'control'; handler: ControlHandler | undefined; params: Record<string, string> }
   | { kind: 'platform' }
   | { kind: 'venue'; operation: OperationRoute<VenueRequest>; params: Record<string, string> };
 
 /** The route of `method` on `path` across every kind; throws the 404 or 405 HttpError. */
-export function resolveRoute(method: string, path: string): Resolved {
+function resolveRoute(method: string, path: string): Resolved {
   if (path.startsWith('/_sim/')) {
     const own = Object.hasOwn(platformControlRoutes, path) ? platformControlRoutes[path] : undefined;
     if (own) {
