@@ -90,25 +90,26 @@ function resolveRoute(method: string, path: string): Resolved {
   if (path.startsWith('/_sim/')) {
     const own = Object.hasOwn(platformControlRoutes, path) ? platformControlRoutes[path] : undefined;
     if (own) {
-      served(own, method, path);
+      handlerOrRefusal(own, method, path);
       return { kind: 'control', handler: undefined, params: {} };
     }
     const m = matchRoute(controlRoutes, path);
     if (!m) throw notFound(method, path);
-    return { kind: 'control', handler: served(m.methods, method, path), params: m.params };
+    return { kind: 'control', handler: handlerOrRefusal(m.methods, method, path), params: m.params };
   }
   if (isPlatformPath(path)) {
     const m = matchPlatformRoute(path);
     if (!m) throw notFound(method, path);
-    served(m.methods, method, path);
+    handlerOrRefusal(m.methods, method, path);
     return { kind: 'platform' };
   }
   const m = matchRoute(venueRoutes, path);
   if (!m) throw notFound(method, path);
-  return { kind: 'venue', operation: served(m.methods, method, path), params: m.params };
+  return { kind: 'venue', operation: handlerOrRefusal(m.methods, method, path), params: m.params };
 }
 
-function served<T>(methods: Partial<Record<string, T>>, method: string, path: string): T {
+/** What serves `method` among the path's `methods`, else the path's 405 (router.ts). */
+function handlerOrRefusal<T>(methods: Partial<Record<string, T>>, method: string, path: string): T {
   const handler = handlerFor(methods, method);
   if (handler === undefined) throw methodNotAllowed(methods, method, path);
   return handler;
