@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { type AccessOptions, AccessPolicy } from './http/access.js';
 import { isLoopbackBind } from './http/access-hosts.js';
-import { type Inbound, type Outcome, requestIdFor } from './http/handler.js';
+import { type Inbound, type Outcome, requestIdFor, routeRefusal } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
 import { type NodeBody, readNodeBody } from './http/node-body.js';
 import {
@@ -92,9 +92,10 @@ type Report = (status: number | null, code?: number) => void;
 const ignore: Report = () => {};
 
 /**
- * One request: body read within bounds first, then the dispatch (no web Request), then the answer.
- * Issue 23: each step runs at once when it can (maybe-async.ts): a GET without a body is answered
- * within the 'request' event and a small POST one tick later, with no Promise in between.
+ * One request: who may call (Host, Origin, control token), then its route (404, 405), then its body
+ * read within bounds, then the dispatch (no web Request), then the answer. Issue 23: each step runs
+ * at once when it can (maybe-async.ts): a GET without a body is answered within the 'request' event
+ * and a small POST one tick later, with no Promise in between.
  */
 function serve(
   sim: ServedSimulator,
@@ -105,32 +106,11 @@ function serve(
   report: Report,
   ui: boolean,
 ): MaybeAsync<void> {
-  const body = readNodeBody(req);
-  if (body instanceof Promise)
-    return body.then((read) => answer(sim, req, res, read, host, access, report, ui));
-  return answer(sim, req, res, body, host, access, report, ui);
-}
-
-function answer(
-  sim: ServedSimulator,
-  req: IncomingMessage,
-  res: ServerResponse,
-  body: NodeBody,
-  host: string,
-  access: AccessPolicy,
-  report: Report,
-  ui: boolean,
-): MaybeAsync<void> {
-  if (body === undefined) {
-    report(null);
-    return;
-  }
-  if (body === 'too-large') {
-    report(rejectTooLarge(req, res) ? 413 : null, -1);
-    return;
-  }
   const method = (req.method ?? 'GET').toUpperCase();
-  const admission = access.admit(method, pathOf(req.url), req.headers, req.url);
+  const path = pathOf(req.url);
+  const admission = access.admit(method, path, req.headers, req.url);
+  // An answer given before the body is read leaves the body to node:http, which discards it once
+  // the answer is sent (the keep-alive connection goes on); an oversized one is not held in memory.
   if (admission.refused) {
     const { status, message } = admission.refused;
     report(writeJsonError(req, res, status, -1, message) ? status : null, -1);
@@ -143,14 +123,48 @@ function answer(
     return;
   }
   const cors = access.corsHeaders(admission.corsOrigin);
-  const path = ui ? pathOf(req.url) : '';
   if (ui && isUiPath(path)) {
     report(serveUi(sim, req, res, method, path, cors));
     return;
   }
+  // Method before body (RFC 9110 15.5.6): a path the target names gets its 404 or 405 whatever the
+  // body holds or weighs. A target that is no URL ('') is the dispatch's 400.
+  const refused = path === '' ? undefined : routeRefusal(method, path);
+  if (refused) {
+    const { status, code, message, headers } = refused;
+    report(
+      writeJsonError(req, res, status, code, message, undefined, { ...cors, ...headers }) ? status : null,
+      code,
+    );
+    return;
+  }
+  const body = readNodeBody(req);
+  if (body instanceof Promise)
+    return body.then((read) => answer(sim, req, res, read, host, admission.tokenGiven, cors, report));
+  return answer(sim, req, res, body, host, admission.tokenGiven, cors, report);
+}
+
+function answer(
+  sim: ServedSimulator,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: NodeBody,
+  host: string,
+  tokenGiven: boolean,
+  cors: Record<string, string> | undefined,
+  report: Report,
+): MaybeAsync<void> {
+  if (body === undefined) {
+    report(null);
+    return;
+  }
+  if (body === 'too-large') {
+    report(rejectTooLarge(req, res) ? 413 : null, -1);
+    return;
+  }
   let inbound: Inbound;
   try {
-    inbound = nodeInbound(req, host, body, admission.tokenGiven);
+    inbound = nodeInbound(req, host, body, tokenGiven);
   } catch (err) {
     if (!(err instanceof HttpError)) throw err;
     const sent = writeJsonError(req, res, err.status, err.code, err.message, err.errors, cors);

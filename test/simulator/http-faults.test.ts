@@ -103,14 +103,16 @@ describe('over node:http', () => {
     close = undefined;
   });
 
-  it('an unusable Host header is a 400 code 2 with the extended body and a request id', async () => {
+  it('a request target that is no URL is a 400 code 2 with the extended body and a request id', async () => {
     const sim = createSimulator();
     const running = await sim.listen({ port: 0 });
     close = () => sim.close();
     const port = Number(new URL(running.url).port);
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(port, '127.0.0.1', () =>
-        socket.write('GET /_sim/state HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n'),
+        // An unusable Host is foreign now (403: test/simulator/http/host-parse.test.ts); a target
+        // in absolute form that names no valid authority still fails the request-target parse.
+        socket.write('GET http://[::1/_sim/state HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n'),
       );
       let text = '';
       socket.on('data', (b: Buffer) => {

@@ -84,6 +84,31 @@ const CASES: Case[] = [
   },
   { name: 'a malformed escape in the id', method: 'GET', path: '/v1/match/orders/%zz' },
   { name: 'a control route', method: 'GET', path: '/_sim/faults' },
+  // Issue 33: HEAD, 405 before the key and the body, `{}` on a `/_sim/` action without parameters.
+  { name: 'HEAD on the account', method: 'HEAD', path: '/v1/match/account' },
+  { name: 'HEAD on a control read', method: 'HEAD', path: '/_sim/faults' },
+  { name: 'HEAD on a POST-only path', method: 'HEAD', path: '/v1/match/orders/cancel' },
+  { name: 'OPTIONS outside a preflight', method: 'OPTIONS', path: '/v1/match/orders' },
+  {
+    name: 'a method not allowed without a key',
+    method: 'DELETE',
+    path: '/v1/match/account',
+    headers: { authorization: '' },
+  },
+  {
+    name: '{} on a control action',
+    method: 'POST',
+    path: '/_sim/auctions/settle',
+    headers: json,
+    body: '{}',
+  },
+  {
+    name: 'a field on a control action',
+    method: 'POST',
+    path: '/_sim/auctions/settle',
+    headers: json,
+    body: '{"x":1}',
+  },
 ];
 
 const sims: Simulator[] = [];
@@ -128,7 +153,7 @@ describe('node:http and the web handler answer alike', () => {
     const conn = await RawConnection.open(Number(new URL(served.url).port));
     try {
       conn.write(rawRequest(c.method, c.path, headers, c.body));
-      const answer = await conn.next(5_000);
+      const answer = await conn.next(5_000, c.method === 'HEAD');
       if (typeof answer === 'string') throw new Error(`no answer: ${answer}`);
       expect(answer.headers['x-request-id']).toBe('parity-1');
       const node = shape(answer.status, (n) => answer.headers[n], answer.body.toString('utf8'));

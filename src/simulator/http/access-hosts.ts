@@ -6,21 +6,26 @@
 import { isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
 
+// `host[:port]` (RFC 9110 7.2, RFC 3986 3.2.2): a bracketed IPv6 literal, or a name or IPv4
+// address of unreserved, sub-delim and %-escaped characters; a port of at most 5 digits. Checked
+// before the URL parser, which is lenient past it: it drops tabs and newlines anywhere in the text.
+const AUTHORITY = /^(?:\[[\w:.%]+\]|[\w\-.~!$&'()*+,;=%]+)(?::(\d{0,5}))?$/;
+
 /**
  * The hostname of a Host header value: lowercased, IPv6 without brackets, no trailing dot.
- * `undefined` when it does not parse as an authority at all (the request target check then
- * answers 400); `null` when it parses but holds more than `host[:port]` (a path, credentials).
+ * `undefined` when it is not a `host[:port]`: spaces, credentials, a path, a port that is not 1
+ * to 65535, an unclosed bracket, an address the URL parser refuses.
  */
-export function hostnameOf(authority: string): string | null | undefined {
-  let url: URL;
+export function hostnameOf(authority: string): string | undefined {
+  const syntax = AUTHORITY.exec(authority);
+  if (!syntax) return undefined;
+  const port = syntax[1];
+  if (port && (Number(port) < 1 || Number(port) > 65_535)) return undefined;
   try {
-    url = new URL(`http://${authority}`);
+    return bare(new URL(`http://${authority}`).hostname);
   } catch {
     return undefined;
   }
-  if (url.username || url.password || url.pathname !== '/' || url.search || url.hash) return null;
-  if (authority.includes('/') || authority.includes('?') || authority.includes('#')) return null;
-  return bare(url.hostname);
 }
 
 function bare(hostname: string): string {
@@ -30,8 +35,7 @@ function bare(hostname: string): string {
 
 /** An address or name as the WHATWG URL parser writes it, so that `::1` and `0::1` compare equal. */
 export function canonicalHost(host: string): string | undefined {
-  const name = hostnameOf(isIP(host) === 6 ? `[${host}]` : host);
-  return name ?? undefined;
+  return hostnameOf(isIP(host) === 6 ? `[${host}]` : host);
 }
 
 // `localhost` and its subdomains resolve to loopback inside the browser itself (RFC 6761), so a

@@ -114,10 +114,10 @@ export class AccessPolicy {
     if (target && !target.startsWith('/')) authorities.push(hostnameOfTarget(target));
     for (const authority of authorities) {
       if (authority === undefined || this.knownHosts.has(authority)) continue;
+      // Not a `host[:port]` at all (`a b`, `evil.com:abc`) is foreign too: a page cannot be served
+      // under it, and the dashboard and the upgrade never parse it again to refuse it later.
       const name = hostnameOf(authority);
-      // Unparseable: the request-target check answers 400 for it.
-      if (name === undefined) continue;
-      if (name !== null && this.hosts.accepts(name)) {
+      if (name !== undefined && this.hosts.accepts(name)) {
         // A server hears a handful of Host values; remembering them keeps the parse off the hot path.
         if (this.knownHosts.size < 64) this.knownHosts.add(authority);
         continue;

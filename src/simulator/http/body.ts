@@ -163,6 +163,11 @@ export function readJson(req: BodySource): MaybeAsync<ParsedJson> {
 
 function parseJson(text: string, contentType: string | null): ParsedJson {
   if (text.trim() !== '' && !isJsonContentType(contentType)) throw unsupportedMediaType(contentType);
+  return parseJsonText(text);
+}
+
+/** {@link readJson}'s parse of text already read, whatever its media type: bounded in depth. */
+export function parseJsonText(text: string): ParsedJson {
   if (text.trim() === '')
     return {
       ok: false,

@@ -8,7 +8,7 @@ import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
 import { dashboardDataRoutes } from '../ui/data-routes.js';
-import { readJsonObject, validateConfig } from './validation.js';
+import { assertNoParams, readJsonObject, validateConfig } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
 function optionalBody(req: Request): MaybeAsync<unknown> {
@@ -34,10 +34,18 @@ const WireBody = z
   })
   .strict();
 
-/** A control route that takes no body refuses one, as the contract's operations do (400 code 2). */
+/** A control read (GET) refuses a body, as the contract's operations do (400 code 2). */
 function noBody(handler: (sim: ControlPort, req: Request) => Response): ControlHandler {
   return async (sim, req) => {
     await assertNoBody(req);
+    return handler(sim, req);
+  };
+}
+
+/** A control action without parameters: no body or `{}` (validation.ts, assertNoParams). */
+function noParams(handler: (sim: ControlPort, req: Request) => Response): ControlHandler {
+  return async (sim, req) => {
+    await assertNoParams(req);
     return handler(sim, req);
   };
 }
@@ -53,7 +61,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     },
   },
   '/_sim/auctions/settle': {
-    POST: noBody((sim) => dataResponse(200, sim.settleAuction())),
+    POST: noParams((sim) => dataResponse(200, sim.settleAuction())),
   },
   '/_sim/clock/advance': {
     POST: async (sim, req) => {
@@ -78,7 +86,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
     GET: noBody((sim, req) => dataResponse(200, visibleState(sim.getState(), req))),
   },
   '/_sim/reset': {
-    POST: noBody((sim, req) => {
+    POST: noParams((sim, req) => {
       sim.reset();
       return dataResponse(200, visibleState(sim.getState(), req));
     }),

@@ -2,13 +2,16 @@ import { sleep } from '../../contract/retry-policy.js';
 import { VenueError } from '../engine/errors.js';
 import { bearerKey, unknownKey } from './auth.js';
 import type { BodySource } from './body.js';
+import { matchPlatformRoute } from '../platform/routes.js';
+import { platformControlRoutes } from '../platform/sns-endpoints.js';
 import { controlRoutes } from './control-routes.js';
+import type { ControlHandler } from './market-routes.js';
 import { andThen, type MaybeAsync } from './maybe-async.js';
-import { runOperation } from './operations.js';
+import { type OperationRoute, runOperation } from './operations.js';
 import type { SimulatorPort } from './port.js';
 import { type Answer, answerToResponse, HttpError, jsonAnswer } from './responses.js';
-import { matchRoute, methodNotAllowed, notFound } from './router.js';
-import { venueRoutes } from './venue-routes.js';
+import { handlerFor, matchRoute, methodNotAllowed, notFound } from './router.js';
+import { type VenueRequest, venueRoutes } from './venue-routes.js';
 
 /**
  * The `dropResponse` fault: the request was applied but its answer never arrives. In process this
@@ -72,15 +75,68 @@ export interface Inbound {
 /** An answer before its `x-request-id`: plain data from the venue routes, a Response from the others. */
 export type Outcome = Answer | Response;
 
-/** `/_sim/`: no auth, no faults; the platform's simulator-only endpoints first. */
-async function control(port: SimulatorPort, req: Request, method: string, path: string): Promise<Response> {
-  const platformRes = await port.platform.handleControl(req);
-  if (platformRes) return platformRes;
-  const m = matchRoute(controlRoutes, path);
+/**
+ * What a path and method resolve to, before anything else is read: a path no route has is 404, a
+ * method the path does not serve 405 with `Allow` (router.ts), whatever the Host-admitted request
+ * holds besides (key, body). `handler` undefined: one of the platform's own `/_sim/` paths.
+ */
+type Resolved =
+  | { kind: 'control'; handler: ControlHandler | undefined; params: Record<string, string> }
+  | { kind: 'platform' }
+  | { kind: 'venue'; operation: OperationRoute<VenueRequest>; params: Record<string, string> };
+
+/** The route of `method` on `path` across every kind; throws the 404 or 405 HttpError. */
+function resolveRoute(method: string, path: string): Resolved {
+  if (path.startsWith('/_sim/')) {
+    const own = Object.hasOwn(platformControlRoutes, path) ? platformControlRoutes[path] : undefined;
+    if (own) {
+      handlerOrRefusal(own, method, path);
+      return { kind: 'control', handler: undefined, params: {} };
+    }
+    const m = matchRoute(controlRoutes, path);
+    if (!m) throw notFound(method, path);
+    return { kind: 'control', handler: handlerOrRefusal(m.methods, method, path), params: m.params };
+  }
+  if (isPlatformPath(path)) {
+    const m = matchPlatformRoute(path);
+    if (!m) throw notFound(method, path);
+    handlerOrRefusal(m.methods, method, path);
+    return { kind: 'platform' };
+  }
+  const m = matchRoute(venueRoutes, path);
   if (!m) throw notFound(method, path);
-  const h = m.methods[method];
-  if (!h) throw methodNotAllowed(m.methods, method, path);
-  return h(port.control, req, m.params);
+  return { kind: 'venue', operation: handlerOrRefusal(m.methods, method, path), params: m.params };
+}
+
+/** What serves `method` among the path's `methods`, else the path's 405 (router.ts). */
+function handlerOrRefusal<T>(methods: Partial<Record<string, T>>, method: string, path: string): T {
+  const handler = handlerFor(methods, method);
+  if (handler === undefined) throw methodNotAllowed(methods, method, path);
+  return handler;
+}
+
+/** {@link resolveRoute}'s refusal alone: node:http answers it before reading the body. */
+export function routeRefusal(method: string, path: string): HttpError | undefined {
+  try {
+    resolveRoute(method, path);
+    return undefined;
+  } catch (err) {
+    if (err instanceof HttpError) return err;
+    throw err;
+  }
+}
+
+/** `/_sim/`: no auth, no faults; the platform's simulator-only endpoints answer their own paths. */
+async function control(
+  port: SimulatorPort,
+  req: Request,
+  handler: ControlHandler | undefined,
+  params: Record<string, string>,
+): Promise<Response> {
+  if (handler) return handler(port.control, req, params);
+  const res = await port.platform.handleControl(req);
+  if (!res) throw notFound(req.method, new URL(req.url).pathname);
+  return res;
 }
 
 interface Admitted {
@@ -124,20 +180,17 @@ interface Routed {
 
 /** The route's answer; synchronous for a venue route when nothing needs awaiting (maybe-async.ts). */
 function route(port: SimulatorPort, req: Inbound): MaybeAsync<Routed> {
-  const { path, method } = req;
-  if (path.startsWith('/_sim/'))
-    return control(port, req.web(), method, path).then((res) => ({ res, drop: false }));
-  const isPlatform = isPlatformPath(path);
-  const m = isPlatform ? undefined : matchRoute(venueRoutes, path);
-  if (!isPlatform && !m) throw notFound(method, path);
+  // The route first: 404 and 405 before the key, the faults and the body (method before body).
+  const found = resolveRoute(req.method, req.path);
+  if (found.kind === 'control')
+    return control(port, req.web(), found.handler, found.params).then((res) => ({ res, drop: false }));
   return andThen(admit(port, req.header('authorization')), ({ entityId, drop }) => {
-    if (!m) return platform(port, req, entityId, drop);
-    const operation = m.methods[method];
-    if (!operation) throw methodNotAllowed(m.methods, method, path);
+    if (found.kind === 'platform') return platform(port, req, entityId, drop);
     // Ineligibility answers before the body is read or validated, on every venue path.
     port.venue.assertEligible(entityId);
-    const request = { venue: port.venue, req: req.body, search: req.search, entityId, params: m.params };
-    return andThen(runOperation(operation, request), (res) => ({ res, drop }));
+    const { params } = found;
+    const request = { venue: port.venue, req: req.body, search: req.search, entityId, params };
+    return andThen(runOperation(found.operation, request), (res) => ({ res, drop }));
   });
 }
 
@@ -207,9 +260,14 @@ export async function handleRequest(port: SimulatorPort, req: Request): Promise<
     web: () => req,
   };
   const res = await dispatch(port, inbound, requestId);
-  if (!(res instanceof Response))
-    return answerToResponse({ ...res, headers: { ...res.headers, 'x-request-id': requestId } });
+  // HEAD: the GET's status and headers, no body (node:http drops it on its own).
+  const head = inbound.method === 'HEAD';
+  if (!(res instanceof Response)) {
+    const headers = { ...res.headers, 'x-request-id': requestId };
+    return answerToResponse({ ...res, headers, body: head ? null : res.body });
+  }
   const headers = new Headers(res.headers);
   headers.set('x-request-id', requestId);
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+  if (head) await res.body?.cancel();
+  return new Response(head ? null : res.body, { status: res.status, statusText: res.statusText, headers });
 }

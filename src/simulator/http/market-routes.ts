@@ -1,11 +1,10 @@
 /** The market sandbox's `/_sim/` routes: clearing reports, snapshots (docs/MARKET.md). */
 import { SnapshotError } from '../snapshot.js';
-import { assertNoBody } from './body.js';
 import { visibleState } from './key-visibility.js';
 import type { ControlPort } from './port.js';
 import { dataResponse, HttpError, invalidRequest, jsonResponse } from './responses.js';
 import type { RouteTable } from './router.js';
-import { readJsonObject } from './validation.js';
+import { assertNoParams, readJsonObject } from './validation.js';
 
 /** A `/_sim/` route: the control port, the request and the path's `{name}` segments. */
 export type ControlHandler = (
@@ -21,7 +20,7 @@ export const marketRoutes: RouteTable<ControlHandler> = {
   // The document itself, not under `data`: it is posted back to /_sim/restore as it came.
   '/_sim/snapshot': {
     POST: async (sim, req) => {
-      await assertNoBody(req);
+      await assertNoParams(req);
       return jsonResponse(200, sim.snapshot());
     },
   },

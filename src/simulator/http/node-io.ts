@@ -22,30 +22,21 @@ function badTarget(detail: ErrorDetail): HttpError {
   return new HttpError(400, 2, 'Invalid request: malformed request line or Host header', [detail]);
 }
 
-// Methods the fetch standard forbids in a Request; the handler could never see them.
+// Methods the fetch standard forbids in a Request. No route serves them, so the dispatch answers
+// them 405 with the path's `Allow` before any Request is built; refused here should that change.
 const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
 
 /**
- * The node request as a web Request; throws HttpError for what cannot become one (answered without
- * the handler).
+ * The request's URL, from its target and Host; throws HttpError for a missing Host on HTTP/1.1 or
+ * a target that is no URL (answered without the handler).
  */
-export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buffer): Request {
+function targetOf(req: IncomingMessage, fallbackHost: string): URL {
   const host = req.headers.host;
   // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (Node's own answer has no body).
   if (host === undefined && req.httpVersion === '1.1')
     throw badTarget({ error: 'missing_host', message: 'HTTP/1.1 requires a Host header', location: 'host' });
-  const method = req.method ?? 'GET';
-  if (FORBIDDEN_METHODS.has(method.toUpperCase()))
-    throw new HttpError(405, -1, `${method} is not allowed on this server`);
-  const headers = new Headers();
-  let url: URL;
   try {
-    for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined) continue;
-      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      else headers.set(name, value);
-    }
-    url = new URL(req.url ?? '/', `http://${host ?? fallbackHost}`);
+    return new URL(req.url ?? '/', `http://${host ?? fallbackHost}`);
   } catch {
     throw badTarget({
       error: 'invalid_url',
@@ -54,8 +45,31 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
       invalidValue: String(req.url),
     });
   }
+}
+
+/**
+ * The node request as a web Request, for the routes that take one (once the dispatch has resolved
+ * the route); throws HttpError for what cannot become one.
+ */
+export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buffer): Request {
+  const url = targetOf(req, fallbackHost);
+  const method = req.method ?? 'GET';
+  if (FORBIDDEN_METHODS.has(method.toUpperCase()))
+    throw new HttpError(405, -1, `${method} is not allowed on this server`);
+  const headers = new Headers();
+  try {
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined) continue;
+      if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+      else headers.set(name, value);
+    }
+  } catch {
+    // A header node:http took but the fetch Headers refuse: as unusable as a bad target, never a 500.
+    throw badTarget({ error: 'invalid_header', message: 'is not a valid header', location: 'headers' });
+  }
   const hasBody = method !== 'GET' && method !== 'HEAD';
-  // A web Request cannot carry a GET or HEAD body, so the handler would never see one: refused here.
+  // A web Request cannot carry a GET or HEAD body, so the route would never see one: refused here,
+  // once the route is known (a GET body on a POST-only path is that path's 405).
   if (!hasBody && body.length > 0) throw unexpectedBody();
   return new Request(url, { method, headers, body: hasBody ? new Uint8Array(body) : null });
 }
@@ -68,9 +82,10 @@ const parsedHosts = new Set<string>();
 
 /**
  * The node request as the dispatch reads it, without a web Request (issue 23: building one and
- * reading its answer back cost a third of the server's time). The same checks as toRequest come
- * first, so both paths refuse the same requests; `web()` builds the Request (marked by
- * withholdKeys unless the control token came) only for the routes that take one.
+ * reading its answer back cost a third of the server's time). The Host and target checks of
+ * toRequest come first, so both paths refuse the same requests; the body is its route's to refuse,
+ * after 404 and 405. `web()` builds the Request (marked by withholdKeys unless the control token
+ * came) only for the routes that take one.
  */
 export function nodeInbound(
   req: IncomingMessage,
@@ -84,13 +99,12 @@ export function nodeInbound(
   const host = req.headers.host;
   let path: string;
   let search: string;
-  if (plain && host !== undefined && parsedHosts.has(host) && !FORBIDDEN_METHODS.has(method)) {
-    if (body.length > 0 && (method === 'GET' || method === 'HEAD')) throw unexpectedBody();
+  if (plain && host !== undefined && parsedHosts.has(host)) {
     path = plain[1] ?? '/';
     search = plain[2] && plain[2] !== '?' ? plain[2] : '';
   } else {
-    // Anything else takes the full parse, with toRequest's refusals (host, method, target, body).
-    const url = new URL(toRequest(req, fallbackHost, body).url);
+    // Anything else takes the full parse, with its refusals (Host, target).
+    const url = targetOf(req, fallbackHost);
     if (host !== undefined && target.startsWith('/') && parsedHosts.size < 64) parsedHosts.add(host);
     path = url.pathname;
     search = url.search;

@@ -73,8 +73,39 @@ export function notFound(method: string, path: string): HttpError {
   return new HttpError(404, -1, `No route for ${method} ${path}`);
 }
 
-/** 405 code -1 with `Allow`: the path exists, the method does not (venue, platform and `/_sim/` alike). */
-export function methodNotAllowed(methods: object, method: string, path: string): HttpError {
-  const allow = Object.keys(methods).join(', ');
-  return new HttpError(405, -1, `${method} is not allowed on ${path}`, undefined, { allow });
+/**
+ * What serves `method` on a path. HEAD is GET without the body (RFC 9110 9.3.2): GET's handler
+ * serves it and the binding drops the body, unless the path names HEAD itself; `HEAD: undefined`
+ * refuses it, for a GET that changes state (the SNS SubscribeURL). Own keys only: a method named
+ * like an Object.prototype member is no route.
+ */
+export function handlerFor<T>(methods: Partial<Record<string, T>>, method: string): T | undefined {
+  if (Object.hasOwn(methods, method)) return methods[method];
+  return method === 'HEAD' && Object.hasOwn(methods, 'GET') ? methods.GET : undefined;
+}
+
+/** The `Allow` of a path: its methods in table order, HEAD after GET where GET serves it. */
+export function allowOf(methods: Partial<Record<string, unknown>>): string {
+  const allow: string[] = [];
+  for (const [method, handler] of Object.entries(methods)) {
+    if (handler === undefined) continue;
+    allow.push(method);
+    if (method === 'GET' && !Object.hasOwn(methods, 'HEAD')) allow.push('HEAD');
+  }
+  return allow.join(', ');
+}
+
+/**
+ * 405 code -1 with `Allow`: the path exists, the method does not (venue, platform, `/_sim/` and the
+ * dashboard alike). Any method the server parses gets it, TRACE and OPTIONS (outside a CORS
+ * preflight) included: none is served beyond the table's.
+ */
+export function methodNotAllowed(
+  methods: Partial<Record<string, unknown>>,
+  method: string,
+  path: string,
+): HttpError {
+  return new HttpError(405, -1, `${method} is not allowed on ${path}`, undefined, {
+    allow: allowOf(methods),
+  });
 }

@@ -1,7 +1,14 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { clip, type ErrorDetail, issueDetails, showValue } from '../../contract/error-details.js';
 import { type Check, type CheckIssue, runCheck } from '../../validation/index.js';
-import { type BodySource, type ParsedJson, readJson } from './body.js';
+import {
+  type BodySource,
+  type ParsedJson,
+  parseJsonText,
+  readBodyText,
+  readJson,
+  unexpectedBody,
+} from './body.js';
 import { andThen, type MaybeAsync } from './maybe-async.js';
 import { type HttpError, invalidRequest, MAX_ERROR_ENTRIES } from './responses.js';
 
@@ -79,4 +86,24 @@ function jsonObject(parsed: ParsedJson, emptyAsObject: boolean): Record<string, 
       },
     ]);
   return body as Record<string, unknown>;
+}
+
+const NoParams = z.object({}).strict();
+
+/**
+ * A `/_sim/` action without parameters (settle, reset, snapshot): no body, or an empty JSON object,
+ * whatever its Content-Type (`curl -d '{}'` sends one as a form). Any other body stays 400 code 2:
+ * an object's fields named as on the other `/_sim/` bodies (`unrecognized_keys`), anything else
+ * `unexpected_body`. The contract's operations stay strict: a body where none belongs is refused.
+ */
+export function assertNoParams(req: BodySource): MaybeAsync<void> {
+  return andThen(readBodyText(req), refuseParams);
+}
+
+function refuseParams(text: string): void {
+  if (text.trim() === '') return;
+  const parsed = parseJsonText(text);
+  const value = parsed.ok ? parsed.value : undefined;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw unexpectedBody();
+  validateConfig(NoParams, value);
 }

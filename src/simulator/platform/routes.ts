@@ -8,7 +8,7 @@ import { type Check, runCheck } from '../../validation/index.js';
 import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
 import { HttpError, invalidRequest } from '../http/responses.js';
-import { matchRoute, methodNotAllowed } from '../http/router.js';
+import { handlerFor, matchRoute, methodNotAllowed } from '../http/router.js';
 import type { EndpointGuard } from './endpoint-guard.js';
 import { entriesFromIssues, entry } from './responses.js';
 import type { PlatformSigners } from './signers.js';
@@ -210,18 +210,23 @@ const platformOperations: OperationHandlers<PlatformRequest> = {
 
 const platformRoutes = routesByOperation(platformOperations);
 
-/** Answers a platform path (a trailing slash is ignored); undefined for any other path. */
+/** The platform route of a path (a trailing slash is ignored); the dispatch resolves 404 and 405 with it. */
+export function matchPlatformRoute(path: string) {
+  return matchRoute(platformRoutes, path.replace(/\/+$/, ''));
+}
+
+/** Answers a platform path; undefined for any other path. */
 export async function routePlatform(
   req: Request,
   { entityId }: { entityId: string },
   ctx: RouteContext,
 ): Promise<Response | undefined> {
   const { pathname } = new URL(req.url);
-  const m = matchRoute(platformRoutes, pathname.replace(/\/+$/, ''));
+  const m = matchPlatformRoute(pathname);
   if (!m) return undefined;
   try {
     const method = req.method.toUpperCase();
-    const route = m.methods[method];
+    const route = handlerFor(m.methods, method);
     if (!route) throw methodNotAllowed(m.methods, method, pathname);
     return await serveOperation(route, { req, entityId, params: m.params, ctx });
   } catch (err) {

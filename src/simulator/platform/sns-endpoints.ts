@@ -4,6 +4,7 @@
  * like SNS does; the signing certificate; and the platform state.
  */
 import { dataResponse } from '../http/responses.js';
+import { handlerFor, type RouteTable } from '../http/router.js';
 import { xml, xmlEscape } from './responses.js';
 import type { PlatformSigners } from './signers.js';
 import type { V1SubscriptionStore } from './v1-store.js';
@@ -51,28 +52,40 @@ export function unsubscribeResponse(store: V1SubscriptionStore, url: URL): Respo
   );
 }
 
-/** GET on one of the paths above; undefined for any other request. */
-export async function routeControl(
-  req: Request,
-  deps: { v1: V1SubscriptionStore; signers: () => Promise<PlatformSigners>; state: () => unknown },
-): Promise<Response | undefined> {
-  if (req.method.toUpperCase() !== 'GET') return undefined;
-  const url = new URL(req.url);
-  switch (url.pathname) {
-    case SNS_CERT_PATH: {
+interface ControlDeps {
+  v1: V1SubscriptionStore;
+  signers: () => Promise<PlatformSigners>;
+  state: () => unknown;
+}
+
+type SnsHandler = (deps: ControlDeps, url: URL) => Response | Promise<Response>;
+
+/**
+ * The paths above and what serves them: GET only. HEAD is GET without the body where the GET only
+ * reads; the SubscribeURL and the UnsubscribeURL change a subscription, so HEAD on them (a link
+ * checker, a preview) is refused with 405 rather than confirming or ending one.
+ */
+export const platformControlRoutes: RouteTable<SnsHandler> = {
+  [SNS_CERT_PATH]: {
+    GET: async (deps) => {
       const { sns } = await deps.signers();
       return new Response(sns.certificatePem, {
         status: 200,
         headers: { 'content-type': 'application/x-pem-file' },
       });
-    }
-    case SNS_CONFIRM_PATH:
-      return confirmResponse(deps.v1, url);
-    case SNS_UNSUBSCRIBE_PATH:
-      return unsubscribeResponse(deps.v1, url);
-    case PLATFORM_STATE_PATH:
-      return dataResponse(200, deps.state());
-    default:
-      return undefined;
-  }
+    },
+  },
+  [SNS_CONFIRM_PATH]: { GET: (deps, url) => confirmResponse(deps.v1, url), HEAD: undefined },
+  [SNS_UNSUBSCRIBE_PATH]: { GET: (deps, url) => unsubscribeResponse(deps.v1, url), HEAD: undefined },
+  [PLATFORM_STATE_PATH]: { GET: (deps) => dataResponse(200, deps.state()) },
+};
+
+/** A request one of the paths above serves; undefined for any other (the dispatch answers 404/405). */
+export async function routeControl(req: Request, deps: ControlDeps): Promise<Response | undefined> {
+  const url = new URL(req.url);
+  const methods = Object.hasOwn(platformControlRoutes, url.pathname)
+    ? platformControlRoutes[url.pathname]
+    : undefined;
+  const handler = methods && handlerFor(methods, req.method.toUpperCase());
+  return handler ? handler(deps, url) : undefined;
 }

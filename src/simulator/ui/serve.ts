@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { SimulatorEvent } from '../engine/types.js';
 import { controlRoutes } from '../http/control-routes.js';
+import { methodNotAllowed } from '../http/router.js';
 import { UI_ASSETS } from './assets.generated.js';
 
 export const UI_PATH = '/_sim/ui';
@@ -34,6 +35,12 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cross-origin-opener-policy': 'same-origin',
   'x-frame-options': 'DENY',
+};
+
+const STREAM_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
 };
 
 /** How often buffered events go out: a burst (a 10,000-order clear) becomes one message. */
@@ -75,11 +82,21 @@ export function serveUi(
 ): number | null {
   if (req.socket.destroyed) return null;
   if (method !== 'GET' && method !== 'HEAD') {
-    res.writeHead(405, { ...extra, allow: 'GET, HEAD', 'content-type': 'application/json' });
-    res.end(JSON.stringify({ code: -1, message: `${method} is not allowed on ${path}` }));
+    // The one 405 of every route (router.ts): its Allow from the one GET this path serves.
+    const refused = methodNotAllowed({ GET: true }, method, path).toAnswer();
+    res.writeHead(405, { ...extra, ...refused.headers });
+    res.end(refused.body);
     return 405;
   }
-  if (path === EVENTS_PATH) return streamEvents(sim, req, res, extra);
+  if (path === EVENTS_PATH) {
+    // HEAD: the stream's headers alone; no subscription is opened for an answer without a body.
+    if (method === 'HEAD') {
+      res.writeHead(200, { ...extra, ...STREAM_HEADERS });
+      res.end();
+      return 200;
+    }
+    return streamEvents(sim, req, res, extra);
+  }
   const name = path === UI_PATH || path === `${UI_PATH}/` ? 'index.html' : path.slice(UI_PATH.length + 1);
   const asset = UI_ASSETS[name];
   if (!asset) {
@@ -117,12 +134,7 @@ function streamEvents(
   res: ServerResponse,
   extra: Record<string, string>,
 ): number {
-  res.writeHead(200, {
-    ...extra,
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-  });
+  res.writeHead(200, { ...extra, ...STREAM_HEADERS });
   const hello = { now: new Date(sim.now?.() ?? Date.now()).toISOString(), features: features() };
   res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
   let pending: Record<string, unknown>[] = [];

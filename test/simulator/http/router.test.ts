@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, type RouteTable } from '../../../src/simulator/http/router.js';
+import {
+  allowOf,
+  handlerFor,
+  matchRoute,
+  methodNotAllowed,
+  type RouteTable,
+} from '../../../src/simulator/http/router.js';
 
 // Issue 23: templates are split once per table (on its first match) instead of on every request;
 // these pin what a match was before that: exact paths first, then templates in table order, each
@@ -54,5 +60,34 @@ describe('matchRoute', () => {
     const other: RouteTable<string> = { '/v1/orders/{other}': { PUT: 'put' } };
     expect(matchRoute(other, '/v1/orders/x')).toEqual({ methods: { PUT: 'put' }, params: { other: 'x' } });
     expect(matchRoute(table, '/v1/orders/x')?.params).toEqual({ id: 'x' });
+  });
+});
+
+// Issue 33: the one home of the method rules every route kind follows.
+describe('handlerFor and Allow', () => {
+  it('HEAD is served by GET unless the path names HEAD itself or refuses it', () => {
+    expect(handlerFor({ GET: 'get' }, 'HEAD')).toBe('get');
+    expect(handlerFor({ GET: 'get', HEAD: 'head' }, 'HEAD')).toBe('head');
+    expect(handlerFor({ GET: 'confirm', HEAD: undefined }, 'HEAD')).toBeUndefined();
+    expect(handlerFor({ POST: 'post' }, 'HEAD')).toBeUndefined();
+  });
+
+  it('only a method of the table: not one named like an Object.prototype member', () => {
+    expect(handlerFor({ GET: 'get' }, 'constructor')).toBeUndefined();
+    expect(handlerFor({ GET: 'get' }, '__proto__')).toBeUndefined();
+    expect(handlerFor({ GET: 'get' }, 'TRACE')).toBeUndefined();
+  });
+
+  it('Allow lists the methods in table order, HEAD after GET unless refused', () => {
+    expect(allowOf({ POST: 1, GET: 2 })).toBe('POST, GET, HEAD');
+    expect(allowOf({ GET: 1, HEAD: undefined })).toBe('GET');
+    expect(allowOf({ DELETE: 1 })).toBe('DELETE');
+    const refused = methodNotAllowed({ POST: 1, GET: 2 }, 'TRACE', '/v1/orders');
+    expect([refused.status, refused.code, refused.message, refused.headers]).toEqual([
+      405,
+      -1,
+      'TRACE is not allowed on /v1/orders',
+      { allow: 'POST, GET, HEAD' },
+    ]);
   });
 });

@@ -119,7 +119,7 @@ describe('createPlatform in-process', () => {
     expect(await platform.handleControl(request('GET', '/_sim/state'))).toBeUndefined();
     const wrong = await platform.handle(request('PUT', '/v1/configuration'), { entityId: 'e1' });
     expect(wrong?.status).toBe(405);
-    expect(wrong?.headers.get('allow')).toBe('GET');
+    expect(wrong?.headers.get('allow')).toBe('GET, HEAD');
     const badJson = await platform.handle(
       new Request(`${ORIGIN}/v1/notifications/subscriptions`, {
         method: 'POST',
