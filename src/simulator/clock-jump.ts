@@ -4,9 +4,9 @@
  *
  * With a background market (or a scenario) the engine runs every auction of a jump — the market
  * places in each, so clock.ts can skip or hold none — and a busy one takes milliseconds an
- * auction and makes hundreds of orders. So such a jump runs as parts of one cycle each, each an
- * engine step: a store's retention, which runs after every step, evicts as the jump proceeds, and
- * the asynchronous path (the HTTP route) yields to the event loop every ~20 ms of work, so other
+ * auction and makes hundreds of orders. So such a jump runs as parts, one transition each (a
+ * lock, a clear, a settlement), each an engine step: a store's retention, which runs after every step, evicts as the jump proceeds, and
+ * the asynchronous path (the HTTP route) yields to the event loop every ~15 ms of work, so other
  * requests are answered meanwhile. The parts send exactly the events one step over the whole jump
  * would (the balance events wait for the last part: engine.ts), so where a jump is cut changes
  * nothing it does. Without a population a jump stays one step: clock.ts skips or holds its idle
@@ -27,7 +27,7 @@ import type { SimClock } from './sim-clock.js';
  */
 export const JUMP_ORDER_LIMIT = 1_000_000;
 /** Work (wall ms) an asynchronous jump does before it lets other requests in. */
-const SLICE_MS = 20;
+const SLICE_MS = 15;
 /** A progress line at most this often (wall ms), and a last one for a jump that took longer. */
 const LOG_EVERY_MS = 1_000;
 
@@ -63,11 +63,11 @@ export class ClockJumpTooLargeError extends VenueError {
     readonly held: number,
     readonly expected: number,
   ) {
+    // Within the field message's bound (contract/error-details.ts): the limit and the way out both show.
     const rule =
-      `would hold about ${count(held + expected)} orders in memory (${count(held)} now, about ` +
-      `${count(expected)} more from the market), more than the ${count(JUMP_ORDER_LIMIT)} a simulator ` +
-      'without a store keeps: give it one (--store <file>, the store option), so that old orders ' +
-      'leave memory as the jump runs, or advance less';
+      `would hold about ${count(held + expected)} orders in memory (${count(held)} now), over the ` +
+      `${count(JUMP_ORDER_LIMIT)} kept without a store: run with --store <file> (option store), which ` +
+      'evicts old orders during the jump, or advance less';
     super(400, 2, `Invalid request: ms ${rule}`, { location: 'ms', message: rule, invalidValue: String(ms) });
   }
 }
@@ -181,7 +181,7 @@ class Jump {
   private readonly touched = new Set<string>();
   private moved = 0;
   private readonly from: number;
-  private readonly partMs: number;
+  private readonly inParts: boolean;
   private readonly firstAuction: number;
   private readonly total: number;
   private readonly startedAt = performance.now();
@@ -195,7 +195,7 @@ class Jump {
     const { engine } = sim;
     const { cycleMs } = engine.config;
     this.from = sim.now();
-    this.partMs = engine.jumpTerms(0, 0, 0).everyAuction ? cycleMs : ms;
+    this.inParts = engine.jumpTerms(0, 0, 0).everyAuction;
     const auction = currentAuction(engine.state);
     this.firstAuction = auction.auctionId;
     // Ids count elapsed cycles: the auction open at the end is this many after the first.
@@ -203,9 +203,16 @@ class Jump {
     this.total = to < auction.clearsAt ? 0 : Math.floor((to - auction.clearsAt) / cycleMs) + 1;
   }
 
-  /** Runs the next part (the clock moves, then the engine to it); true when it was the last. */
+  /**
+   * Runs the next part: the clock moves to the engine's next transition (a lock, a clear with the
+   * market's orders for the next auction, a settlement: the units of work), then the engine to it.
+   * True when it was the last.
+   */
   part(): boolean {
-    const step = Math.min(this.partMs, this.ms - this.moved);
+    const rest = this.ms - this.moved;
+    const due = this.inParts ? this.sim.engine.nextDeadline() : null;
+    // At least 1 ms a part: every transition due at the clock's reading has run by then.
+    const step = due === null ? rest : Math.min(rest, Math.max(1, due - this.sim.now()));
     this.moved += step;
     this.clock.advance(step);
     const last = this.moved >= this.ms;

@@ -27,8 +27,8 @@ export function ordersPerAuction(c: MarketConfig, capPerEntity: number): number 
 
 /**
  * Orders over `count` auctions from `fromAuctionId` on, the configuration read per auction (a
- * scenario changes it by auction number), each one's rate worked out once. Stops counting once
- * past `ceiling` (an in-process jump may name any length).
+ * scenario changes it by auction number), each one's rate worked out once. Past `ceiling` the
+ * rest is extrapolated, not read (an in-process jump may name any length).
  */
 export function expectedOrders(
   configFor: (auctionId: number) => MarketConfig,
@@ -39,15 +39,16 @@ export function expectedOrders(
 ): number {
   const rates = new Map<MarketConfig, number>();
   let total = 0;
-  for (let id = fromAuctionId; id < fromAuctionId + count; id++) {
-    const c = configFor(id);
+  for (let i = 0; i < count; i++) {
+    const c = configFor(fromAuctionId + i);
     let rate = rates.get(c);
     if (rate === undefined) {
       rate = ordersPerAuction(c, capPerEntity);
       rates.set(c, rate);
     }
     total += rate;
-    if (total > ceiling) break;
+    // Past the ceiling: the rest at the rate so far (the answer only has to say "too many").
+    if (total > ceiling) return Math.ceil((total / (i + 1)) * count);
   }
   return Math.ceil(total);
 }
