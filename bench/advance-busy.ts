@@ -7,7 +7,7 @@
  * (and, with `--store`, a store in a temporary file, removed after), opens auction 1, then sends
  * `POST /_sim/clock/advance {ms}` and meanwhile a `GET /v1/match/account` every 10 ms, one at a
  * time on one connection (each sent 10 ms after the one before was, or as soon as it is answered).
- * Reports the jump's wall time, the longest and median wait of those GETs, the server's RSS before
+ * Reports the jump's wall time, the longest, p99 and median wait of those GETs, the server's RSS before
  * and its peak, and where the jump ended (auction, orders held in memory).
  */
 import { type ChildProcess, fork } from 'node:child_process';
@@ -30,6 +30,9 @@ export interface AdvanceBusyResult {
   gets: number;
   longestGetMs: number;
   medianGetMs: number;
+  p99GetMs: number;
+  /** GETs that waited more than 100 ms. */
+  getsOver100Ms: number;
   rssBeforeMb: number;
   serverPeakRssMb: number;
   currentAuctionId: number;
@@ -160,6 +163,8 @@ export async function benchAdvanceBusy(
       gets: waits.length,
       longestGetMs: sorted.at(-1) ?? 0,
       medianGetMs: sorted[Math.floor(sorted.length / 2)] ?? 0,
+      p99GetMs: sorted[Math.floor(sorted.length * 0.99)] ?? 0,
+      getsOver100Ms: waits.filter((w) => w > 100).length,
       rssBeforeMb: before.rssMb,
       serverPeakRssMb: after.peakMb,
       currentAuctionId: state.data.auction.auctionId,
@@ -193,7 +198,8 @@ if (isMain && arg('--serve') !== undefined) {
   console.log(
     `${r.root}: advance ${r.ms} ms, market ${r.market}${r.store ? ', store' : ''} -> ${r.advanceStatus} in ` +
       `${r.advanceWallMs.toFixed(0)} ms; ${r.gets} GETs every ${GET_EVERY_MS} ms: longest wait ` +
-      `${r.longestGetMs.toFixed(0)} ms, median ${r.medianGetMs.toFixed(1)} ms; server RSS ` +
+      `${r.longestGetMs.toFixed(0)} ms, p99 ${r.p99GetMs.toFixed(0)} ms, median ${r.medianGetMs.toFixed(1)} ms, ` +
+      `${r.getsOver100Ms} over 100 ms; server RSS ` +
       `${r.rssBeforeMb.toFixed(0)} MB before, peak ${r.serverPeakRssMb.toFixed(0)} MB; now auction ` +
       `${r.currentAuctionId}, ${r.ordersInMemory} orders in memory`,
   );
