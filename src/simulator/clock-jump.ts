@@ -33,13 +33,15 @@ const LOG_EVERY_MS = 1_000;
 
 /** `GET /_sim/state` -> `jump`: the clock jump running (null when none is). */
 export interface JumpView {
-  /** Where the jump started and where it ends (ISO 8601). */
+  /** Where the jump started (ISO 8601). */
   from: string;
+  /** Where it ends. */
   to: string;
   /** The instant it has reached: the simulator's clock while it runs. */
   now: string;
-  /** Auctions that cleared since it started, and how many will have by its end. */
+  /** Auctions that cleared since it started. */
   auctionsDone: number;
+  /** Auctions that will have cleared by its end. */
   auctionsTotal: number;
 }
 
@@ -56,11 +58,22 @@ export interface AdvanceOptions {
 
 const count = (n: number) => n.toLocaleString('en-US');
 
-/** A jump whose orders would not fit in memory without a store: 400 code 2 naming `ms`, nothing changed. */
-export class ClockJumpTooLargeError extends VenueError {
+/**
+ * A clock jump whose orders would not fit in memory without a store, refused before anything
+ * changed: `POST /_sim/clock/advance` answers it with 400 code 2 naming `ms`.
+ */
+export class ClockJumpTooLargeError extends RangeError {
+  /** Always `ClockJumpTooLargeError`. */
+  override name = 'ClockJumpTooLargeError';
+  /** The rule the jump breaks, as the 400 body's field message says it (the message is `Invalid request: ms <rule>`). */
+  readonly rule: string;
+
   constructor(
+    /** The jump asked for (ms). */
     readonly ms: number,
+    /** The orders in memory when it was asked. */
     readonly held: number,
+    /** About how many orders the market would add during it. */
     readonly expected: number,
   ) {
     // Within the field message's bound (contract/error-details.ts): the limit and the way out both show.
@@ -68,14 +81,22 @@ export class ClockJumpTooLargeError extends VenueError {
       `would hold about ${count(held + expected)} orders in memory (${count(held)} now), over the ` +
       `${count(JUMP_ORDER_LIMIT)} kept without a store: run with --store <file> (option store), which ` +
       'evicts old orders during the jump, or advance less';
-    super(400, 2, `Invalid request: ms ${rule}`, { location: 'ms', message: rule, invalidValue: String(ms) });
+    super(`Invalid request: ms ${rule}`);
+    this.rule = rule;
   }
 }
 
-/** A control action while a clock jump runs: 409 code -1. */
-export class ClockJumpInProgressError extends VenueError {
+/**
+ * A control action that moves the clock or replaces the state, asked while a clock jump runs:
+ * `/_sim/*` answers it with 409 code -1.
+ */
+export class ClockJumpInProgressError extends Error {
+  /** Always `ClockJumpInProgressError`. */
+  override name = 'ClockJumpInProgressError';
+
+  /** @internal */
   constructor(view: JumpView) {
-    super(409, -1, `a clock jump is in progress (to ${view.to}, now at ${view.now}); wait for its answer`);
+    super(`a clock jump is in progress (to ${view.to}, now at ${view.now}); wait for its answer`);
   }
 }
 

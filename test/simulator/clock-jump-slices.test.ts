@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  ClockJumpInProgressError,
   ClockJumpTooLargeError,
   createSimulator,
   JUMP_ORDER_LIMIT,
@@ -50,7 +51,16 @@ describe('a clock jump with the market on runs in slices', () => {
     let advanceAnswered = false;
     const during = atFirstClear(d.sim, () =>
       Promise.all([
-        d.call('GET', '/_sim/state', null).then((r) => ({ r, advanceAnswered })),
+        d.call('GET', '/_sim/state', null).then((r) => {
+          // In process, while the jump still runs: the same refusal, typed.
+          let thrown: unknown;
+          try {
+            d.sim.advance(1_000);
+          } catch (err) {
+            thrown = err;
+          }
+          return { r, advanceAnswered, thrown };
+        }),
         d.call('POST', '/_sim/clock/advance', null, { ms: 1_000 }),
         d.call('POST', '/_sim/reset', null),
         d.call('POST', '/_sim/auctions/clear', null),
@@ -74,9 +84,15 @@ describe('a clock jump with the market on runs in slices', () => {
     // At the instant the jump reached: the auction open then.
     expect(mid.auction.auctionId).toBe(1 + jump.auctionsDone);
 
+    expect(state.thrown).toBeInstanceOf(ClockJumpInProgressError);
+    expect((state.thrown as Error).message).toMatch(
+      /^a clock jump is in progress \(to 2026-01-01T02:00:00\.000Z/,
+    );
     for (const refused of [second, reset, clear]) {
       expectError(refused, 409, -1);
-      expect((refused.body as { message: string }).message).toMatch(/^a clock jump is in progress/);
+      expect((refused.body as { message: string }).message).toMatch(
+        /^a clock jump is in progress \(to 2026-01-01T02:00:00\.000Z, now at 2026-01-01T0[01]:[\d:.]+Z\); wait for its answer$/,
+      );
     }
     expect(advance.status).toBe(200);
     expect(dataOf(advance)).toEqual({ now: '2026-01-01T02:00:00.000Z' });
