@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  checkInvariants,
   ClockJumpInProgressError,
   ClockJumpTooLargeError,
   createSimulator,
@@ -151,6 +152,44 @@ describe('a clock jump with the market on runs in slices', () => {
     expect(slicedState).toEqual(await state(oneStep));
     expect(slicedState).toEqual(await state(inProcess));
     await Promise.all([sliced.sim.close(), oneStep.sim.close(), inProcess.sim.close()]);
+  });
+});
+
+describe('a clock jump stopped part way', () => {
+  it('by its signal, or by close(), leaves the clock where it got to and the books whole', async () => {
+    const sim = createSimulator({ clock: 'manual', startTime: T0, market: 'calm', seed: 4 });
+    sim.advance(0);
+    const controller = new AbortController();
+    const seen: JumpView[] = [];
+    const stopped = await sim
+      .advanceAsync(HOUR, {
+        signal: controller.signal,
+        onProgress: (p) => {
+          seen.push(p);
+          if (p.auctionsDone === 5) controller.abort(new Error('enough'));
+        },
+      })
+      .then(
+        () => 'finished',
+        (err: Error) => err.message,
+      );
+    expect(stopped).toBe('enough');
+    const state = sim.getState();
+    expect(state.jump).toBeNull();
+    // It stopped at a part's end after the fifth clear, short of the hour.
+    expect(state.auction.auctionId).toBeGreaterThanOrEqual(6);
+    expect(sim.now()).toBeLessThan(Date.parse(T0) + HOUR);
+    expect(Date.parse(state.now)).toBe(sim.now());
+    expect(seen.at(-1)?.auctionsTotal).toBe(360);
+    expect(checkInvariants(sim)).toEqual([]);
+
+    // A closing simulator stops a jump running; what it answers says so.
+    const running = sim.advanceAsync(HOUR).then(
+      () => 'finished',
+      (err: Error) => err.message,
+    );
+    await sim.close();
+    expect(await running).toBe('the simulator closed during the clock jump');
   });
 });
 
