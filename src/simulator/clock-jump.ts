@@ -9,9 +9,10 @@
  * step, evicts as the jump proceeds, and the asynchronous path (the HTTP route) yields to the
  * event loop every ~15 ms of work, so other requests are answered meanwhile. The parts send
  * exactly the events one step over the whole jump would (the balance events wait for the last
- * part: engine.ts), so where a jump is cut changes nothing it does. Without a population a jump stays one step: clock.ts skips or holds its idle
- * auctions across the whole jump, so it costs what its book needs, and parts would cut that.
- * Without a store nothing leaves memory: a jump whose orders would not fit is refused before it runs.
+ * part: engine.ts), so where a jump is cut changes nothing it does. Without a population a jump
+ * stays one step: clock.ts skips or holds its idle auctions across the whole jump, so it costs
+ * what its book needs, and parts would cut that. Without a store nothing leaves memory: a jump
+ * whose orders would not fit is refused before it runs.
  */
 import type { VenueEngine } from './engine/engine.js';
 import { VenueError } from './engine/errors.js';
