@@ -194,7 +194,7 @@ export class VenueEngine implements EngineOperations {
     this.step(() => undefined, t, part);
   }
 
-  /** A clock jump's terms (clock-jump.ts): a population acts in every auction (clock.ts skips none), a store evicts. */
+  /** A jump's terms (clock-jump.ts): a population acts every auction (none skipped), a store evicts. */
   jumpTerms(fromAuctionId: number, auctions: number, ceiling: number) {
     const { population: p, config } = this;
     const orders = p?.expectedOrders?.(fromAuctionId, auctions, config.maxOrdersPerAuction, ceiling) ?? 0;
