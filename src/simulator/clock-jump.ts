@@ -218,7 +218,9 @@ class Jump {
     const { engine } = sim;
     const { cycleMs } = engine.config;
     this.from = sim.now();
-    this.inParts = engine.jumpTerms(0, 0, 0).everyAuction;
+    // A jump of one cycle or less stays one step, as before parts: a caller stepping an auction at
+    // a time sees each step (and a store's eviction and checkpoint) end where it asked.
+    this.inParts = ms > cycleMs && engine.jumpTerms(0, 0, 0).everyAuction;
     const auction = currentAuction(engine.state);
     this.firstAuction = auction.auctionId;
     // Ids count elapsed cycles: the auction open at the end is this many after the first.
