@@ -1,3 +1,10 @@
+export {
+  type AdvanceOptions,
+  ClockJumpInProgressError,
+  ClockJumpTooLargeError,
+  JUMP_ORDER_LIMIT,
+  type JumpView,
+} from './clock-jump.js';
 export type { WireAccountSummary } from './engine/account.js';
 export type { ClearingRule } from './engine/clearing-types.js';
 export { type EngineOptions, VenueEngine } from './engine/engine.js';

@@ -9,7 +9,7 @@ import type { StoreOption } from './store/simulator-store.js';
 
 /** Where the simulator reports; it logs no secrets. */
 export interface Logger {
-  /** Informational lines (nothing logs at this level today). */
+  /** Informational lines: a long clock jump's progress (clock-jump.ts). */
   info(message: string): void;
   /** Unexpected failures (a 500, a listener that threw), with the error. */
   error(message: string, err?: unknown): void;

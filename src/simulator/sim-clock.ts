@@ -1,5 +1,6 @@
 import { DeadlineTimer } from './deadline-timer.js';
-import { startTimeMs } from './options.js';
+import type { VenueEngine } from './engine/engine.js';
+import { type Logger, startTimeMs } from './options.js';
 
 /**
  * The simulator's time (epoch ms): the start, plus every advance and restore jump, plus ('real'
@@ -57,6 +58,20 @@ export class SimClock {
       () => {
         step();
         this.arm();
+      },
+    );
+  }
+
+  /** A real clock runs the engine's steps as they fall due; a step that throws is logged. */
+  driveEngine(engine: () => VenueEngine, logger: Logger): void {
+    this.drive(
+      () => engine().nextDeadline(),
+      () => {
+        try {
+          engine().advanceTo();
+        } catch (err) {
+          logger.error('auction cycle step failed', err);
+        }
       },
     );
   }

@@ -1,4 +1,5 @@
 /** Types of the Simulator's surface, kept apart so that simulator.ts holds the wiring. */
+import type { JumpView } from './clock-jump.js';
 import type { VenueEngine } from './engine/engine.js';
 import type { Faults } from './faults.js';
 import type { MarketSummary } from './market/population.js';
@@ -11,6 +12,8 @@ export type SimulatorStateView = ReturnType<VenueEngine['snapshot']> & {
   clock: 'real' | 'manual';
   /** The background market's participants and what they placed; null without one. */
   market: MarketSummary | null;
+  /** The clock jump running (`POST /_sim/clock/advance` answers when it ends); null when none is. */
+  jump: JumpView | null;
 };
 
 /** `sim.eventLog()`: the log as `GET /_sim/log` answers it. */

@@ -2,7 +2,7 @@
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
  * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
  */
-
+import { type AdvanceOptions, ClockJumps } from './clock-jump.js';
 import type { WireInput } from './engine/bank-wires.js';
 import { VenueEngine } from './engine/engine.js';
 import type { WireAuction } from './engine/rest-shapes.js';
@@ -59,6 +59,7 @@ export class Simulator extends SimulatorReads {
   private readonly scenario: ResolvedScenario | undefined;
   /** With `store`: evicted orders and checkpoints in SQLite (store/simulator-store.ts). */
   private readonly store: SimulatorStore | undefined;
+  private readonly jumps = new ClockJumps(this, () => this.time);
 
   constructor(given: SimulatorOptions = {}) {
     // A scenario's settings become options under the ones given (scenario/options.ts).
@@ -90,16 +91,7 @@ export class Simulator extends SimulatorReads {
     this.events = new EventFanout(this.platform, (event, err) =>
       this.logger.error(`event listener failed on ${event.event}`, err),
     );
-    this.time.drive(
-      () => this.engine.nextDeadline(),
-      () => {
-        try {
-          this.engine.advanceTo();
-        } catch (err) {
-          this.logger.error('auction cycle step failed', err);
-        }
-      },
-    );
+    this.time.driveEngine(() => this.engine, this.logger);
     this.port = simulatorPort(this, {
       options,
       faults: this.faultState,
@@ -205,13 +197,15 @@ export class Simulator extends SimulatorReads {
     return this.act('settleAuction', undefined, () => this.engine.settle());
   }
 
-  /** Moves simulated time forward, running every transition that falls due. */
-  advance(ms: number): void {
-    if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
-    this.act('advance', { ms }, () => {
-      this.time.advance(ms);
-      this.engine.advanceTo();
-    });
+  /** Moves simulated time forward, running every transition that falls due (checked first: clock-jump.ts). */
+  advance(ms: number, options: Pick<AdvanceOptions, 'onProgress'> = {}): void {
+    this.jumps.check(ms);
+    this.act('advance', { ms }, () => this.jumps.run(ms, options.onProgress));
+  }
+
+  /** `advance(ms)` in slices (`POST /_sim/clock/advance`): requests are answered while it runs. */
+  advanceAsync(ms: number, options: AdvanceOptions = {}): Promise<void> {
+    return this.jumps.runAsync(ms, options, () => this.log?.control(this.now(), 'advance', { ms }));
   }
 
   /** Locks the current auction now, or opens it again; returns the auction. */
@@ -230,7 +224,7 @@ export class Simulator extends SimulatorReads {
   /** What `GET /_sim/state` answers: auction, entities, ledgers; `faults` as `GET /_sim/faults` (one source). */
   getState(): SimulatorStateView {
     const [faults, market] = [{ ...this.faultState.current }, this.population?.summary() ?? null];
-    return { ...this.engine.snapshot(), faults, clock: this.clock, market };
+    return { ...this.engine.snapshot(), faults, clock: this.clock, market, jump: this.jumps.view() };
   }
 
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
@@ -252,6 +246,7 @@ export class Simulator extends SimulatorReads {
    * path and the rule) and changes nothing for a document it cannot use, another version included.
    */
   restore(doc: unknown): void {
+    this.jumps.idle();
     this.restoreDocument(doc);
     this.store?.restart(this.engine.state, this.now(), this.doc);
   }
@@ -276,6 +271,7 @@ export class Simulator extends SimulatorReads {
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
   reset(): void {
+    this.jumps.idle();
     this.log?.control(this.now(), 'reset');
     this.engine = this.newEngine();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
@@ -306,8 +302,9 @@ export class Simulator extends SimulatorReads {
     return killSockets;
   }
 
-  /** A control action: logged before it runs (its events follow it), then the real clock re-armed. */
+  /** A control action (none during a clock jump): logged first (its events follow), then the clock re-armed. */
   private act<T>(action: string, args: unknown, run: () => T): T {
+    this.jumps.idle();
     this.log?.control(this.now(), action, args);
     const r = run();
     this.time.arm();
@@ -327,6 +324,7 @@ export class Simulator extends SimulatorReads {
   /** Stops timers, closes servers started by listen(), stops webhook retries, then the store. */
   async close(): Promise<void> {
     this.time.stop();
+    this.jumps.close();
     const closed = await Promise.allSettled([this.servers.closeAll(), this.platform.close()]);
     this.store?.close(this.engine.state, this.now(), this.doc);
     for (const c of closed) if (c.status === 'rejected') throw c.reason;

@@ -25,6 +25,7 @@ import {
   DEFAULT_ENGINE_CONFIG,
   type EngineConfig,
   type Entity,
+  type JumpPart,
   type SettlementFaults,
   type SimulatorEvent,
 } from './types.js';
@@ -78,6 +79,8 @@ export interface EnginePopulation {
   seed(state: EngineState): void;
   /** Places its orders in an auction that just opened, through the engine's own rules. */
   onOpened(ctx: EngineContext, auction: Auction): void;
+  /** About how many orders it adds over `auctions` auctions from `fromAuctionId` on (market/rate.ts). */
+  expectedOrders?(fromAuctionId: number, auctions: number, capPerEntity: number, ceiling: number): number;
 }
 
 /**
@@ -153,8 +156,10 @@ export class VenueEngine implements EngineOperations {
     this.opened(ctx, currentAuction(ctx.state));
   }
 
-  private step<T>(fn: (ctx: EngineContext) => T, until?: number): T {
+  private step<T>(fn: (ctx: EngineContext) => T, until?: number, part?: JumpPart): T {
     const ctx = this.context();
+    // The parts before: their entities first, in the order they were touched, as one step has them.
+    if (part?.last) for (const entityId of part.touched) ctx.dirty.add(entityId);
     const target = Math.max(this.time, until ?? this.now());
     try {
       this.openFirst(ctx);
@@ -163,20 +168,37 @@ export class VenueEngine implements EngineOperations {
       return fn(ctx);
     } finally {
       this.time = ctx.time;
-      for (const entityId of ctx.dirty) {
-        const entity = this.state.entities.get(entityId);
-        if (!entity?.hasAccount || !this.wants(entityId)) continue;
-        const { activityWindowMs } = this.config;
-        const numbers = accountNumbers(this.state, entityId, this.time, activityWindowMs, this.archived);
-        this.onEvent(balanceEvent(entityId, numbers));
-      }
+      if (part && !part.last) for (const entityId of ctx.dirty) part.touched.add(entityId);
+      else this.reportBalances(ctx.dirty);
       this.afterStep?.();
     }
   }
 
-  /** Applies every transition due up to `t` (default: the clock's now). */
-  advanceTo(t?: number): void {
-    this.step(() => undefined, t);
+  /** balance.updated for each entity a step touched, at the step's end. */
+  private reportBalances(dirty: ReadonlySet<string>): void {
+    for (const entityId of dirty) {
+      const entity = this.state.entities.get(entityId);
+      if (!entity?.hasAccount || !this.wants(entityId)) continue;
+      const { activityWindowMs } = this.config;
+      const numbers = accountNumbers(this.state, entityId, this.time, activityWindowMs, this.archived);
+      this.onEvent(balanceEvent(entityId, numbers));
+    }
+  }
+
+  /**
+   * Applies every transition due up to `t` (default: the clock's now). With `part`, this is a part
+   * of a longer clock jump (clock-jump.ts): the balance events wait for its last part, so that the
+   * parts send exactly the events one step over the whole jump would.
+   */
+  advanceTo(t?: number, part?: JumpPart): void {
+    this.step(() => undefined, t, part);
+  }
+
+  /** A jump's terms (clock-jump.ts): a population acts every auction (none skipped), a store evicts. */
+  jumpTerms(fromAuctionId: number, auctions: number, ceiling: number) {
+    const { population: p, config } = this;
+    const orders = p?.expectedOrders?.(fromAuctionId, auctions, config.maxOrdersPerAuction, ceiling) ?? 0;
+    return { everyAuction: p !== undefined, evicts: this.archive !== undefined, orders };
   }
 
   /** When the next scheduled transition is due, or null if nothing is scheduled. */

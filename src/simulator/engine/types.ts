@@ -253,3 +253,14 @@ export interface ActivitySums {
   rebates: number;
   fees: number;
 }
+
+/**
+ * One part of a clock jump run as several steps (src/simulator/clock-jump.ts).
+ * @hidden
+ */
+export interface JumpPart {
+  /** The entities the earlier parts touched: their balance events wait for the last part. */
+  readonly touched: Set<string>;
+  /** The jump's last part: it reports every entity the jump touched. */
+  readonly last: boolean;
+}

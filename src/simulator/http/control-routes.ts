@@ -17,7 +17,8 @@ function optionalBody(req: Request): MaybeAsync<unknown> {
 
 const ClearBody = z.object({ settle: z.boolean().optional() });
 // A jump costs what its book needs, not its length (engine/clock.ts skips or holds auctions in
-// which nothing can trade); the bound still caps what one request can do to the clock.
+// which nothing can trade; with a market it runs in slices: clock-jump.ts); the bound still caps
+// what one request can do to the clock.
 const AdvanceBody = z.object({
   ms: z
     .number()
@@ -66,7 +67,7 @@ export const controlRoutes: RouteTable<ControlHandler> = {
   '/_sim/clock/advance': {
     POST: async (sim, req) => {
       const b = validateConfig(AdvanceBody, await optionalBody(req));
-      sim.advance(b.ms);
+      await sim.advanceAsync(b.ms);
       return dataResponse(200, { now: new Date(sim.now()).toISOString() });
     },
   },

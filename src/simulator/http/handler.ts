@@ -1,4 +1,5 @@
 import { sleep } from '../../contract/retry-policy.js';
+import { ClockJumpInProgressError, ClockJumpTooLargeError } from '../clock-jump.js';
 import { VenueError } from '../engine/errors.js';
 import { bearerKey, unknownKey } from './auth.js';
 import type { BodySource } from './body.js';
@@ -9,7 +10,7 @@ import type { ControlHandler } from './market-routes.js';
 import { andThen, type MaybeAsync } from './maybe-async.js';
 import { type OperationRoute, runOperation } from './operations.js';
 import type { SimulatorPort } from './port.js';
-import { type Answer, answerToResponse, HttpError, jsonAnswer } from './responses.js';
+import { type Answer, answerToResponse, HttpError, invalidRequest, jsonAnswer } from './responses.js';
 import { handlerFor, matchRoute, methodNotAllowed, notFound } from './router.js';
 import { type VenueRequest, venueRoutes } from './venue-routes.js';
 
@@ -47,6 +48,11 @@ export function requestIdFor(incoming: string | null | undefined): string {
 
 function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
+  if (err instanceof ClockJumpInProgressError) return new HttpError(409, -1, err.message);
+  if (err instanceof ClockJumpTooLargeError)
+    return invalidRequest(err.message, [
+      { error: 'invalid_value', location: 'ms', message: err.rule, invalidValue: String(err.ms) },
+    ]);
   if (err instanceof VenueError) {
     // Code 2 always carries the extended body, whichever layer found the fault.
     const f = err.field;

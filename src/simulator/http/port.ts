@@ -49,6 +49,8 @@ export interface ControlPort {
   clearAuction(options?: { settle?: boolean }): unknown;
   settleAuction(): unknown;
   advance(ms: number): void;
+  /** advance in slices: other requests are answered while it runs. */
+  advanceAsync(ms: number): Promise<void>;
   now(): number;
   setPhase(phase: 'open' | 'lock'): unknown;
   wire(input: WireInput): unknown;

@@ -13,6 +13,7 @@ import type { Auction, OrderType, PostFillAction } from '../engine/types.js';
 import { type MarketConfig, MarketConfigError } from './config.js';
 import { addParticipants, type ParticipantAccount } from './entities.js';
 import { idMiddle, idPrefix, idTail } from './order-ids.js';
+import { expectedOrders } from './rate.js';
 import { SeededRandom } from './random.js';
 
 interface Participant extends ParticipantAccount {
@@ -292,6 +293,11 @@ export class MarketPopulation {
       if (this.feeTexts.size < FEE_TEXTS_KEPT) this.feeTexts.set(limit, text);
     }
     return text;
+  }
+
+  /** About how many orders `auctions` auctions from `fromAuctionId` on add (rate.ts; a clock jump's check). */
+  expectedOrders(fromAuctionId: number, auctions: number, capPerEntity: number, ceiling?: number): number {
+    return expectedOrders(this.configFor, fromAuctionId, auctions, capPerEntity, ceiling);
   }
 
   /** How many participants there are, and what they did. */

@@ -100,4 +100,8 @@ export class ScenarioRun implements EnginePopulation {
     if (faults && auctionId > 1) ctx.faults = this.hooks.setFaults(faults.set);
     this.market?.onOpened(ctx, auction);
   }
+
+  expectedOrders(fromAuctionId: number, auctions: number, capPerEntity: number, ceiling: number): number {
+    return this.market?.expectedOrders(fromAuctionId, auctions, capPerEntity, ceiling) ?? 0;
+  }
 }
