@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type AccessOptions, AccessPolicy } from './http/access.js';
 import { type Inbound, type Outcome, requestIdFor } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
+import { MAX_BODY_BYTES } from './http/body.js';
 import { type NodeBody, readNodeBody } from './http/node-body.js';
 import {
   answerClientError,
@@ -51,6 +52,8 @@ export interface ListenOptions extends AccessOptions {
 export interface ServedSimulator extends WsSimulator {
   dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome>;
   readonly logger: Logger;
+  /** The largest `POST /_sim/restore` body read. */
+  readonly restoreLimitBytes: number;
 }
 
 /** A simulator serving on a port: HTTP and the WebSocket. */
@@ -92,11 +95,25 @@ function serve(
   report: Report,
   ui: boolean,
 ): MaybeAsync<void> {
-  const body = readNodeBody(req);
+  const limit = bodyLimit(sim, req, access);
+  const body = readNodeBody(req, limit);
   if (body instanceof Promise)
-    return body.then((read) => answer(sim, req, res, read, host, access, report, ui));
-  return answer(sim, req, res, body, host, access, report, ui);
+    return body.then((read) => answer(sim, req, res, read, host, access, report, ui, limit));
+  return answer(sim, req, res, body, host, access, report, ui, limit);
 }
+
+/**
+ * A snapshot is far larger than any other body: `POST /_sim/restore` from a caller the access
+ * rules admit (the control token, where one is required) is read up to the restore limit, still
+ * counted as it arrives; every other body, and a restore from anyone else, up to MAX_BODY_BYTES.
+ */
+function bodyLimit(sim: ServedSimulator, req: IncomingMessage, access: AccessPolicy): number {
+  if (req.method !== 'POST' || pathOf(req.url) !== RESTORE_PATH) return MAX_BODY_BYTES;
+  return access.admit('POST', RESTORE_PATH, req.headers, req.url).refused
+    ? MAX_BODY_BYTES
+    : sim.restoreLimitBytes;
+}
+const RESTORE_PATH = '/_sim/restore';
 
 function answer(
   sim: ServedSimulator,
@@ -107,13 +124,14 @@ function answer(
   access: AccessPolicy,
   report: Report,
   ui: boolean,
+  limit: number,
 ): MaybeAsync<void> {
   if (body === undefined) {
     report(null);
     return;
   }
   if (body === 'too-large') {
-    report(rejectTooLarge(req, res) ? 413 : null, -1);
+    report(rejectTooLarge(req, res, limit) ? 413 : null, -1);
     return;
   }
   const method = (req.method ?? 'GET').toUpperCase();

@@ -129,7 +129,9 @@ describe('snapshots', () => {
     expect(refused(badAmount)).toBe('snapshot engine.state.orders.0.amountCents: must be an integer');
     const dangling = structuredClone(doc);
     dangling.engine.state.auctions[0].orders.push('00000000-0000-4000-8000-00000000dead');
-    expect(refused(dangling)).toMatch(/^snapshot state\.auctions\[\d+\]\.orders names order 00000000-/);
+    expect(refused(dangling)).toMatch(
+      /^snapshot engine\.state\.auctions\.0\.orders\.\d+ names order 00000000-0000-4000-8000-00000000dead, not in engine\.state\.orders$/,
+    );
     const badMarket = structuredClone(doc);
     badMarket.market.config.noise.activity = 2;
     expect(refused(badMarket)).toMatch(/^snapshot market\.config\.noise\.activity /);

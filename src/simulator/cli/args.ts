@@ -62,6 +62,11 @@ const FLAGS: readonly Flag[] = [
     value: '<file>',
     help: 'SQLite order history beyond a 60 s window; restarting on the file resumes (needs better-sqlite3)',
   },
+  {
+    name: 'restore-limit-mb',
+    value: '<n>',
+    help: 'largest POST /_sim/restore body (a snapshot), 1 to 4096 MiB (default 64; other bodies 1 MiB)',
+  },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
@@ -97,6 +102,8 @@ export interface CliArgs {
   settleMs?: number;
   seed?: number;
   ticketTtlMs?: number;
+  /** `--restore-limit-mb`, in bytes. */
+  restoreLimitBytes?: number;
   /**
    * `--allowed-hosts` (canonicalised), `--cors`, and `--control-token` or else the environment
    * variable (never printed): the listen options of the same names, only those given.
@@ -175,6 +182,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const n = integer(name, text(name), min);
     if (n !== undefined) args[key] = n;
   }
+  const restoreMiB = integer('restore-limit-mb', text('restore-limit-mb'), 1);
+  if (restoreMiB !== undefined && restoreMiB > 4096)
+    throw new UsageError('--restore-limit-mb must be an integer from 1 to 4096');
+  if (restoreMiB !== undefined) args.restoreLimitBytes = restoreMiB * 1_048_576;
   return args;
 }
 
