@@ -247,15 +247,16 @@ export class Simulator extends SimulatorReads {
   private readonly doc = (): SnapshotDocument => this.document(true);
   private document(shared: boolean): SnapshotDocument {
     this.engine.advanceTo();
-    const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot(shared)];
+    const { population: p, market: m, seed, faults } = this;
     const market = m && p ? { config: m, state: p.getState() } : undefined;
-    return snapshotDocument({ now: this.now(), seed, config: this.engine.config, faults, engine, market });
+    const [engine, config] = [this.engine.exportSnapshot(shared), this.engine.config];
+    return snapshotDocument({ now: this.now(), seed, config, faults, engine, market }, shared);
   }
 
   /**
-   * Puts this simulator exactly where `doc` was taken (its clock, config, seed and market too; a
-   * later reset goes back to their seeded state). Throws a SnapshotError (a RangeError naming the
-   * path and the rule) and changes nothing for a document it cannot use, another version included.
+   * Puts this simulator exactly where `doc` was taken (its clock, config, seed, market; a reset then
+   * goes back to their seeded state). Throws a SnapshotError (a RangeError naming the path and the
+   * rule) and changes nothing for a document it cannot use: it is checked whole first (snapshot.ts).
    */
   restore(doc: unknown): void {
     this.restoreDocument(doc);
@@ -263,7 +264,6 @@ export class Simulator extends SimulatorReads {
   }
 
   private restoreDocument(doc: unknown): void {
-    // Built and checked whole on the side (snapshot.ts); only a document that passed is swapped in.
     const r = prepareRestore(doc, (setup) => this.build(setup), this.engine.state);
     Object.assign(this, r.install);
     this.time.jumpTo(r.now);

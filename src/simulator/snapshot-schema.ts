@@ -9,8 +9,14 @@ import { MAX_INSTANT_MS } from './options.js';
 
 /** The format this simulator writes and reads; another is refused (snapshot.ts). */
 export const SNAPSHOT_FORMAT = 'match-venue-sim-snapshot';
-/** Bumped whenever the document's shape or meaning changes. */
-export const SNAPSHOT_VERSION = 1;
+/**
+ * The version this simulator writes; bumped whenever the document's shape or meaning changes.
+ * Version 2 writes the orders compactly (snapshot-compact.ts); version 1 (the store's checkpoints,
+ * earlier files) is still read.
+ */
+export const SNAPSHOT_VERSION = 2;
+/** The versions restore reads. */
+export const SNAPSHOT_VERSIONS_READ: readonly number[] = [1, 2];
 /** The longest duration a document's configuration may name (a year). */
 export const MAX_DURATION_MS = 31_536_000_000;
 
@@ -177,7 +183,8 @@ const engineState = z
 export const SnapshotSchema = z
   .object({
     format: z.literal(SNAPSHOT_FORMAT),
-    version: z.literal(SNAPSHOT_VERSION),
+    // Checked in the version 1 shape: a version 2 document is expanded first (snapshot.ts).
+    version: z.union([z.literal(1), z.literal(SNAPSHOT_VERSION)]),
     clock: z.object({ now: instant }).strict(),
     seed: int,
     config: z
@@ -226,8 +233,8 @@ export type CheckedDocument = z.infer<typeof SnapshotSchema>;
 export interface SnapshotDocument {
   /** Always `match-venue-sim-snapshot`. */
   format: typeof SNAPSHOT_FORMAT;
-  /** The document format's version (SNAPSHOT_VERSION); another is refused. */
-  version: typeof SNAPSHOT_VERSION;
+  /** The document format's version (SNAPSHOT_VERSION; restore reads 1 too); another is refused. */
+  version: typeof SNAPSHOT_VERSION | 1;
   /** The simulated clock when it was taken. */
   clock: {
     /** Epoch ms. */

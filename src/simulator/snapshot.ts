@@ -18,9 +18,11 @@ import {
   type CheckedDocument,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
+  SNAPSHOT_VERSIONS_READ,
   type SnapshotDocument,
   SnapshotSchema,
 } from './snapshot-schema.js';
+import { CompactFormError, compactState, expandState } from './snapshot-compact.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument } from './snapshot-schema.js';
 
@@ -46,15 +48,19 @@ export interface SnapshotParts {
   faults: Faults;
 }
 
-/** The document for `parts` (already deep copies: the simulator may run on). */
-export function snapshotDocument(parts: SnapshotParts): SnapshotDocument {
-  const document: CheckedDocument = {
+/**
+ * The document for `parts` (already deep copies: the simulator may run on): version 2, its orders
+ * compact; `expanded` writes version 1 (the store's checkpoints, read back by this simulator only).
+ */
+export function snapshotDocument(parts: SnapshotParts, expanded = false): SnapshotDocument {
+  const engine = expanded ? parts.engine : { ...parts.engine, state: compactState(parts.engine.state) };
+  const document = {
     format: SNAPSHOT_FORMAT,
-    version: SNAPSHOT_VERSION,
+    version: expanded ? 1 : SNAPSHOT_VERSION,
     clock: { now: parts.now },
     seed: parts.seed,
     config: { ...parts.config },
-    engine: parts.engine,
+    engine,
     market: parts.market
       ? {
           config: structuredClone(parts.market.config) as unknown as Record<string, unknown>,
@@ -95,12 +101,12 @@ export function checkSnapshot(input: unknown): CheckedSnapshot {
       `snapshot format must be "${SNAPSHOT_FORMAT}" (a document from POST /_sim/snapshot); got ${JSON.stringify(format) ?? 'none'}`,
       'format',
     );
-  if (version !== SNAPSHOT_VERSION)
+  if (!SNAPSHOT_VERSIONS_READ.includes(version as number))
     throw new SnapshotError(
-      `snapshot version ${JSON.stringify(version) ?? 'none'} is not supported: this simulator reads version ${SNAPSHOT_VERSION} only; take the snapshot again with this version`,
+      `snapshot version ${JSON.stringify(version) ?? 'none'} is not supported: this simulator reads versions ${SNAPSHOT_VERSIONS_READ.join(' and ')}; take the snapshot again with this version`,
       'version',
     );
-  const r = SnapshotSchema.safeParse(input);
+  const r = SnapshotSchema.safeParse(version === 1 ? input : expanded(input as { engine?: unknown }));
   if (!r.success) fail(r.error.issues[0], '');
   const document = r.data;
   const faults = FaultsBody.safeParse(document.faults);
@@ -120,6 +126,18 @@ export function checkSnapshot(input: unknown): CheckedSnapshot {
   }
   const { killSockets: _ignored, ...kept } = faults.data;
   return { document, market, faults: kept };
+}
+
+/** A version 2 document with its engine state in the version 1 shape (snapshot-compact.ts). */
+function expanded(input: { engine?: unknown }): unknown {
+  const engine = input.engine as { state?: unknown } | null | undefined;
+  if (engine === null || typeof engine !== 'object') return input;
+  try {
+    return { ...input, engine: { ...engine, state: expandState(engine.state) } };
+  } catch (err) {
+    if (err instanceof CompactFormError) throw new SnapshotError(`snapshot ${err.message}`, err.path);
+    throw err;
+  }
 }
 
 /** What a simulator is put together from: its market, seed and engine configuration. */
