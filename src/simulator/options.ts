@@ -83,8 +83,9 @@ export interface SimulatorOptions {
   /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
   ticketTtlMs?: number;
   /**
-   * The largest `POST /_sim/restore` body, bytes: default 64 MiB (a busy market's snapshot is far
-   * past the 1 MiB of other bodies); an integer from 1 MiB to 4 GiB (else a RangeError).
+   * The largest `POST /_sim/restore` body, bytes: an integer from 1 MiB (1048576) to the default,
+   * 536870888 (2^29 - 24, the longest text a snapshot can be), else a RangeError. Other bodies
+   * stay within 1 MiB; a busy market's snapshot is far past it (docs/MARKET.md, Snapshots).
    */
   restoreLimitBytes?: number;
 }
@@ -92,9 +93,9 @@ export interface SimulatorOptions {
 /** `restoreLimitBytes`, checked; the default when absent. */
 export function restoreLimit(value: number | undefined): number {
   if (value === undefined) return MAX_RESTORE_BYTES;
-  if (!Number.isInteger(value) || value < 1_048_576 || value > 4 * 1024 ** 3)
+  if (!Number.isInteger(value) || value < 1_048_576 || value > MAX_RESTORE_BYTES)
     throw new RangeError(
-      `restoreLimitBytes must be an integer from 1048576 (1 MiB) to 4294967296 (4 GiB); got ${value}`,
+      `restoreLimitBytes must be an integer from 1048576 (1 MiB) to ${MAX_RESTORE_BYTES} (2^29 - 24); got ${value}`,
     );
   return value;
 }

@@ -30,11 +30,16 @@ describe('the CLI and a restore at the end of time', () => {
     expect(run.out.text).not.toMatch(/Invalid time value/);
   });
 
-  it('prints the restore limit in --help', async () => {
+  it('prints the restore limit in --help, and refuses one out of range naming the flag', async () => {
     const run = cli(['--help']);
     const [code] = await run.exited;
     expect(code).toBe(0);
-    expect(run.out.text).toMatch(/--restore-limit-mb <n>\s+largest POST \/_sim\/restore body .*default 64/);
+    expect(run.out.text).toMatch(/--restore-limit-mb <n>\s+largest POST \/_sim\/restore body .*default 512/);
+    const refused = cli(['--restore-limit-mb', '513']);
+    expect((await refused.exited)[0]).toBe(2);
+    expect(refused.out.err).toMatch(
+      /^match-venue-sim: --restore-limit-mb must be an integer from 1 to 512\n/,
+    );
   });
 });
 

@@ -75,10 +75,12 @@ describe('snapshots over HTTP', () => {
     expect(read.status).toBe(400);
   });
 
-  it('refuses a restoreLimitBytes outside 1 MiB to 4 GiB, naming the option', () => {
-    expect(() => createSimulator({ restoreLimitBytes: 1000 })).toThrow(
-      /^restoreLimitBytes must be an integer/,
-    );
+  it('reads up to 2^29 - 24 bytes by default; refuses a restoreLimitBytes outside 1 MiB to that, naming it', () => {
+    expect(simulator().restoreLimitBytes).toBe(2 ** 29 - 24);
+    for (const bad of [1000, 2 ** 29, 1.5 * MiB + 0.5])
+      expect(() => createSimulator({ restoreLimitBytes: bad })).toThrow(
+        /^restoreLimitBytes must be an integer from 1048576/,
+      );
   });
 });
 

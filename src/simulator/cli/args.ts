@@ -65,7 +65,7 @@ const FLAGS: readonly Flag[] = [
   {
     name: 'restore-limit-mb',
     value: '<n>',
-    help: 'largest POST /_sim/restore body (a snapshot), 1 to 4096 MiB (default 64; other bodies 1 MiB)',
+    help: 'largest POST /_sim/restore body (a snapshot), 1 to 512 MiB (default 512; other bodies 1 MiB)',
   },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
@@ -183,9 +183,10 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     if (n !== undefined) args[key] = n;
   }
   const restoreMiB = integer('restore-limit-mb', text('restore-limit-mb'), 1);
-  if (restoreMiB !== undefined && restoreMiB > 4096)
-    throw new UsageError('--restore-limit-mb must be an integer from 1 to 4096');
-  if (restoreMiB !== undefined) args.restoreLimitBytes = restoreMiB * 1_048_576;
+  if (restoreMiB !== undefined && restoreMiB > 512)
+    throw new UsageError('--restore-limit-mb must be an integer from 1 to 512');
+  // 512 MiB is the longest string JavaScript holds, less 24 bytes: the simulator's own maximum.
+  if (restoreMiB !== undefined) args.restoreLimitBytes = Math.min(restoreMiB * 1_048_576, 2 ** 29 - 24);
   return args;
 }
 

@@ -8,11 +8,13 @@ import { type ErrorDetail, HttpError, invalidRequest } from './responses.js';
 export const MAX_BODY_BYTES = 1_048_576;
 
 /**
- * Default largest `POST /_sim/restore` body (64 MiB; the `restoreLimitBytes` option, the CLI's
- * `--restore-limit-mb`): a snapshot holds every order in memory, far past MAX_BODY_BYTES on a
- * busy market. Counted as the bytes arrive, so a larger body is refused without being held.
+ * Largest `POST /_sim/restore` body, and its default (`restoreLimitBytes`, the CLI's
+ * `--restore-limit-mb` lower it): the longest text a JavaScript string holds (2^29 - 24, V8's
+ * limit), so every snapshot the simulator can write is read back, however long the run (a busy
+ * market's 1,200 auctions: 165 MB). A body is counted as its bytes arrive, so a larger one is
+ * refused without being held; decoded, no body within it is too long for a string.
  */
-export const MAX_RESTORE_BYTES = 64 * 1_048_576;
+export const MAX_RESTORE_BYTES = 2 ** 29 - 24;
 
 /** Deepest JSON nesting accepted in a body; every real body is at most 3 levels deep. */
 export const MAX_JSON_DEPTH = 64;
