@@ -1,6 +1,6 @@
 import { createSimulator, type Simulator } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
-import { expandState } from '../../src/simulator/snapshot-compact.js';
+import { MarketConfigError, resolveMarket } from '../../src/simulator/market/config.js';
 import { key, MINTER, newDriver } from './helpers.js';
 
 // Issue 33, point 1: a restore is checked whole before anything changes. Each document below was
@@ -46,15 +46,41 @@ async function setting() {
     fiatAccountId: MINTER.fiatAccountId,
   });
   expect(withdrawal.status).toBe(201);
-  // Edited in the version 1 shape (orders as objects), which restore reads as it reads version 2.
-  const written = JSON.parse(JSON.stringify(d.sim.snapshot()));
-  const doc = {
-    ...written,
-    version: 1,
-    engine: { ...written.engine, state: expandState(written.engine.state) },
-  } as Doc;
+  const doc = asVersion1(JSON.parse(JSON.stringify(d.sim.snapshot()))) as unknown as Doc;
   expect(doc.engine.state.activeWithdrawals).toHaveLength(1);
   return { sim: d.sim, doc };
+}
+
+type Compact = { columns: string[]; ids: string[]; rows: unknown[][] };
+
+/**
+ * The document in the version 1 shape (orders as objects, every list written), which restore reads
+ * as it reads version 2: the cases below edit orders by field. Spelled out here, not imported, so
+ * that this file states the format it relies on.
+ */
+function asVersion1(doc: { version: number; engine: { state: Record<string, unknown> } }) {
+  if (doc.version === 1) return doc;
+  const state = doc.engine.state;
+  const { columns, ids, rows } = state.orders as Compact;
+  const tabled = new Set(['entityId', 'sourceWalletId', 'fiatAccountId']);
+  const orders = rows.map((row) =>
+    Object.fromEntries(
+      columns.map((c, i) => [c, tabled.has(c) && row[i] !== null ? ids[row[i] as number] : row[i]]),
+    ),
+  ) as { orderId: string; entityId: string; auctionId: number }[];
+  const entities = state.entities as { id: string }[];
+  const ordersByEntity = Object.fromEntries(
+    entities.map((e) => [e.id, orders.filter((o) => o.entityId === e.id).map((o) => o.orderId)]),
+  );
+  const auctions = (state.auctions as { auctionId: number; orders?: string[] }[]).map((a) => ({
+    ...a,
+    orders: a.orders ?? orders.filter((o) => o.auctionId === a.auctionId).map((o) => o.orderId),
+  }));
+  return {
+    ...doc,
+    version: 1,
+    engine: { ...doc.engine, state: { ...state, orders, ordersByEntity, auctions } },
+  };
 }
 
 const limitOrder = (doc: Doc) => doc.engine.state.orders.findIndex((o) => o.feeBps === '7.5');
@@ -212,5 +238,25 @@ describe('POST /_sim/restore refuses a document it cannot run, changing nothing'
     expect(r.body.message).toMatch(/must hold the market's participant noise-0001/);
     expect(await get(plain, '/_sim/state')).toBe(state);
     expect(await get(plain, '/_sim/log')).toBe(log);
+  });
+});
+
+describe('preset names are the presets own, wherever a name is looked up', () => {
+  it('constructor, toString and __proto__ are unknown names or keys, refused by name', () => {
+    const refusal = (option: unknown) => {
+      try {
+        resolveMarket(option);
+      } catch (err) {
+        expect(err).toBeInstanceOf(MarketConfigError);
+        return (err as Error).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(refusal('constructor')).toBe('market must be one of calm, busy, one-sided; got "constructor"');
+    expect(refusal({ preset: 'toString' })).toMatch(/^market\.preset must be one of calm, busy, one-sided/);
+    // A JSON key `__proto__` is an own key like any other: named, not merged into the prototype.
+    expect(refusal(JSON.parse('{"preset":"calm","__proto__":{"count":1}}'))).toBe(
+      'market Unrecognized key: "__proto__"',
+    );
   });
 });
