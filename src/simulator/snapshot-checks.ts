@@ -128,12 +128,16 @@ export function checkDocumentRules(d: CheckedDocument): void {
       `${P}.ordersByEntity`,
       `must list every order of ${P}.orders (lists ${listed.size} of ${s.orders.length})`,
     );
+  const inBook = new Set<string>();
   for (const [i, a] of s.auctions.entries())
     for (const [j, id] of a.orders.entries()) {
       const at = `${P}.auctions.${i}.orders.${j}`;
       const o = orders.get(id) ?? refuse(at, `names order ${id}, not in ${P}.orders`);
       if (o.auctionId !== a.auctionId) refuse(at, `names order ${id} of auction ${o.auctionId}`);
+      if (inBook.has(id)) refuse(at, `names order ${id} twice`);
+      inBook.add(id);
     }
+  checkBook(s, inBook);
   for (const [i, id] of s.fallbacks.entries())
     if (!orders.has(id)) refuse(`${P}.fallbacks.${i}`, `names order ${id}, not in ${P}.orders`);
   checkWithdrawals(s, entity, fiats);
@@ -213,6 +217,37 @@ function checkOrder(o: Order, at: string, s: State, l: Lookups): void {
     refuse(`${at}.status`, 'may be pending only in the current auction');
   if (o.status === 'settling' && o.auctionId !== s.settlingAuctionId)
     refuse(`${at}.status`, 'may be settling only in the settling auction');
+}
+
+/**
+ * The current auction's book as clearing reads it: every resting or settling order listed in its
+ * auction (one left out would hold its reservation and never clear), and the counts per entity and
+ * side the self-match rule reads equal to the resting orders.
+ */
+function checkBook(s: State, inBook: ReadonlySet<string>): void {
+  const resting = new Map<string, { BURN: number; MINT: number }>();
+  for (const [i, o] of s.orders.entries()) {
+    if (o.status !== 'pending' && o.status !== 'settling') continue;
+    if (!inBook.has(o.orderId))
+      refuse(`${P}.orders.${i}`, `is ${o.status} but its auction ${o.auctionId} does not list it`);
+    if (o.status !== 'pending') continue;
+    const counts = resting.get(o.entityId) ?? { BURN: 0, MINT: 0 };
+    counts[o.orderType]++;
+    resting.set(o.entityId, counts);
+  }
+  const i = s.auctions.findIndex((a) => a.auctionId === s.currentAuctionId);
+  const current = s.auctions[i] as State['auctions'][number];
+  for (const [entityId, n] of Object.entries(current.pending)) {
+    const want = resting.get(entityId) ?? { BURN: 0, MINT: 0 };
+    if (n.BURN !== want.BURN || n.MINT !== want.MINT)
+      refuse(
+        `${P}.auctions.${i}.pending.${entityId}`,
+        `must count the entity's resting orders (BURN ${want.BURN}, MINT ${want.MINT})`,
+      );
+  }
+  for (const entityId of resting.keys())
+    if (!Object.hasOwn(current.pending, entityId))
+      refuse(`${P}.auctions.${i}.pending`, `must count the resting orders of entity ${entityId}`);
 }
 
 function checkWithdrawals(s: State, entity: Lookups['entity'], fiats: Lookups['fiats']): void {

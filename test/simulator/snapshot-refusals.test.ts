@@ -11,6 +11,7 @@ import { key, MINTER, newDriver } from './helpers.js';
 const MARKET = { preset: 'calm', noise: { count: 4 }, liquidity: { count: 1 } } as const;
 const UNKNOWN = '00000000-0000-4000-8000-00000000beef';
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const BURNER_ID = '10000000-0000-4000-8000-000000000001';
 
 type Doc = {
   clock: { now: number };
@@ -21,7 +22,12 @@ type Doc = {
       entities: { id: string; apiKey: string | null; walletIds: string[] }[];
       wallets: { balanceCents: number }[];
       orders: { orderId: string; entityId: string; amountCents: number; feeBps: string | null }[];
-      auctions: { auctionId: number; opensAt: number }[];
+      auctions: {
+        auctionId: number;
+        opensAt: number;
+        orders: string[];
+        pending: Record<string, { BURN: number; MINT: number }>;
+      }[];
       currentAuctionId: number;
       withdrawals: { entityId: string }[];
       activeWithdrawals: string[];
@@ -173,6 +179,25 @@ const CASES: [string, string | ((doc: Doc) => string), RegExp, (doc: Doc) => voi
     /market\.config\.preset must be one of calm, busy, one-sided; got "constructor"/,
     (d) => {
       (d.market as { config: Record<string, unknown> }).config = { preset: 'constructor' };
+    },
+  ],
+  [
+    'a resting order its auction does not list',
+    (d) => `engine.state.orders.${limitOrder(d)}`,
+    /is pending but its auction 3 does not list it/,
+    (d) => {
+      const current = d.engine.state.auctions.at(-1) as { orders: string[] };
+      const id = d.engine.state.orders[limitOrder(d)]?.orderId;
+      current.orders = current.orders.filter((o) => o !== id);
+    },
+  ],
+  [
+    "an auction's resting counts that do not match its orders",
+    (d) => `engine.state.auctions.${d.engine.state.auctions.length - 1}.pending.${BURNER_ID}`,
+    /must count the entity's resting orders \(BURN 1, MINT 0\)/,
+    (d) => {
+      const counts = d.engine.state.auctions.at(-1)?.pending[BURNER_ID];
+      if (counts) counts.BURN += 1;
     },
   ],
   [
