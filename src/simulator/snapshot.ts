@@ -172,7 +172,8 @@ export function prepareRestore(
   const { engine, population } = build(setup);
   const state = { ...d.engine.state, entities: withKeys(d.engine.state.entities, current) };
   try {
-    engine.importSnapshot({ ...d.engine, state } as EngineSnapshot);
+    // The checked document is zod's own copy of the input: no caller holds it, so it is not copied.
+    engine.importSnapshot({ ...d.engine, state } as EngineSnapshot, true);
   } catch (err) {
     if (err instanceof SnapshotReferenceError)
       throw new SnapshotError(`snapshot ${err.message}`, 'engine.state');
