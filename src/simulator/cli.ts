@@ -11,7 +11,7 @@ import {
   restOperations,
   seededEntities,
 } from './cli/guide.js';
-import { Output, wantsColour } from './cli/log-format.js';
+import { Output, simTimeText, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
 import type { WireAuction } from './engine/rest-shapes.js';
 import type { RunningSimulator } from './listen.js';
@@ -97,6 +97,7 @@ try {
     ...(args.settleMs === undefined ? {} : { settleMs: args.settleMs }),
     ...(args.seed === undefined ? {} : { seed: args.seed }),
     ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
+    ...(args.restoreLimitBytes === undefined ? {} : { restoreLimitBytes: args.restoreLimitBytes }),
     ...(market === undefined ? {} : { market }),
     ...(scenario === undefined ? {} : { scenario }),
     ...(args.store === undefined ? {} : { store: args.store }),
@@ -195,7 +196,7 @@ function startup(running: RunningSimulator): void {
     ...(running.uiUrl ? [`  dashboard:     ${running.uiUrl}`] : []),
     ...(args.scenario ? [`  scenario:      ${args.scenario}`] : []),
     ...(args.store ? [`  store:         ${args.store}`] : []),
-    `  clock:         ${sim.clock}, now ${new Date(sim.now()).toISOString()}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
+    `  clock:         ${sim.clock}, now ${simTimeText(() => sim.now())}; current auction ${state.auction.auctionId} (${state.auction.phase})`,
     '  log times:     simulated clock ([sim …]); request durations in wall-clock ms',
     ...(args.eventLog === undefined ? [] : [`  event log:     ${running.url}/_sim/log`]),
     ...guideLines(running.url, running.wsUrl, added).map((line) => `  ${line}`),
@@ -210,7 +211,7 @@ function startup(running: RunningSimulator): void {
       clock: sim.clock,
       scenario: args.scenario ?? null,
       store: args.store ?? null,
-      now: new Date(sim.now()).toISOString(),
+      now: simTimeText(() => sim.now()),
       auction: { auctionId: state.auction.auctionId, phase: state.auction.phase },
       logTimes: 'simulated clock; request ms are wall-clock',
       entities,

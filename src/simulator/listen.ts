@@ -4,6 +4,7 @@ import { type AccessOptions, AccessPolicy } from './http/access.js';
 import { isLoopbackBind } from './http/access-hosts.js';
 import { type Inbound, type Outcome, requestIdFor, routeRefusal } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
+import { MAX_BODY_BYTES } from './http/body.js';
 import { type NodeBody, readNodeBody } from './http/node-body.js';
 import {
   answerClientError,
@@ -59,6 +60,8 @@ export interface ListenOptions extends AccessOptions {
 export interface ServedSimulator extends WsSimulator {
   dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome>;
   readonly logger: Logger;
+  /** The largest `POST /_sim/restore` body read. */
+  readonly restoreLimitBytes: number;
 }
 
 /** A simulator serving on a port: HTTP and the WebSocket. */
@@ -138,11 +141,17 @@ function serve(
     );
     return;
   }
-  const body = readNodeBody(req);
+  // A snapshot is far larger than any other body: `POST /_sim/restore` from a caller the access
+  // rules admitted above (the control token, where one is required) is read up to the restore
+  // limit, still counted as it arrives; every other body up to MAX_BODY_BYTES.
+  const limit = method === 'POST' && path === RESTORE_PATH ? sim.restoreLimitBytes : MAX_BODY_BYTES;
+  const body = readNodeBody(req, limit);
+  const tokenGiven = admission.tokenGiven;
   if (body instanceof Promise)
-    return body.then((read) => answer(sim, req, res, read, host, admission.tokenGiven, cors, report));
-  return answer(sim, req, res, body, host, admission.tokenGiven, cors, report);
+    return body.then((read) => answer(sim, req, res, read, host, tokenGiven, cors, report, limit));
+  return answer(sim, req, res, body, host, tokenGiven, cors, report, limit);
 }
+const RESTORE_PATH = '/_sim/restore';
 
 function answer(
   sim: ServedSimulator,
@@ -153,13 +162,14 @@ function answer(
   tokenGiven: boolean,
   cors: Record<string, string> | undefined,
   report: Report,
+  limit: number,
 ): MaybeAsync<void> {
   if (body === undefined) {
     report(null);
     return;
   }
   if (body === 'too-large') {
-    report(rejectTooLarge(req, res) ? 413 : null, -1);
+    report(rejectTooLarge(req, res, limit) ? 413 : null, -1);
     return;
   }
   let inbound: Inbound;

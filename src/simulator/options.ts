@@ -2,6 +2,7 @@
 import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineConfig } from './engine/types.js';
 import type { EventLogOption } from './event-log.js';
+import { MAX_RESTORE_BYTES } from './http/body.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { MarketOption } from './market/config.js';
 import type { ScenarioDocument } from './scenario/schema.js';
@@ -89,12 +90,29 @@ export interface SimulatorOptions {
   webhookLookup?: (hostname: string) => Promise<readonly { address: string }[]>;
   /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
   ticketTtlMs?: number;
+  /**
+   * The largest `POST /_sim/restore` body, bytes: an integer from 1 MiB (1048576) to the default,
+   * 536870888 (2^29 - 24, the longest text a snapshot can be), else a RangeError. Other bodies
+   * stay within 1 MiB; a busy market's snapshot is far past it (docs/MARKET.md, Snapshots).
+   */
+  restoreLimitBytes?: number;
+}
+
+/** `restoreLimitBytes`, checked; the default when absent. */
+export function restoreLimit(value: number | undefined): number {
+  if (value === undefined) return MAX_RESTORE_BYTES;
+  if (!Number.isInteger(value) || value < 1_048_576 || value > MAX_RESTORE_BYTES)
+    throw new RangeError(
+      `restoreLimitBytes must be an integer from 1048576 (1 MiB) to ${MAX_RESTORE_BYTES} (2^29 - 24); got ${value}`,
+    );
+  return value;
 }
 
 // A date alone, or a date and time with its zone: a time without `Z` or an offset would be read in
 // the machine's own zone, and a replay on another machine would start elsewhere.
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** The last instant the simulator keeps (9999-12-31T23:59:59.999Z): every time it writes is a plain ISO string. */
+export const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
 
 /** `startTime` as epoch ms; `wallNow` when absent. Throws a RangeError naming `startTime`. */
 export function startTimeMs(value: SimulatorOptions['startTime'], wallNow: number): number {

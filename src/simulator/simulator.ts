@@ -16,7 +16,7 @@ import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import { type MarketConfig, resolveMarket } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
-import { engineConfig, type Logger, type SimulatorOptions } from './options.js';
+import { engineConfig, type Logger, restoreLimit, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { RunningServers } from './running-servers.js';
 import type { ResolvedScenario } from './scenario/check.js';
@@ -26,10 +26,9 @@ import { SimClock } from './sim-clock.js';
 import { simulatorPort } from './simulator-port.js';
 import { SimulatorReads } from './simulator-reads.js';
 import type { ControlSignal, EventLogView, SimulatorStateView } from './simulator-types.js';
-import { checkSnapshot, restoreEngine, type SnapshotDocument, snapshotDocument } from './snapshot.js';
+import { type EngineSetup, prepareRestore, type SnapshotDocument, snapshotDocument } from './snapshot.js';
 import { SimulatorStore } from './store/simulator-store.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
-
 export type { Logger, SimulatorOptions } from './options.js';
 export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 
@@ -39,6 +38,8 @@ export class Simulator extends SimulatorReads {
   readonly clock: 'real' | 'manual';
   /** Where the simulator reports unexpected failures. */
   readonly logger: Logger;
+  /** The largest `POST /_sim/restore` body read (the `restoreLimitBytes` option). */
+  readonly restoreLimitBytes: number;
   /** Issues and verifies WebSocket tickets (ES256, single use, on the simulator clock). */
   readonly tickets: TicketIssuer;
   /** The platform side (configuration, webhook subscriptions and deliveries). @internal */
@@ -71,10 +72,11 @@ export class Simulator extends SimulatorReads {
     this.time = new SimClock(this.clock, options.startTime);
     this.market = options.market === undefined ? undefined : resolveMarket(options.market);
     this.seed = options.seed ?? 1;
+    this.restoreLimitBytes = restoreLimit(options.restoreLimitBytes);
     this.config = engineConfig(options);
     this.log = newEventLog(options.eventLog);
     this.store = options.store === undefined ? undefined : SimulatorStore.open(options.store);
-    this.engine = this.newEngine();
+    this.renew();
     if (scenario) this.applyFaults(initialFaults(scenario));
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
@@ -104,20 +106,26 @@ export class Simulator extends SimulatorReads {
     this.time.arm();
   }
 
-  private newEngine(): VenueEngine {
+  /** A fresh engine and population for the current market, seed and config, installed. */
+  private renew(): void {
+    Object.assign(this, this.build({ market: this.market, seed: this.seed, config: this.config }));
+  }
+
+  /** An engine (and population) for `setup`, built beside the current one: nothing is installed. */
+  private build({ market, seed, config }: EngineSetup) {
     // A fresh population with a fresh generator: a reset replays the same market from the start.
-    const run = this.scenario && new ScenarioRun(this.scenario, this.market, this.seed, this.scenarioHooks);
-    this.population = run ? run.market : this.market && populationFor(this.market, this.seed);
+    const run = this.scenario && new ScenarioRun(this.scenario, market, seed, this.scenarioHooks);
+    const population = run ? run.market : market && populationFor(market, seed);
     const store = this.store;
     const engine: VenueEngine = new VenueEngine({
       archive: store?.archive,
       // Only the simulator's current engine checkpoints (not one a restore is still building).
       afterStep:
         store && (() => engine === this.engine && store.afterStep(engine.state, this.now(), this.doc)),
-      population: run ?? this.population,
+      population: run ?? population,
       now: () => this.now(),
-      config: this.config,
-      seed: this.seed,
+      config,
+      seed,
       onEvent: (e) => {
         this.log?.event(e);
         this.events.emit(e);
@@ -125,7 +133,7 @@ export class Simulator extends SimulatorReads {
       // Built only when someone reads them (event-fanout.ts), the log included; asked per event.
       wantsEvents: (entityId) => this.log !== undefined || this.events.wants(entityId),
     });
-    return engine;
+    return { engine, population };
   }
 
   /** Simulated now (epoch ms): the start, plus the advances, plus ('real' only) the wall time since creation. */
@@ -235,15 +243,16 @@ export class Simulator extends SimulatorReads {
   private readonly doc = (): SnapshotDocument => this.document(true);
   private document(shared: boolean): SnapshotDocument {
     this.engine.advanceTo();
-    const [{ population: p, market: m, seed, faults }, engine] = [this, this.engine.exportSnapshot(shared)];
+    const { population: p, market: m, seed, faults } = this;
     const market = m && p ? { config: m, state: p.getState() } : undefined;
-    return snapshotDocument({ now: this.now(), seed, config: this.engine.config, faults, engine, market });
+    const [engine, config] = [this.engine.exportSnapshot(shared), this.engine.config];
+    return snapshotDocument({ now: this.now(), seed, config, faults, engine, market }, shared);
   }
 
   /**
-   * Puts this simulator exactly where `doc` was taken (its clock, config, seed and market too; a
-   * later reset goes back to their seeded state). Throws a SnapshotError (a RangeError naming the
-   * path and the rule) and changes nothing for a document it cannot use, another version included.
+   * Puts this simulator exactly where `doc` was taken (its clock, config, seed, market; a reset then
+   * goes back to their seeded state). Throws a SnapshotError (a RangeError naming the path and the
+   * rule) and changes nothing for a document it cannot use: it is checked whole first (snapshot.ts).
    */
   restore(doc: unknown): void {
     this.jumps.idle();
@@ -252,20 +261,11 @@ export class Simulator extends SimulatorReads {
   }
 
   private restoreDocument(doc: unknown): void {
-    const { document: d, market, faults } = checkSnapshot(doc);
-    const before = { market: this.market, seed: this.seed, config: this.config, population: this.population };
-    Object.assign(this, { market, seed: d.seed, config: d.config });
-    try {
-      const engine = this.newEngine();
-      restoreEngine(engine, this.population, d);
-      this.engine = engine;
-    } catch (err) {
-      Object.assign(this, before);
-      throw err;
-    }
-    this.time.jumpTo(d.clock.now);
+    const r = prepareRestore(doc, (setup) => this.build(setup), this.engine.state);
+    Object.assign(this, r.install);
+    this.time.jumpTo(r.now);
     this.log?.clear();
-    this.act('restore', { now: d.clock.now }, () => this.applyFaults(faults));
+    this.act('restore', { now: r.now }, () => this.applyFaults(r.faults));
     this.signal({ type: 'reset' });
   }
 
@@ -273,7 +273,7 @@ export class Simulator extends SimulatorReads {
   reset(): void {
     this.jumps.idle();
     this.log?.control(this.now(), 'reset');
-    this.engine = this.newEngine();
+    this.renew();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
     this.store?.restart(this.engine.state, this.now(), this.doc);
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));

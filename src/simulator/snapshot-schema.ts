@@ -4,16 +4,43 @@
  * rule, never half applied. References between parts (an auction's orders) are checked on import.
  */
 import { z } from 'zod';
+import { parseCentiBps } from './engine/money.js';
+import { MAX_INSTANT_MS } from './options.js';
 
 /** The format this simulator writes and reads; another is refused (snapshot.ts). */
 export const SNAPSHOT_FORMAT = 'match-venue-sim-snapshot';
-/** Bumped whenever the document's shape or meaning changes. */
-export const SNAPSHOT_VERSION = 1;
+/**
+ * The version this simulator writes; bumped whenever the document's shape or meaning changes.
+ * Version 2 writes the orders compactly (snapshot-compact.ts); version 1 (the store's checkpoints,
+ * earlier files) is still read.
+ */
+export const SNAPSHOT_VERSION = 2;
+/** The versions restore reads. */
+export const SNAPSHOT_VERSIONS_READ: readonly number[] = [1, 2];
+/** The longest duration a document's configuration may name (a year). */
+export const MAX_DURATION_MS = 31_536_000_000;
 
 const int = z.number().int('must be an integer');
 const cents = int.refine(Number.isSafeInteger, 'must be a safe integer');
 const nonNegative = int.min(0, 'must not be negative');
-const time = z.union([nonNegative, z.literal('Infinity')]);
+/** A balance or an amount held: never below zero (the engine's and the API's rule). */
+const held = cents.refine((n) => n >= 0, 'must not be negative');
+/** An order, withdrawal or wire amount: at least one cent. */
+const amount = cents.refine((n) => n > 0, 'must be positive');
+// Every time the document holds is a plain ISO instant (years 1970 to 9999, as `startTime`): later
+// arithmetic (a time plus a cycle, an advance of days) and Date's ISO text then stay in range.
+const INSTANT_RULE = `must be epoch ms between 0 and ${MAX_INSTANT_MS} (1970 to 9999)`;
+const instant = int.min(0, INSTANT_RULE).max(MAX_INSTANT_MS, INSTANT_RULE);
+const time = z.union([instant, z.literal('Infinity')]);
+/** The engine's durations: at most a year, so that a time plus one stays an instant. */
+const duration = nonNegative.max(MAX_DURATION_MS, `must be at most ${MAX_DURATION_MS} ms (a year)`);
+/** Counts of ids and orders: at most 2^48, the ids' hex tail (market/entities.ts). */
+const count = nonNegative.max(2 ** 48, 'must be at most 2^48');
+/** feeBps as the API writes it (decimal bps, at most 2 decimals); its limit is checked to agree. */
+const feeBps = z
+  .string()
+  .max(32)
+  .refine((t) => parseCentiBps(t) !== undefined, 'must be a decimal number of bps as the API writes it');
 const id = z.string().min(1).max(200);
 const sides = z.object({ BURN: nonNegative, MINT: nonNegative }).strict();
 const ledger = z.object({ usdCents: cents, stablecoinCents: cents }).strict();
@@ -24,15 +51,16 @@ const entity = z
     id,
     accountId: id,
     name: id,
-    apiKey: id,
+    // null: withheld (a snapshot taken over HTTP without the control token); restore gives one.
+    apiKey: id.nullable(),
     eligible: z.boolean(),
     hasAccount: z.boolean(),
     walletIds: z.array(id),
     fiatAccountIds: z.array(id),
     fundingSide: orderType,
-    venueBalanceCents: cents,
-    venueReservedCents: cents,
-    withdrawalHeldCents: cents,
+    venueBalanceCents: held,
+    venueReservedCents: held,
+    withdrawalHeldCents: held,
   })
   .strict();
 
@@ -40,43 +68,43 @@ const order = z
   .object({
     orderId: id,
     entityId: id,
-    auctionId: nonNegative,
+    auctionId: count,
     orderType,
-    amountCents: cents,
-    feeBps: z.string().max(32).nullable(),
-    limitCentiBps: int.nullable(),
+    amountCents: amount,
+    feeBps: feeBps.nullable(),
+    limitCentiBps: cents.refine((n) => n >= 0, 'must not be negative').nullable(),
     postFillAction: z.enum(['roll', 'fallback', 'cancel']),
     status: z.enum(['pending', 'settling', 'filled', 'partial_fill', 'unfilled', 'cancelled', 'failed']),
-    createdAt: nonNegative,
-    updatedAt: nonNegative,
+    createdAt: instant,
+    updatedAt: instant,
     sourceWalletId: id.nullable(),
     fiatAccountId: id.nullable(),
     parentOrderId: id.nullable(),
     childOrderId: id.nullable(),
-    clearedIn: nonNegative.nullable(),
-    filledCents: cents,
+    clearedIn: count.nullable(),
+    filledCents: held,
     feeCents: cents,
-    placedLimitCentiBps: int.nullable(),
+    placedLimitCentiBps: cents.nullable(),
   })
   .strict();
 
 const auction = z
   .object({
-    auctionId: nonNegative,
+    auctionId: count,
     phase: z.enum(['open', 'lock', 'clearing', 'settling', 'settled']),
-    opensAt: nonNegative,
+    opensAt: instant,
     locksAt: time,
     clearsAt: time,
-    clearedAt: nonNegative.nullable(),
+    clearedAt: instant.nullable(),
     settleAt: time.nullable(),
-    settledAt: nonNegative.nullable(),
-    clearingFeeCentiBps: int.nullable(),
-    matchedCents: cents,
-    fillsCount: nonNegative,
+    settledAt: instant.nullable(),
+    clearingFeeCentiBps: cents.refine((n) => n >= 0, 'must not be negative').nullable(),
+    matchedCents: held,
+    fillsCount: count,
     orders: z.array(id),
     pending: z.record(z.string(), sides),
-    placed: z.record(z.string(), nonNegative),
-    cyclesHeld: nonNegative,
+    placed: z.record(z.string(), count),
+    cyclesHeld: count,
   })
   .strict();
 
@@ -84,13 +112,13 @@ const withdrawal = z
   .object({
     id,
     entityId: id,
-    amountCents: cents,
+    amountCents: amount,
     fiatAccountId: id,
     status: z.enum(['pending', 'processing', 'completed']),
-    createdAt: nonNegative,
-    updatedAt: nonNegative,
-    processingAt: nonNegative,
-    completesAt: nonNegative,
+    createdAt: instant,
+    updatedAt: instant,
+    processingAt: instant,
+    completesAt: instant,
     paramsKey: z.string().max(2000),
     createResult: z
       .object({
@@ -114,23 +142,23 @@ const engineState = z
           id,
           entityId: id,
           currency: z.enum(['USD', 'EUR']),
-          balanceCents: cents,
-          reservedCents: cents,
+          balanceCents: held,
+          reservedCents: held,
         })
         .strict(),
     ),
-    fiatAccounts: z.array(z.object({ id, entityId: id, balanceCents: cents }).strict()),
+    fiatAccounts: z.array(z.object({ id, entityId: id, balanceCents: held }).strict()),
     orders: z.array(order),
     ordersByEntity: z.record(z.string(), z.array(id)),
     auctions: z.array(auction).min(1, 'must hold the current auction'),
-    currentAuctionId: nonNegative,
-    settlingAuctionId: nonNegative.nullable(),
-    lastClearedAuctionId: nonNegative.nullable(),
+    currentAuctionId: count,
+    settlingAuctionId: count.nullable(),
+    lastClearedAuctionId: count.nullable(),
     withdrawals: z.array(withdrawal),
     activeWithdrawals: z.array(id),
     fallbacks: z.array(id),
     wires: z.array(
-      z.object({ entityId: id, fiatAccountId: id, amountCents: cents, settledAt: nonNegative }).strict(),
+      z.object({ entityId: id, fiatAccountId: id, amountCents: amount, settledAt: instant }).strict(),
     ),
     house: ledger,
     issuer: ledger,
@@ -141,7 +169,7 @@ const engineState = z
       z.string(),
       z
         .object({
-          at: z.array(nonNegative),
+          at: z.array(instant),
           matched: z.array(cents),
           rebates: z.array(cents),
           fees: z.array(cents),
@@ -155,24 +183,25 @@ const engineState = z
 export const SnapshotSchema = z
   .object({
     format: z.literal(SNAPSHOT_FORMAT),
-    version: z.literal(SNAPSHOT_VERSION),
-    clock: z.object({ now: nonNegative }).strict(),
+    // Checked in the version 1 shape: a version 2 document is expanded first (snapshot.ts).
+    version: z.union([z.literal(1), z.literal(SNAPSHOT_VERSION)]),
+    clock: z.object({ now: instant }).strict(),
     seed: int,
     config: z
       .object({
-        cycleMs: nonNegative,
-        lockMs: nonNegative,
-        settleMs: nonNegative,
-        maxOrdersPerAuction: nonNegative,
-        transactionLimitCents: cents,
-        referenceFeeCentiBps: nonNegative,
-        withdrawalProcessingMs: nonNegative,
-        withdrawalCompleteMs: nonNegative,
-        activityWindowMs: nonNegative,
+        cycleMs: duration.min(1, 'must be at least 1'),
+        lockMs: duration,
+        settleMs: duration,
+        maxOrdersPerAuction: count,
+        transactionLimitCents: amount,
+        referenceFeeCentiBps: cents.refine((n) => n >= 0, 'must not be negative'),
+        withdrawalProcessingMs: duration,
+        withdrawalCompleteMs: duration,
+        activityWindowMs: duration,
       })
       .strict(),
     engine: z
-      .object({ time: nonNegative, random: nonNegative, firstOpenPending: z.boolean(), state: engineState })
+      .object({ time: instant, random: nonNegative, firstOpenPending: z.boolean(), state: engineState })
       .strict(),
     market: z
       .object({
@@ -204,8 +233,8 @@ export type CheckedDocument = z.infer<typeof SnapshotSchema>;
 export interface SnapshotDocument {
   /** Always `match-venue-sim-snapshot`. */
   format: typeof SNAPSHOT_FORMAT;
-  /** The document format's version (SNAPSHOT_VERSION); another is refused. */
-  version: typeof SNAPSHOT_VERSION;
+  /** The document format's version (SNAPSHOT_VERSION; restore reads 1 too); another is refused. */
+  version: typeof SNAPSHOT_VERSION | 1;
   /** The simulated clock when it was taken. */
   clock: {
     /** Epoch ms. */

@@ -5,18 +5,24 @@
  */
 import type { z } from 'zod';
 import type { EngineSnapshot, VenueEngine } from './engine/engine.js';
+import { checkInvariants } from './engine/invariants.js';
 import { SnapshotReferenceError } from './engine/snapshot.js';
+import type { EngineState } from './engine/state.js';
 import type { EngineConfig } from './engine/types.js';
 import { type Faults, FaultsBody } from './faults.js';
 import { type MarketConfig, MarketConfigError, resolveMarket } from './market/config.js';
 import type { MarketPopulation, PopulationState } from './market/population.js';
+import { withKeys } from './snapshot-keys.js';
+import { DocumentRuleError, checkDocumentRules } from './snapshot-checks.js';
 import {
   type CheckedDocument,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
+  SNAPSHOT_VERSIONS_READ,
   type SnapshotDocument,
   SnapshotSchema,
 } from './snapshot-schema.js';
+import { CompactFormError, compactState, expandState } from './snapshot-compact.js';
 
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument } from './snapshot-schema.js';
 
@@ -42,15 +48,19 @@ export interface SnapshotParts {
   faults: Faults;
 }
 
-/** The document for `parts` (already deep copies: the simulator may run on). */
-export function snapshotDocument(parts: SnapshotParts): SnapshotDocument {
-  const document: CheckedDocument = {
+/**
+ * The document for `parts` (already deep copies: the simulator may run on): version 2, its orders
+ * compact; `expanded` writes version 1 (the store's checkpoints, read back by this simulator only).
+ */
+export function snapshotDocument(parts: SnapshotParts, expanded = false): SnapshotDocument {
+  const engine = expanded ? parts.engine : { ...parts.engine, state: compactState(parts.engine.state) };
+  const document = {
     format: SNAPSHOT_FORMAT,
-    version: SNAPSHOT_VERSION,
+    version: expanded ? 1 : SNAPSHOT_VERSION,
     clock: { now: parts.now },
     seed: parts.seed,
     config: { ...parts.config },
-    engine: parts.engine,
+    engine,
     market: parts.market
       ? {
           config: structuredClone(parts.market.config) as unknown as Record<string, unknown>,
@@ -78,8 +88,9 @@ function fail(issue: z.core.$ZodIssue | undefined, prefix: string): never {
 }
 
 /**
- * Checks a document for restore, or throws a SnapshotError naming the path and the rule. Another
- * format or version is refused first, by name, before its shape is looked at.
+ * Checks a document for restore, or throws a SnapshotError naming the path and the rule: another
+ * format or version first, by name, then its shape, then the rules across its parts
+ * (snapshot-checks.ts). Nothing is built or changed here.
  */
 export function checkSnapshot(input: unknown): CheckedSnapshot {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
@@ -90,12 +101,12 @@ export function checkSnapshot(input: unknown): CheckedSnapshot {
       `snapshot format must be "${SNAPSHOT_FORMAT}" (a document from POST /_sim/snapshot); got ${JSON.stringify(format) ?? 'none'}`,
       'format',
     );
-  if (version !== SNAPSHOT_VERSION)
+  if (!SNAPSHOT_VERSIONS_READ.includes(version as number))
     throw new SnapshotError(
-      `snapshot version ${JSON.stringify(version) ?? 'none'} is not supported: this simulator reads version ${SNAPSHOT_VERSION} only; take the snapshot again with this version`,
+      `snapshot version ${JSON.stringify(version) ?? 'none'} is not supported: this simulator reads versions ${SNAPSHOT_VERSIONS_READ.join(' and ')}; take the snapshot again with this version`,
       'version',
     );
-  const r = SnapshotSchema.safeParse(input);
+  const r = SnapshotSchema.safeParse(version === 1 ? input : expanded(input as { engine?: unknown }));
   if (!r.success) fail(r.error.issues[0], '');
   const document = r.data;
   const faults = FaultsBody.safeParse(document.faults);
@@ -107,27 +118,84 @@ export function checkSnapshot(input: unknown): CheckedSnapshot {
     if (err instanceof MarketConfigError) throw new SnapshotError(`snapshot ${err.message}`, 'market.config');
     throw err;
   }
-  if (document.config.lockMs >= document.config.cycleMs)
-    throw new SnapshotError('snapshot config.lockMs must be shorter than config.cycleMs', 'config.lockMs');
+  try {
+    checkDocumentRules(document);
+  } catch (err) {
+    if (err instanceof DocumentRuleError) throw new SnapshotError(`snapshot ${err.message}`, err.path);
+    throw err;
+  }
   const { killSockets: _ignored, ...kept } = faults.data;
   return { document, market, faults: kept };
 }
 
-/**
- * Puts a freshly built engine (and its population) where the checked document was; a reference
- * that does not resolve becomes a SnapshotError like any other mistake in the document.
- */
-export function restoreEngine(
-  engine: VenueEngine,
-  population: MarketPopulation | undefined,
-  d: CheckedDocument,
-): void {
+/** A version 2 document with its engine state in the version 1 shape (snapshot-compact.ts). */
+function expanded(input: { engine?: unknown }): unknown {
+  const engine = input.engine as { state?: unknown } | null | undefined;
+  if (engine === null || typeof engine !== 'object') return input;
   try {
-    engine.importSnapshot(d.engine as EngineSnapshot);
+    return { ...input, engine: { ...engine, state: expandState(engine.state) } };
+  } catch (err) {
+    if (err instanceof CompactFormError) throw new SnapshotError(`snapshot ${err.message}`, err.path);
+    throw err;
+  }
+}
+
+/** What a simulator is put together from: its market, seed and engine configuration. */
+export interface EngineSetup {
+  market: MarketConfig | undefined;
+  seed: number;
+  config: Partial<EngineConfig>;
+}
+
+/** A restore built whole beside the running simulator, to be swapped in only once it passed. */
+export interface PreparedRestore {
+  /** What the simulator takes over as it is. */
+  install: EngineSetup & { engine: VenueEngine; population: MarketPopulation | undefined };
+  now: number;
+  faults: Faults;
+}
+
+/**
+ * Checks `input` and builds the engine (and population) it describes beside the running one, then
+ * checks that engine as the invariant checker checks a running one: a document refused anywhere
+ * changes nothing, and one that passes is a state the engine itself could have reached. `build`
+ * makes an engine for a setup without installing it; `current` is the running state, whose API
+ * keys fill the ones a document withheld (keys.ts).
+ */
+export function prepareRestore(
+  input: unknown,
+  build: (setup: EngineSetup) => { engine: VenueEngine; population: MarketPopulation | undefined },
+  current: EngineState,
+): PreparedRestore {
+  const { document: d, market, faults } = checkSnapshot(input);
+  const setup = { market, seed: d.seed, config: d.config };
+  const { engine, population } = build(setup);
+  const state = { ...d.engine.state, entities: withKeys(d.engine.state.entities, current) };
+  try {
+    // The checked document is zod's own copy of the input: no caller holds it, so it is not copied.
+    engine.importSnapshot({ ...d.engine, state } as EngineSnapshot, true);
   } catch (err) {
     if (err instanceof SnapshotReferenceError)
       throw new SnapshotError(`snapshot ${err.message}`, 'engine.state');
     throw err;
   }
+  for (const p of population?.accounts() ?? []) {
+    const e = engine.state.entities.get(p.entityId);
+    const wallet = engine.state.wallets.get(p.walletId);
+    if (
+      !e?.hasAccount ||
+      wallet?.entityId !== e.id ||
+      engine.state.fiatAccounts.get(p.fiatAccountId)?.entityId !== e.id
+    )
+      throw new SnapshotError(
+        `snapshot engine.state.entities must hold the market's participant ${p.name} (entity ${p.entityId}) with its wallet and fiat account`,
+        'engine.state.entities',
+      );
+  }
+  // Without the checks only the whole history explains: a store's document has evicted it.
+  const broken = checkInvariants(engine.state, { records: false });
+  if (broken.length > 0)
+    throw new SnapshotError(`snapshot engine.state: the books do not balance: ${broken[0]}`, 'engine.state');
   if (d.market) population?.setState(d.market.state);
+  return { install: { ...setup, engine, population }, now: d.clock.now, faults };
 }

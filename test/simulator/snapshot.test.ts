@@ -7,6 +7,7 @@ import {
   type Simulator,
 } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
+import { expandState } from '../../src/simulator/snapshot-compact.js';
 import { Driver } from './helpers.js';
 
 const START = '2026-01-01T00:00:00Z';
@@ -118,18 +119,21 @@ describe('snapshots', () => {
       }
       throw new Error('restore accepted a bad document');
     };
-    expect(refused({ ...doc, version: 2 })).toBe(
-      'snapshot version 2 is not supported: this simulator reads version 1 only; take the snapshot again with this version',
+    expect(refused({ ...doc, version: 3 })).toBe(
+      'snapshot version 3 is not supported: this simulator reads versions 1 and 2; take the snapshot again with this version',
     );
     expect(refused({ ...doc, format: 'other' })).toMatch(
       /^snapshot format must be "match-venue-sim-snapshot"/,
     );
     const badAmount = structuredClone(doc);
-    badAmount.engine.state.orders[0].amountCents = 1.5;
+    // Version 2 writes orders as rows under `columns` (amountCents is the fifth); paths name the row.
+    badAmount.engine.state.orders.rows[0][4] = 1.5;
     expect(refused(badAmount)).toBe('snapshot engine.state.orders.0.amountCents: must be an integer');
     const dangling = structuredClone(doc);
-    dangling.engine.state.auctions[0].orders.push('00000000-0000-4000-8000-00000000dead');
-    expect(refused(dangling)).toMatch(/^snapshot state\.auctions\[\d+\]\.orders names order 00000000-/);
+    dangling.engine.state.auctions[0].orders = ['00000000-0000-4000-8000-00000000dead'];
+    expect(refused(dangling)).toBe(
+      'snapshot engine.state.auctions.0.orders.0 names order 00000000-0000-4000-8000-00000000dead, not in engine.state.orders',
+    );
     const badMarket = structuredClone(doc);
     badMarket.market.config.noise.activity = 2;
     expect(refused(badMarket)).toMatch(/^snapshot market\.config\.noise\.activity /);
@@ -148,5 +152,30 @@ describe('snapshots', () => {
     expect(body.message).toContain('snapshot version 0 is not supported');
     expect(body.errors[0]?.location).toBe('version');
     expect(sim.snapshot()).toEqual(before);
+  });
+
+  it('writes orders compactly: a busy market after 12 auctions, under 250 bytes an order', () => {
+    const sim = createSimulator({ startTime: START, market: 'busy' });
+    for (let i = 0; i < 12; i++) sim.clearAuction();
+    const text = JSON.stringify(sim.snapshot());
+    const orders = sim.engine.state.orders.size;
+    expect(orders).toBeGreaterThan(5_000);
+    // Version 1 took 615 bytes an order (4.8 MB here): key names, ids spelled out, three copies of each id.
+    expect(text.length / orders).toBeLessThan(250);
+    const doc = JSON.parse(text);
+    expect(doc.engine.state.ordersByEntity).toBeUndefined();
+    expect(doc.engine.state.auctions.every((a: object) => !('orders' in a))).toBe(true);
+  });
+
+  it('still restores version 1 (the store checkpoints, earlier files) to the same simulator', async () => {
+    const original = createSimulator({ startTime: START, market: MARKET, seed: 8 });
+    await runForward(original, 3);
+    const v2 = JSON.parse(JSON.stringify(original.snapshot()));
+    const v1 = { ...v2, version: 1, engine: { ...v2.engine, state: expandState(v2.engine.state) } };
+    expect(v1.engine.state.orders[0]).toHaveProperty('orderId');
+    const fork = createSimulator();
+    fork.restore(v1);
+    expect(JSON.parse(JSON.stringify(fork.snapshot()))).toEqual(v2);
+    expect(checkInvariants(fork)).toEqual([]);
   });
 });

@@ -77,6 +77,11 @@ const FLAGS: readonly Flag[] = [
     optionalValue: true,
     help: `turn on the event log (GET /_sim/log): a ring of this many lines (alone: ${DEFAULT_EVENT_LOG_LINES}; at most ${MAX_EVENT_LOG_LINES}), at most 64 MiB`,
   },
+  {
+    name: 'restore-limit-mb',
+    value: '<n>',
+    help: 'largest POST /_sim/restore body (a snapshot), 1 to 512 MiB (default 512; other bodies 1 MiB)',
+  },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
@@ -112,6 +117,8 @@ export interface CliArgs {
   settleMs?: number;
   seed?: number;
   ticketTtlMs?: number;
+  /** `--restore-limit-mb`, in bytes. */
+  restoreLimitBytes?: number;
   /**
    * `--allowed-hosts` (canonicalised), `--cors`, and `--control-token` or else the environment
    * variable (never printed): the listen options of the same names, only those given.
@@ -199,6 +206,11 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const n = integer(name, text(name), min);
     if (n !== undefined) args[key] = n;
   }
+  const restoreMiB = integer('restore-limit-mb', text('restore-limit-mb'), 1);
+  if (restoreMiB !== undefined && restoreMiB > 512)
+    throw new UsageError('--restore-limit-mb must be an integer from 1 to 512');
+  // 512 MiB is the longest string JavaScript holds, less 24 bytes: the simulator's own maximum.
+  if (restoreMiB !== undefined) args.restoreLimitBytes = Math.min(restoreMiB * 1_048_576, 2 ** 29 - 24);
   return args;
 }
 

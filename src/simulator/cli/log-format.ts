@@ -48,23 +48,34 @@ export class Output {
   }
 
   private stamp(): string {
-    return new Date(this.o.now()).toISOString();
+    return simTimeText(this.o.now);
   }
 
-  /** A log line: `text` for a person, `type` + `fields` for a machine. */
+  /**
+   * A log line: `text` for a person, `type` + `fields` for a machine. Never throws: the error
+   * handler logs through here, and a log line that threw there took the process down (issue 33).
+   */
   line(type: string, fields: JsonFields, text: string, style?: Style): void {
-    if (this.o.json) {
-      this.o.write(JSON.stringify({ type, simTime: this.stamp(), ...fields }));
-      return;
+    try {
+      if (this.o.json) {
+        this.o.write(jsonLine(type, this.stamp(), fields));
+        return;
+      }
+      const body = style ? this.paint(style, text) : text;
+      this.o.write(`${this.paint('dim', `[sim ${this.stamp()}]`)} ${body}`);
+    } catch {
+      // The stream itself failed (closed stdout): nothing is left to tell.
     }
-    const body = style ? this.paint(style, text) : text;
-    this.o.write(`${this.paint('dim', `[sim ${this.stamp()}]`)} ${body}`);
   }
 
   /** A block printed as it is (text mode only; JSON mode prints `fields` as one line instead). */
   block(type: string, fields: JsonFields, lines: readonly string[]): void {
-    if (this.o.json) this.o.write(JSON.stringify({ type, simTime: this.stamp(), ...fields }));
-    else this.o.write(lines.join('\n'));
+    try {
+      if (this.o.json) this.o.write(jsonLine(type, this.stamp(), fields));
+      else this.o.write(lines.join('\n'));
+    } catch {
+      // As in line().
+    }
   }
 
   request(entry: RequestLogEntry): void {
@@ -89,14 +100,56 @@ export class Output {
   }
 
   error(message: string, err?: unknown): void {
-    const detail =
-      err instanceof Error ? (err.stack ?? err.message) : err === undefined ? undefined : String(err);
+    const detail = describeError(err);
     this.line(
       'error',
       { message, ...(detail === undefined ? {} : { error: detail }) },
       `ERROR ${message}${detail ? `: ${detail}` : ''}`,
       'red',
     );
+  }
+}
+
+/**
+ * The simulated clock as an ISO instant, or as its raw epoch ms (`t=<n>`) when no Date can show it
+ * (beyond year 275760, NaN) or reading it throws: a stamp is never a reason for a log line to fail.
+ */
+export function simTimeText(now: () => number): string {
+  let ms: number;
+  try {
+    ms = now();
+  } catch {
+    return 't=?';
+  }
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? `t=${String(ms)}` : date.toISOString();
+}
+
+/** An error's stack (or message, or text); a value whose text cannot be read is named so. */
+function describeError(err: unknown): string | undefined {
+  try {
+    return err instanceof Error ? (err.stack ?? err.message) : err === undefined ? undefined : String(err);
+  } catch {
+    return '(an error whose text could not be read)';
+  }
+}
+
+/** One JSON line; a field JSON cannot write (a BigInt, a cycle) is written as its String instead. */
+function jsonLine(type: string, simTime: string, fields: JsonFields): string {
+  const record = { type, simTime, ...fields };
+  try {
+    return JSON.stringify(record);
+  } catch {
+    const safe: Record<string, unknown> = { type, simTime };
+    for (const [k, v] of Object.entries(fields)) {
+      try {
+        JSON.stringify(v);
+        safe[k] = v;
+      } catch {
+        safe[k] = String(v);
+      }
+    }
+    return JSON.stringify(safe);
   }
 }
 

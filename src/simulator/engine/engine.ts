@@ -323,9 +323,12 @@ export class VenueEngine implements EngineOperations {
       state: exportEngineState(this.state, shared),
     };
   }
-  /** Puts the engine where `exportSnapshot` found one (built with the same config and population). */
-  importSnapshot(s: EngineSnapshot): void {
-    this.state = importEngineState(s.state);
+  /**
+   * Puts the engine where `exportSnapshot` found one (built with the same config and population);
+   * `owned`: the document is the engine's to keep (no copy).
+   */
+  importSnapshot(s: EngineSnapshot, owned = false): void {
+    this.state = importEngineState(s.state, owned);
     this.time = s.time;
     this.rng.word = s.random;
     this.firstOpenPending = s.firstOpenPending && this.population !== undefined;

@@ -235,9 +235,12 @@ function liveAuction(a: SnapshotAuction, orders: Order[]): Auction {
 /** The document's references do not resolve (an order or auction named but absent). */
 export class SnapshotReferenceError extends RangeError {}
 
-/** A live state from a document (checked for shape by the caller; references checked here). */
-export function importEngineState(d: EngineStateDocument): EngineState {
-  const doc = deepCopy(d);
+/**
+ * A live state from a document (checked for shape by the caller; references checked here). The
+ * document is copied first, unless `owned`: one nobody else holds (a restore's own checked copy).
+ */
+export function importEngineState(d: EngineStateDocument, owned = false): EngineState {
+  const doc = owned ? d : deepCopy(d);
   const auctions = new Map<number, Auction>();
   const orders = new OrderIndex();
   for (const o of doc.orders) orders.set(o.orderId, liveOrder(o));

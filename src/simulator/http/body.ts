@@ -7,11 +7,20 @@ import { type ErrorDetail, HttpError, invalidRequest } from './responses.js';
  */
 export const MAX_BODY_BYTES = 1_048_576;
 
+/**
+ * Largest `POST /_sim/restore` body, and its default (`restoreLimitBytes`, the CLI's
+ * `--restore-limit-mb` lower it): the longest text a JavaScript string holds (2^29 - 24, V8's
+ * limit), so every snapshot the simulator can write is read back, however long the run (a busy
+ * market's 1,200 auctions: 165 MB). A body is counted as its bytes arrive, so a larger one is
+ * refused without being held; decoded, no body within it is too long for a string.
+ */
+export const MAX_RESTORE_BYTES = 2 ** 29 - 24;
+
 /** Deepest JSON nesting accepted in a body; every real body is at most 3 levels deep. */
 export const MAX_JSON_DEPTH = 64;
 
-export function bodyTooLarge(): HttpError {
-  return new HttpError(413, -1, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+export function bodyTooLarge(limit = MAX_BODY_BYTES): HttpError {
+  return new HttpError(413, -1, `Request body larger than ${limit} bytes`);
 }
 
 /** The one media type of request bodies (the contract's `requestBody` content), with its one charset. */
@@ -90,10 +99,10 @@ export function readBodyText(req: BodySource): MaybeAsync<string> {
   return req instanceof ReadBody ? req.text : readStream(req);
 }
 
-async function readStream(req: Request): Promise<string> {
-  if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
+async function readStream(req: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  if (Number(req.headers.get('content-length')) > limit) {
     await req.body?.cancel().catch(() => undefined);
-    throw bodyTooLarge();
+    throw bodyTooLarge(limit);
   }
   if (!req.body) return '';
   const reader = req.body.getReader();
@@ -104,9 +113,9 @@ async function readStream(req: Request): Promise<string> {
       const { done, value } = await reader.read();
       if (done) break;
       size += value.byteLength;
-      if (size > MAX_BODY_BYTES) {
+      if (size > limit) {
         await reader.cancel().catch(() => undefined);
-        throw bodyTooLarge();
+        throw bodyTooLarge(limit);
       }
       chunks.push(value);
     }
@@ -156,9 +165,9 @@ export type ParsedJson =
  * refused here as bad input instead of overflowing the stack later. Each API words its own answer
  * from the failure. A missing body is no media type at all, so it stays the API's 400 (or `{}`).
  */
-export function readJson(req: BodySource): MaybeAsync<ParsedJson> {
+export function readJson(req: BodySource, limit = MAX_BODY_BYTES): MaybeAsync<ParsedJson> {
   if (req instanceof ReadBody) return parseJson(req.text, req.contentType);
-  return readStream(req).then((text) => parseJson(text, req.headers.get('content-type')));
+  return readStream(req, limit).then((text) => parseJson(text, req.headers.get('content-type')));
 }
 
 function parseJson(text: string, contentType: string | null): ParsedJson {

@@ -30,3 +30,22 @@ export function visibleState<T>(state: T, req: Request): T {
   );
   return { ...state, entities };
 }
+
+interface DocumentWithEntities {
+  engine: { state: StateWithEntities };
+}
+
+function hasEngineEntities(doc: unknown): doc is DocumentWithEntities {
+  const engine = (doc as Partial<DocumentWithEntities> | null)?.engine;
+  return typeof engine === 'object' && engine !== null && hasEntities(engine.state);
+}
+
+/**
+ * A snapshot document as `req` may see it: for a marked request, unpublished keys read `null` as
+ * in `/_sim/state` (a restore of it gives those entities keys again: snapshot-keys.ts).
+ */
+export function visibleSnapshot<T>(doc: T, req: Request): T {
+  if (!withheld.has(req) || !hasEngineEntities(doc)) return doc;
+  const state = visibleState(doc.engine.state, req);
+  return { ...doc, engine: { ...doc.engine, state } };
+}

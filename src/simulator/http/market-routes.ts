@@ -1,6 +1,6 @@
 /** The market sandbox's `/_sim/` routes: clearing reports, snapshots (docs/MARKET.md). */
 import { SnapshotError } from '../snapshot.js';
-import { visibleState } from './key-visibility.js';
+import { visibleSnapshot, visibleState } from './key-visibility.js';
 import type { ControlPort } from './port.js';
 import { dataResponse, HttpError, invalidRequest, jsonResponse } from './responses.js';
 import type { RouteTable } from './router.js';
@@ -21,7 +21,7 @@ export const marketRoutes: RouteTable<ControlHandler> = {
   '/_sim/snapshot': {
     POST: async (sim, req) => {
       await assertNoParams(req);
-      return jsonResponse(200, sim.snapshot());
+      return jsonResponse(200, visibleSnapshot(sim.snapshot(), req));
     },
   },
   '/_sim/log': {
@@ -42,7 +42,7 @@ export const marketRoutes: RouteTable<ControlHandler> = {
   },
   '/_sim/restore': {
     POST: async (sim, req) => {
-      const doc = await readJsonObject(req);
+      const doc = await readJsonObject(req, false, sim.restoreLimitBytes);
       try {
         sim.restore(doc);
       } catch (err) {

@@ -198,9 +198,9 @@ function jsonHeaders(body: string, requestId: string): Record<string, string> {
  * 413 for a body past MAX_BODY_BYTES, then the connection closes. The answer is sent at once; the
  * rest of the body is read and dropped (up to LINGER_MS) before the socket ends, see LINGER_MS.
  */
-export function rejectTooLarge(req: IncomingMessage, out: ServerResponse): boolean {
+export function rejectTooLarge(req: IncomingMessage, out: ServerResponse, limit = MAX_BODY_BYTES): boolean {
   if (req.socket.destroyed) return false;
-  const body = errorBodyText(-1, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+  const body = errorBodyText(-1, `Request body larger than ${limit} bytes`);
   out.writeHead(413, {
     ...jsonHeaders(body, requestIdFor(req.headers['x-request-id'] as string)),
     connection: 'close',

@@ -68,6 +68,8 @@ export interface ControlPort {
   snapshot(): unknown;
   /** Puts the simulator where the document was; throws a SnapshotError for one it cannot use. */
   restore(doc: unknown): void;
+  /** The largest `/_sim/restore` body read (the `restoreLimitBytes` option). */
+  readonly restoreLimitBytes: number;
   /** The newest orders over every entity, filtered (`GET /_sim/orders`). */
   allOrders(query: AllOrdersQuery): unknown;
   /** The last `limit` auctions that cleared, newest first (`GET /_sim/auctions`). */

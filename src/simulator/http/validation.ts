@@ -60,8 +60,13 @@ export function validateConfig<S extends z.ZodType>(schema: S, input: unknown, r
  * `emptyAsObject` (control bodies whose every field is optional) an empty body means `{}`;
  * otherwise it is a 400 like any non-object. Synchronous for a body node:http has already read.
  */
-export function readJsonObject(req: BodySource, emptyAsObject = false): MaybeAsync<Record<string, unknown>> {
-  return andThen(readJson(req), (parsed) => jsonObject(parsed, emptyAsObject));
+export function readJsonObject(
+  req: BodySource,
+  emptyAsObject = false,
+  /** The body limit of a route that takes more than MAX_BODY_BYTES (`/_sim/restore`). */
+  limit?: number,
+): MaybeAsync<Record<string, unknown>> {
+  return andThen(readJson(req, limit), (parsed) => jsonObject(parsed, emptyAsObject));
 }
 
 function jsonObject(parsed: ParsedJson, emptyAsObject: boolean): Record<string, unknown> {

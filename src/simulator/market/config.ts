@@ -223,10 +223,20 @@ export class MarketConfigError extends RangeError {
   override name = 'MarketConfigError';
 }
 
+/**
+ * The preset of that name, own properties only: `constructor` or `__proto__` (a snapshot's or a
+ * file's text) must be an unknown name, not Object.prototype's members (which gave 500s).
+ */
+function presetNamed(name: unknown): MarketConfig | undefined {
+  return typeof name === 'string' && Object.hasOwn(MARKET_PRESETS, name)
+    ? MARKET_PRESETS[name as MarketPreset]
+    : undefined;
+}
+
 /** A preset name, or overrides merged over their preset, checked; throws MarketConfigError. */
 export function resolveMarket(option: unknown, where = 'market'): MarketConfig {
   if (typeof option === 'string') {
-    const preset = MARKET_PRESETS[option as MarketPreset];
+    const preset = presetNamed(option);
     if (!preset)
       throw new MarketConfigError(`${where} must be one of ${PRESET_NAMES.join(', ')}; got "${option}"`);
     return structuredClone(preset);
@@ -234,16 +244,19 @@ export function resolveMarket(option: unknown, where = 'market'): MarketConfig {
   if (option === null || typeof option !== 'object' || Array.isArray(option))
     throw new MarketConfigError(`${where} must be a preset name or a configuration object`);
   const { preset = 'calm', ...rest } = option as Record<string, unknown>;
-  const base = MARKET_PRESETS[preset as MarketPreset];
+  const base = presetNamed(preset);
   if (!base)
     throw new MarketConfigError(
       `${where}.preset must be one of ${PRESET_NAMES.join(', ')}; got ${JSON.stringify(preset)}`,
     );
   const merged = structuredClone(base) as unknown as Record<string, unknown>;
   for (const [k, v] of Object.entries(rest)) {
-    const b = merged[k];
-    merged[k] =
+    // Only a group the preset has is merged into; any other key (`__proto__` too) is defined as
+    // given, so the schema refuses it by name instead of an assignment reaching the prototype.
+    const b = Object.hasOwn(merged, k) ? merged[k] : undefined;
+    const value =
       b && typeof b === 'object' && v && typeof v === 'object' && !Array.isArray(v) ? { ...b, ...v } : v;
+    Object.defineProperty(merged, k, { value, enumerable: true, writable: true, configurable: true });
   }
   return checkMarket(merged, where);
 }

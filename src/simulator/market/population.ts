@@ -309,6 +309,11 @@ export class MarketPopulation {
     };
   }
 
+  /** The participants' accounts (a restored state must hold each). */
+  accounts(): readonly ParticipantAccount[] {
+    return this.participants;
+  }
+
   /** The changing state (for snapshots). */
   getState(): PopulationState {
     return {
