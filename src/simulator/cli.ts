@@ -192,6 +192,7 @@ async function main(): Promise<void> {
       host: args.host,
       port: args.port,
       ui: args.ui,
+      ...(args.uiClients === undefined ? {} : { uiClients: args.uiClients }),
       ...args.access,
       ...(args.quiet ? {} : { onRequest: (entry) => out.request(entry) }),
     })

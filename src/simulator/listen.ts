@@ -22,6 +22,7 @@ import {
   type RequestLogEntry,
   type RequestLogHook,
 } from './request-log.js';
+import { UiEventStream } from './ui/event-stream.js';
 import { isUiPath, serveUi, UI_PATH } from './ui/serve.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
@@ -45,6 +46,16 @@ export interface ListenOptions extends AccessOptions {
    * above: its page loads without the control token, what it reads needs it where `/_sim/*` does.
    */
   ui?: boolean;
+  /**
+   * Dashboard pages streaming `/_sim/ui/events` at once (default 100; the CLI's `--ui-clients`):
+   * the next one is answered 503 `{code: -1, message}` naming the flag, and its page retries.
+   */
+  uiClients?: number;
+  /**
+   * Bytes a dashboard stream may leave unwritten (default 1 MiB): a page that stops reading is then
+   * dropped, as a slow WebSocket is, and reconnects when it reads again.
+   */
+  uiMaxBufferedBytes?: number;
 }
 
 /** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
@@ -90,7 +101,7 @@ function serve(
   host: string,
   access: AccessPolicy,
   report: Report,
-  ui: boolean,
+  ui: UiEventStream | undefined,
 ): MaybeAsync<void> {
   const body = readNodeBody(req);
   if (body instanceof Promise)
@@ -106,7 +117,7 @@ function answer(
   host: string,
   access: AccessPolicy,
   report: Report,
-  ui: boolean,
+  ui: UiEventStream | undefined,
 ): MaybeAsync<void> {
   if (body === undefined) {
     report(null);
@@ -132,7 +143,7 @@ function answer(
   const cors = access.corsHeaders(admission.corsOrigin);
   const path = ui ? pathOf(req.url) : '';
   if (ui && isUiPath(path)) {
-    report(serveUi(sim, req, res, method, path, cors));
+    report(serveUi(ui, req, res, method, path, cors));
     return;
   }
   let inbound: Inbound;
@@ -238,8 +249,14 @@ function safely(sim: ServedSimulator, hook: RequestLogHook, entry: RequestLogEnt
 export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   let access: AccessPolicy;
+  let ui: UiEventStream | undefined;
   try {
     access = new AccessPolicy(host, options);
+    if (options.ui)
+      ui = new UiEventStream(sim, {
+        maxClients: options.uiClients,
+        maxBufferedBytes: options.uiMaxBufferedBytes,
+      });
   } catch (err) {
     return Promise.reject(err);
   }
@@ -249,7 +266,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
     // The log's path is cut and cleaned only when there is a log: it costs on every request.
     const report = hook ? reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers) : ignore;
     try {
-      const served = serve(sim, req, res, host, access, report, options.ui === true);
+      const served = serve(sim, req, res, host, access, report, ui);
       if (served instanceof Promise) served.catch((err: unknown) => failed(sim, req, report, err));
     } catch (err) {
       failed(sim, req, report, err);
@@ -296,6 +313,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
         ...(options.ui ? { uiUrl: `http://${hostPart}:${port}${UI_PATH}` } : {}),
         close() {
           closing ??= (async () => {
+            ui?.close();
             await ws.close();
             await new Promise<void>((done) => {
               server.close(() => done());
