@@ -52,8 +52,9 @@ export interface ListenOptions extends AccessOptions {
    */
   uiClients?: number;
   /**
-   * Bytes a dashboard stream may leave unwritten (default 1 MiB): a page that stops reading is then
-   * dropped, as a slow WebSocket is, and reconnects when it reads again.
+   * Bytes a dashboard stream may leave unwritten (default 256 KiB, beyond the few MiB the kernel
+   * already holds for the socket): a page that stops reading is then dropped, as a slow WebSocket
+   * is, and reconnects when it reads again.
    */
   uiMaxBufferedBytes?: number;
 }

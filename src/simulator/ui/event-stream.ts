@@ -10,8 +10,13 @@ import { features, type UiSimulator } from './ui-simulator.js';
 
 /** Dashboard clients one server streams to at once, unless `uiClients` says otherwise. */
 export const DEFAULT_UI_CLIENTS = 100;
-/** Unwritten bytes after which a dashboard client is dropped, unless `uiMaxBufferedBytes` says otherwise. */
-export const DEFAULT_UI_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * Unwritten bytes after which a dashboard client is dropped, unless `uiMaxBufferedBytes` says
+ * otherwise. A stream carries at most 10 batches of 50 summaries a second (under 100 KB), and the
+ * kernel holds the first MiBs of a socket: a page this far behind has read nothing for tens of
+ * seconds.
+ */
+export const DEFAULT_UI_BUFFERED_BYTES = 256 * 1024;
 
 /** How often buffered events go out: a burst (a 10,000-order clear) becomes one message. */
 const FLUSH_MS = 100;
@@ -81,6 +86,18 @@ export class UiEventStream {
 
   /** Answers one `GET /_sim/ui/events`: the stream (200), or 503 past the cap; returns the status. */
   serve(req: IncomingMessage, res: ServerResponse, extra: Record<string, string>): number {
+    const headers = {
+      ...extra,
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    };
+    // A HEAD has no body to stream: it is answered at once and takes no client's place.
+    if (req.method === 'HEAD') {
+      res.writeHead(200, headers);
+      res.end();
+      return 200;
+    }
     if (this.clients.size >= this.maxClients) {
       const message =
         `The dashboard's event stream already has ${this.maxClients} clients, its limit: close one, ` +
@@ -89,12 +106,7 @@ export class UiEventStream {
       res.end(JSON.stringify({ code: -1, message }));
       return 503;
     }
-    res.writeHead(200, {
-      ...extra,
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-    });
+    res.writeHead(200, headers);
     const hello = { now: new Date(this.sim.now?.() ?? Date.now()).toISOString(), features: features() };
     res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
     this.clients.add(res);

@@ -4,6 +4,7 @@
  * them, and a `/_sim/ui/` path naming an inherited property (`constructor`, `__proto__`) is a 404.
  * The slow-page drop is dashboard-slow-client.test.ts.
  */
+import { connect } from 'node:net';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCliArgs, UsageError } from '../../../src/simulator/cli/args.js';
@@ -63,6 +64,28 @@ describe('the dashboard client cap', () => {
     // The cap is on streams only: the page's files are still served.
     expect((await fetch(`${running.url}/_sim/ui/live.js`)).status).toBe(200);
     expect(second.text).toContain('event: hello');
+  });
+
+  it('answers HEAD /_sim/ui/events at once: its connection serves the next request, and it takes no place', async () => {
+    const { running } = await start({ uiClients: 1 });
+    const { port } = new URL(running.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let text = '';
+    // Pipelined on one connection: the GET is answered only once the HEAD's answer has ended.
+    socket.write(
+      'HEAD /_sim/ui/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n' +
+        'GET /_sim/ui/live.js HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    );
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+    });
+    await new Promise((resolve) => socket.once('close', resolve));
+    const heads = text.split('\r\n\r\n')[0] ?? '';
+    expect(heads).toMatch(/^HTTP\/1\.1 200 /);
+    expect(heads.toLowerCase()).toContain('content-type: text/event-stream');
+    expect(text).toMatch(/\r\n\r\nHTTP\/1\.1 200 [\s\S]*content-type: text\/javascript/i);
+    const page = await openStream(running.url);
+    expect(page.text).toContain('event: hello');
   });
 
   it('refuses a uiClients or uiMaxBufferedBytes that is not an integer >= 1, naming it', async () => {
