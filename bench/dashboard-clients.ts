@@ -6,19 +6,19 @@
  *       [--stall-s 12] [--cycle-ms 2000] [--sim /path/to/src/simulator/index.ts] [--smoke] [--json]
  *
  * Three processes, so that neither the pages' reading nor the measuring runs on the simulator's
- * thread: the simulator (`--role server`: the `busy` market on a real clock with short cycles, the
- * dashboard's client cap raised to fit the run), the pages (`--role pages`: raw loopback sockets,
- * reading or paused), and this driver, which sends keep-alive `GET /v1/match/account` at a steady
+ * thread: the simulator and the pages (dashboard-roles.ts: the `busy` market on a real clock with
+ * short cycles, the dashboard's client cap raised to fit the run; raw loopback sockets, reading or
+ * paused), and this driver, which sends keep-alive `GET /v1/match/account` at a steady
  * 200 per second and times each from when it was due. `--sim` runs another tree's simulator (e.g.
  * /work/baseline) under the same driver. Target: p99 with N pages within 2x of none. Everything is
  * on 127.0.0.1, bounded in count and time, and every child is ended at the end.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { Agent, request } from 'node:http';
-import { connect, type Socket } from 'node:net';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
+import { flagsOf, type Stats } from './dashboard-roles.js';
 
 export interface DashboardBenchOptions {
   /** Reading pages while REST is timed. Default 1,000. */
@@ -49,6 +49,9 @@ export interface DashboardBenchResult {
   /** The simulator process's CPU time per wall second (%), without and with the reading pages. */
   serverCpuNonePct: number;
   serverCpuWithPct: number;
+  /** The simulator's event-loop delay p99 (ms), without and with the reading pages. */
+  serverLoopP99NoneMs: number;
+  serverLoopP99WithMs: number;
   p99Ratio: number;
   stalled: number;
   stallS: number;
@@ -60,14 +63,15 @@ export interface DashboardBenchResult {
 }
 
 const SELF = fileURLToPath(import.meta.url);
+const ROLES = fileURLToPath(new URL('./dashboard-roles.ts', import.meta.url));
 const KEY = 'TEST_API_KEY:burner:sim';
 const REQUEST_TIMEOUT_MS = 20_000;
 /** The unrelated REST load, steady whatever the server does. */
 const REQUESTS_PER_S = 200;
 
-/** A child of this file in another role, talking JSON lines on stdout; ended with its stdin. */
+/** A process of dashboard-roles.ts, talking JSON lines on stdout; ended with its stdin. */
 function child(args: string[]): { proc: ChildProcess; next: <T>() => Promise<T> } {
-  const proc = spawn(process.execPath, [...process.execArgv, SELF, ...args], {
+  const proc = spawn(process.execPath, [...process.execArgv, ROLES, ...args], {
     stdio: ['pipe', 'pipe', 'inherit'],
   });
   const lines = createInterface({ input: proc.stdout as NodeJS.ReadableStream })[Symbol.asyncIterator]();
@@ -139,14 +143,6 @@ async function timeRest(url: string, seconds: number): Promise<{ ms: number[]; t
 
 const round = (n: number, digits = 2) => Number(n.toFixed(digits));
 
-/** What the simulator's process reports on a `stats` line. */
-interface Stats {
-  rss: number;
-  /** Bytes queued unwritten on its sockets (what a page that does not read costs). */
-  queued: number;
-  cpuMs: number;
-}
-
 export async function benchDashboardClients(
   options: DashboardBenchOptions = {},
 ): Promise<DashboardBenchResult> {
@@ -168,8 +164,9 @@ export async function benchDashboardClients(
     const phase = async () => {
       const [before, started] = [await stats(), performance.now()];
       const rest = await timeRest(url, phaseS);
-      const cpuPct = round((((await stats()).cpuMs - before.cpuMs) / (performance.now() - started)) * 100, 0);
-      return { ...rest, cpuPct };
+      const after = await stats();
+      const cpuPct = round(((after.cpuMs - before.cpuMs) / (performance.now() - started)) * 100, 0);
+      return { ...rest, cpuPct, loopP99Ms: round(after.loopP99Ms) };
     };
     await timeRest(url, Math.min(1, phaseS)); // warm-up: JIT and the first auctions
     const none = await phase();
@@ -201,6 +198,8 @@ export async function benchDashboardClients(
       restTimeouts: withPages.timeouts,
       serverCpuNonePct: none.cpuPct,
       serverCpuWithPct: withPages.cpuPct,
+      serverLoopP99NoneMs: none.loopP99Ms,
+      serverLoopP99WithMs: withPages.loopP99Ms,
       p99Ratio: round(p99With / p99None),
       stalled,
       stallS,
@@ -213,127 +212,29 @@ export async function benchDashboardClients(
   }
 }
 
-/**
- * `--role server`: the simulator, its URL on stdout, and its {@link Stats} on each `stats` line;
- * ends with stdin.
- */
-async function serve(flags: Map<string, string>): Promise<void> {
-  const module = flags.get('--sim');
-  const { createSimulator } = (await import(
-    module ? pathToFileURL(module).href : '../src/simulator/index.js'
-  )) as typeof import('../src/simulator/index.js');
-  const cycleMs = Number(flags.get('--cycle-ms'));
-  const sim = createSimulator({
-    market: 'busy',
-    clock: 'real',
-    cycleMs,
-    lockMs: Math.floor(cycleMs / 4),
-    settleMs: Math.floor(cycleMs / 10),
-    logger: { info: () => undefined, error: (m: string) => process.stderr.write(`simulator: ${m}\n`) },
-  });
-  // An older tree ignores uiClients: it has no cap to raise.
-  const running = await sim.listen({ port: 0, ui: true, uiClients: Number(flags.get('--ui-clients')) });
-  const sockets = new Set<Socket>();
-  running.server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.once('close', () => sockets.delete(socket));
-  });
-  process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
-  for await (const line of createInterface({ input: process.stdin })) {
-    if (line !== 'stats') continue;
-    let queued = 0;
-    for (const socket of sockets) queued += socket.writableLength;
-    const { user, system } = process.cpuUsage();
-    const stats: Stats = { rss: process.memoryUsage().rss, queued, cpuMs: (user + system) / 1000 };
-    process.stdout.write(`${JSON.stringify(stats)}\n`);
-  }
-  await sim.close();
-}
-
-/**
- * `--role pages`: N raw stream clients. Reading ones count as ready at their `hello` (or a refusal);
- * `--paused` ones once connected, and never read again. All end with stdin.
- */
-async function pages(flags: Map<string, string>): Promise<void> {
-  const { hostname, port } = new URL(flags.get('--url') as string);
-  const n = Number(flags.get('--n'));
-  const paused = flags.has('--paused');
-  const sockets: Socket[] = [];
-  let refused = 0;
-  const opened = Array.from(
-    { length: n },
-    () =>
-      new Promise<void>((ready) => {
-        const socket = connect(Number(port), hostname, () => {
-          socket.write(`GET /_sim/ui/events HTTP/1.1\r\nHost: ${hostname}:${port}\r\n\r\n`);
-          if (paused) {
-            socket.pause();
-            ready();
-          }
-        });
-        sockets.push(socket);
-        socket.on('error', () => ready());
-        if (paused) return;
-        let head = '';
-        let greeted = false;
-        socket.on('data', (chunk: Buffer) => {
-          if (greeted) return;
-          head += chunk.toString('latin1');
-          const refusal = /^HTTP\/1\.1 (?!200)/.test(head);
-          if (!refusal && !head.includes('event: hello')) return;
-          if (refusal) refused++;
-          greeted = true;
-          head = '';
-          ready();
-        });
-      }),
-  );
-  await Promise.all(opened);
-  process.stdout.write(`${JSON.stringify({ ready: true, refused })}\n`);
-  for await (const _ of createInterface({ input: process.stdin })) {
-    // Nothing to answer: the driver only ends this role.
-  }
-  for (const s of sockets) s.destroy();
-}
-
-function flagsOf(argv: string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const name = argv[i] as string;
-    if (!name.startsWith('--')) continue;
-    const value = argv[i + 1];
-    flags.set(name, value === undefined || value.startsWith('--') ? '' : value);
-  }
-  return flags;
-}
-
 if (process.argv[1] === SELF) {
   const flags = flagsOf(process.argv.slice(2));
-  const role = flags.get('--role');
-  if (role === 'server') await serve(flags);
-  else if (role === 'pages') await pages(flags);
-  else {
-    const smoke = flags.has('--smoke');
-    const num = (name: string, full: number, small: number) =>
-      flags.has(name) ? Number(flags.get(name)) : smoke ? small : full;
-    const result = await benchDashboardClients({
-      clients: num('--clients', 1000, 20),
-      stalled: num('--stalled', 200, 20),
-      phaseS: num('--phase-s', 10, 1),
-      stallS: num('--stall-s', 12, 2),
-      cycleMs: num('--cycle-ms', 2000, 1000),
-      ...(flags.get('--sim') ? { simulatorModule: flags.get('--sim') as string } : {}),
-    });
-    if (flags.has('--json')) console.log(JSON.stringify(result));
-    else console.table([result]);
-    console.log(describeDashboardClients(result));
-  }
+  const smoke = flags.has('--smoke');
+  const num = (name: string, full: number, small: number) =>
+    flags.has(name) ? Number(flags.get(name)) : smoke ? small : full;
+  const result = await benchDashboardClients({
+    clients: num('--clients', 1000, 20),
+    stalled: num('--stalled', 200, 20),
+    phaseS: num('--phase-s', 10, 1),
+    stallS: num('--stall-s', 12, 2),
+    cycleMs: num('--cycle-ms', 2000, 1000),
+    ...(flags.get('--sim') ? { simulatorModule: flags.get('--sim') as string } : {}),
+  });
+  if (flags.has('--json')) console.log(JSON.stringify(result));
+  else console.table([result]);
+  console.log(describeDashboardClients(result));
 }
 
 export function describeDashboardClients(r: DashboardBenchResult): string {
   return (
     `REST p99 ${r.restP99WithMs} ms with ${r.clients} reading dashboards, ${r.restP99NoneMs} ms with none: ` +
-    `${r.p99Ratio}x (target <= 2x; simulator CPU ${r.serverCpuNonePct}% -> ${r.serverCpuWithPct}%); ${r.stalled} stalled dashboards for ${r.stallS} s: ` +
+    `${r.p99Ratio}x (target <= 2x; simulator CPU ${r.serverCpuNonePct}% -> ${r.serverCpuWithPct}%, event-loop delay p99 ` +
+    `${r.serverLoopP99NoneMs} -> ${r.serverLoopP99WithMs} ms); ${r.stalled} stalled dashboards for ${r.stallS} s: ` +
     `${r.stallQueuedEndMb} MB queued at the end (peak ${r.stallQueuedPeakMb}), RSS ${r.stallRssGrowthMb} MB more`
   );
 }

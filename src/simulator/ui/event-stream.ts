@@ -25,6 +25,8 @@ const MAX_EVENTS_PER_FLUSH = 50;
 /** A comment line now and then keeps proxies from closing an idle stream. */
 const KEEPALIVE_MS = 15_000;
 const KEEPALIVE = Buffer.from(': keepalive\n\n');
+/** Clients written to per turn of the event loop (see `writeOut`). */
+const WRITE_SLICE = 25;
 
 export interface UiStreamOptions {
   /** Clients streamed to at once; the next is answered 503. Default {@link DEFAULT_UI_CLIENTS}. */
@@ -66,6 +68,9 @@ export class UiEventStream {
   private timer: NodeJS.Timeout | undefined;
   private keepalive: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
+  // Chunks not yet written to every client, oldest first, and whether writeOut is working on them.
+  private outbox: Buffer[] = [];
+  private writing = false;
 
   /** Throws a RangeError naming `uiClients` or `uiMaxBufferedBytes` when one is not an integer >= 1. */
   constructor(
@@ -145,6 +150,7 @@ export class UiEventStream {
     this.timer = undefined;
     this.pending = [];
     this.count = 0;
+    this.outbox = [];
   }
 
   // O(1) per event: an event is summarised (its data built) only if it is among a batch's last 50.
@@ -163,16 +169,45 @@ export class UiEventStream {
     this.broadcast(Buffer.from(`event: batch\ndata: ${data}\n\n`));
   }
 
-  /** The same bytes to every client; one that has not taken what it was sent is dropped instead. */
+  /** The same bytes to every client, after what was queued before them (one batch at a time). */
   private broadcast(chunk: Buffer): void {
-    for (const res of this.clients) {
-      if (res.destroyed) continue;
-      if (res.writableLength > this.maxBufferedBytes) {
-        // Bounded server memory: the page reconnects and reads every number afresh from /_sim/.
-        res.destroy();
-        continue;
+    this.outbox.push(chunk);
+    if (!this.writing) this.writeOut();
+  }
+
+  /**
+   * Writes the oldest queued chunk WRITE_SLICE clients per turn of the event loop, then the next:
+   * a batch to 1,000 pages is 1,000 socket writes (about 20 ms on a busy machine), and a REST
+   * request must not wait behind all of them.
+   */
+  private writeOut(): void {
+    const chunk = this.outbox[0];
+    this.writing = chunk !== undefined;
+    if (chunk === undefined) return;
+    const targets = [...this.clients];
+    let next = 0;
+    const slice = () => {
+      const end = Math.min(next + WRITE_SLICE, targets.length);
+      for (; next < end; next++) this.send(targets[next] as ServerResponse, chunk);
+      if (next < targets.length) {
+        setImmediate(slice);
+        return;
       }
-      res.write(chunk);
+      // stop() may have emptied the outbox meanwhile, and a new client queued another chunk.
+      if (this.outbox[0] === chunk) this.outbox.shift();
+      this.writeOut();
+    };
+    slice();
+  }
+
+  /** One client: written to, or dropped if it has not taken what it was sent (as the WebSocket hub does). */
+  private send(res: ServerResponse, chunk: Buffer): void {
+    if (res.destroyed || !this.clients.has(res)) return;
+    if (res.writableLength > this.maxBufferedBytes) {
+      // Bounded server memory: the page reconnects and reads every number afresh from /_sim/.
+      res.destroy();
+      return;
     }
+    res.write(chunk);
   }
 }
