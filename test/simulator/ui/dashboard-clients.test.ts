@@ -4,7 +4,7 @@
  * them, and a `/_sim/ui/` path naming an inherited property (`constructor`, `__proto__`) is a 404.
  * The slow-page drop is dashboard-slow-client.test.ts.
  */
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parseCliArgs, UsageError } from '../../../src/simulator/cli/args.js';
@@ -143,6 +143,53 @@ describe('the dashboard stream fan-out', () => {
     const withOrder = batches.filter((b) => b.includes(orderId));
     expect(withOrder).toHaveLength(1);
     for (const page of pages) expect(page.text).toContain(`event: batch\ndata: ${withOrder[0]}\n\n`);
+  });
+});
+
+describe('the dashboard stream fan-out to many pages', () => {
+  it('reaches every page past the 25 written per turn, batches in order', async () => {
+    const { sim, running } = await start();
+    const port = Number(new URL(running.url).port);
+    const pages = await Promise.all(
+      Array.from(
+        { length: 60 },
+        () =>
+          new Promise<{ text: string; socket: Socket }>((resolve) => {
+            const page = { text: '', socket: connect(port, '127.0.0.1') };
+            page.socket.write('GET /_sim/ui/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+            page.socket.on('data', (chunk: Buffer) => {
+              page.text += chunk.toString('utf8');
+              if (page.text.includes('event: hello')) resolve(page);
+            });
+          }),
+      ),
+    );
+    const sockets = pages.map((p) => p.socket);
+    const seen = (s: string) =>
+      Promise.all(
+        pages.map(
+          (p) =>
+            new Promise<void>((resolve) => {
+              const check = () => {
+                if (!p.text.includes(s)) return;
+                p.socket.off('data', check);
+                resolve();
+              };
+              p.socket.on('data', check);
+              check();
+            }),
+        ),
+      );
+    try {
+      sim.setPhase('lock');
+      await seen('"event":"auction.locked"');
+      sim.setPhase('open');
+      await seen('"phase":"open"');
+      for (const p of pages)
+        expect(p.text.indexOf('auction.locked')).toBeLessThan(p.text.lastIndexOf('"phase":"open"'));
+    } finally {
+      for (const s of sockets) s.destroy();
+    }
   });
 });
 
