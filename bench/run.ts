@@ -5,6 +5,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { benchClearing } from './clearing.js';
+import { benchDashboardClients, describeDashboardClients } from './dashboard-clients.js';
 import { benchEnginePath, formatEngineTable } from './engine-path.js';
 import { benchDayInChild } from './day.js';
 import { benchPlacements } from './placements.js';
@@ -68,6 +69,15 @@ console.log('# stream');
 const stream = await benchStream(smoke ? 5_000 : undefined, smoke ? 1 : undefined);
 console.table([stream]);
 console.log(`stream iterator ${stream.ratio}x the raw ws rate (target >= ${stream.target}x)`);
+
+console.log(
+  '# dashboards: REST with none and with many pages reading /_sim/ui/events; pages that never read',
+);
+const dashboards = await benchDashboardClients(
+  smoke ? { clients: 20, stalled: 20, phaseS: 1, stallS: 2, cycleMs: 1000 } : {},
+);
+console.table([dashboards]);
+console.log(describeDashboardClients(dashboards));
 
 console.log('# a simulated day: 1,000 background participants, manual clock, without and with --store');
 // Each in its own process (peak RSS is per process); the smoke run does 5 auctions, not 8,640.

@@ -240,6 +240,7 @@ async function main(): Promise<void> {
       port: args.port,
       ui: args.ui,
       allowPrivateWebhooks: args.allowPrivateWebhooks,
+      ...(args.uiClients === undefined ? {} : { uiClients: args.uiClients }),
       ...args.access,
       ...(args.quiet ? {} : { onRequest: (entry) => out.request(entry) }),
     })

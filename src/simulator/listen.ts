@@ -24,6 +24,7 @@ import {
   type RequestLogEntry,
   type RequestLogHook,
 } from './request-log.js';
+import { UiEventStream } from './ui/event-stream.js';
 import { isUiPath, serveUi, UI_PATH } from './ui/serve.js';
 import { attachWebSocket, type WsSimulator } from './ws/server.js';
 
@@ -54,6 +55,17 @@ export interface ListenOptions extends AccessOptions {
    * `--allow-private-webhooks`). On loopback endpoints may be anywhere, as in-process.
    */
   allowPrivateWebhooks?: boolean;
+  /**
+   * Dashboard pages streaming `/_sim/ui/events` at once (default 100; the CLI's `--ui-clients`):
+   * the next one is answered 503 `{code: -1, message}` naming the flag, and its page retries.
+   */
+  uiClients?: number;
+  /**
+   * Bytes a dashboard stream may leave unwritten (default 256 KiB, beyond the few MiB the kernel
+   * already holds for the socket): a page that stops reading is then dropped, as a slow WebSocket
+   * is, and reconnects when it reads again.
+   */
+  uiMaxBufferedBytes?: number;
 }
 
 /** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
@@ -107,7 +119,7 @@ function serve(
   host: string,
   access: AccessPolicy,
   report: Report,
-  ui: boolean,
+  ui: UiEventStream | undefined,
 ): MaybeAsync<void> {
   const method = (req.method ?? 'GET').toUpperCase();
   const path = pathOf(req.url);
@@ -127,7 +139,7 @@ function serve(
   }
   const cors = access.corsHeaders(admission.corsOrigin);
   if (ui && isUiPath(path)) {
-    report(serveUi(sim, req, res, method, path, cors));
+    report(serveUi(ui, req, res, method, path, cors));
     return;
   }
   // Method before body (RFC 9110 15.5.6): a path the target names gets its 404 or 405 whatever the
@@ -275,8 +287,14 @@ function safely(sim: ServedSimulator, hook: RequestLogHook, entry: RequestLogEnt
 export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promise<RunningSimulator> {
   const host = options.host ?? '127.0.0.1';
   let access: AccessPolicy;
+  let ui: UiEventStream | undefined;
   try {
     access = new AccessPolicy(host, options);
+    if (options.ui)
+      ui = new UiEventStream(sim, {
+        maxClients: options.uiClients,
+        maxBufferedBytes: options.uiMaxBufferedBytes,
+      });
   } catch (err) {
     return Promise.reject(err);
   }
@@ -286,7 +304,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
     // The log's path is cut and cleaned only when there is a log: it costs on every request.
     const report = hook ? reporter(sim, hook, req.method ?? '-', loggablePath(req.url), req.headers) : ignore;
     try {
-      const served = serve(sim, req, res, host, access, report, options.ui === true);
+      const served = serve(sim, req, res, host, access, report, ui);
       if (served instanceof Promise) served.catch((err: unknown) => failed(sim, req, report, err));
     } catch (err) {
       failed(sim, req, report, err);
@@ -334,6 +352,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
         ...(options.ui ? { uiUrl: `http://${hostPart}:${port}${UI_PATH}` } : {}),
         close() {
           closing ??= (async () => {
+            ui?.close();
             await ws.close();
             await new Promise<void>((done) => {
               server.close(() => done());

@@ -83,6 +83,11 @@ const FLAGS: readonly Flag[] = [
     help: 'largest POST /_sim/restore body (a snapshot), 1 to 512 MiB (default 512; other bodies 1 MiB)',
   },
   { name: 'no-ui', help: 'do not serve the dashboard at /_sim/ui (default: served)' },
+  {
+    name: 'ui-clients',
+    value: '<n>',
+    help: 'dashboard pages streaming at once; the next gets 503 (default 100)',
+  },
   { name: 'quiet', short: 'q', help: 'no request log (auction phases and errors are still logged)' },
   { name: 'json', help: 'startup info and every log line as one JSON object per line, no colour' },
   { name: 'version', short: 'v', help: 'print the package version and exit' },
@@ -136,6 +141,8 @@ export interface CliArgs {
   eventLog?: true | number;
   /** Serve the dashboard (`/_sim/ui`); `--no-ui` turns it off. */
   ui: boolean;
+  /** `--ui-clients`: the listen option `uiClients`. */
+  uiClients?: number;
   quiet: boolean;
   json: boolean;
   version: boolean;
@@ -201,6 +208,7 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     ['settle-ms', 'settleMs', 0],
     ['seed', 'seed', 0],
     ['ticket-ttl-ms', 'ticketTtlMs', 1],
+    ['ui-clients', 'uiClients', 1],
   ] as const;
   for (const [name, key, min] of numbers) {
     const n = integer(name, text(name), min);

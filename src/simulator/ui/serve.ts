@@ -3,13 +3,13 @@
  * assets.generated.ts, so `npx match-venue-sim` serves them offline) and `/_sim/ui/events`, a
  * server-sent event stream of the simulator's events. The page reads every number through the
  * `/_sim/` and clearing-report routes; the stream only tells it when to read again and feeds the
- * event log, so the dashboard never polls and never computes what the engine already answers.
+ * event log, so the dashboard never polls and never computes what the engine already answers. The
+ * stream itself, shared by every page a server shows, is event-stream.ts.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { SimulatorEvent } from '../engine/types.js';
-import { controlRoutes } from '../http/control-routes.js';
 import { methodNotAllowed } from '../http/router.js';
 import { UI_ASSETS } from './assets.generated.js';
+import type { UiEventStream } from './event-stream.js';
 
 export const UI_PATH = '/_sim/ui';
 const EVENTS_PATH = `${UI_PATH}/events`;
@@ -37,43 +37,11 @@ const SECURITY_HEADERS = {
   'x-frame-options': 'DENY',
 };
 
-const STREAM_HEADERS = {
-  'content-type': 'text/event-stream; charset=utf-8',
-  'cache-control': 'no-store',
-  'x-content-type-options': 'nosniff',
-};
-
-/** How often buffered events go out: a burst (a 10,000-order clear) becomes one message. */
-const FLUSH_MS = 100;
-/** Events of one message shown in the log; the rest are counted, not sent. */
-const MAX_EVENTS_PER_FLUSH = 50;
-/** A comment line now and then keeps proxies from closing an idle stream. */
-const KEEPALIVE_MS = 15_000;
-
-/** What the dashboard's server needs of the simulator. */
-export interface UiSimulator {
-  onEvent(listener: (event: SimulatorEvent) => void): () => void;
-  onControl?(listener: (signal: { type: string }) => void): () => void;
-  now?(): number;
-}
-
-/**
- * Control routes the page offers only where this simulator has them: read from the route table,
- * so the buttons appear with the routes (POST /_sim/snapshot, POST /_sim/restore) and no probe
- * request is needed.
- */
-export function features(): { snapshot: boolean; restore: boolean } {
-  return {
-    snapshot: controlRoutes['/_sim/snapshot']?.POST !== undefined,
-    restore: controlRoutes['/_sim/restore']?.POST !== undefined,
-  };
-}
-
 export const isUiPath = (path: string): boolean => path === UI_PATH || path.startsWith(`${UI_PATH}/`);
 
 /** Answers a `/_sim/ui` request; returns the status written (null if the client had gone). */
 export function serveUi(
-  sim: UiSimulator,
+  events: UiEventStream,
   req: IncomingMessage,
   res: ServerResponse,
   method: string,
@@ -88,17 +56,10 @@ export function serveUi(
     res.end(refused.body);
     return 405;
   }
-  if (path === EVENTS_PATH) {
-    // HEAD: the stream's headers alone; no subscription is opened for an answer without a body.
-    if (method === 'HEAD') {
-      res.writeHead(200, { ...extra, ...STREAM_HEADERS });
-      res.end();
-      return 200;
-    }
-    return streamEvents(sim, req, res, extra);
-  }
+  if (path === EVENTS_PATH) return events.serve(req, res, extra);
   const name = path === UI_PATH || path === `${UI_PATH}/` ? 'index.html' : path.slice(UI_PATH.length + 1);
-  const asset = UI_ASSETS[name];
+  // An own property only: `constructor` or `__proto__` is no file (an inherited one threw).
+  const asset = Object.hasOwn(UI_ASSETS, name) ? UI_ASSETS[name] : undefined;
   if (!asset) {
     res.writeHead(404, { ...extra, 'content-type': 'application/json' });
     res.end(JSON.stringify({ code: -1, message: `No dashboard file ${path}` }));
@@ -114,53 +75,5 @@ export function serveUi(
     'cache-control': 'no-cache',
   });
   res.end(method === 'HEAD' ? undefined : body);
-  return 200;
-}
-
-/** One line of the log: names and ids only, never a key or a ticket. */
-function summarize(e: SimulatorEvent): Record<string, unknown> {
-  const d = e.data as Record<string, unknown>;
-  if (e.channel === 'market')
-    return { channel: e.channel, event: e.event, auctionId: d.auctionId, phase: d.phase };
-  const out: Record<string, unknown> = { channel: e.channel, event: e.event, entityId: e.entityId };
-  for (const key of ['orderId', 'withdrawalId', 'status', 'auctionId'])
-    if (typeof d[key] === 'string' || typeof d[key] === 'number') out[key] = d[key];
-  return out;
-}
-
-function streamEvents(
-  sim: UiSimulator,
-  req: IncomingMessage,
-  res: ServerResponse,
-  extra: Record<string, string>,
-): number {
-  res.writeHead(200, { ...extra, ...STREAM_HEADERS });
-  const hello = { now: new Date(sim.now?.() ?? Date.now()).toISOString(), features: features() };
-  res.write(`event: hello\ndata: ${JSON.stringify(hello)}\n\n`);
-  let pending: Record<string, unknown>[] = [];
-  let count = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    timer = undefined;
-    const data = JSON.stringify({ events: pending, count });
-    pending = [];
-    count = 0;
-    if (!res.destroyed) res.write(`event: batch\ndata: ${data}\n\n`);
-  };
-  const push = (entry: Record<string, unknown>) => {
-    count++;
-    if (pending.length >= MAX_EVENTS_PER_FLUSH) pending.shift();
-    pending.push(entry);
-    timer ??= setTimeout(flush, FLUSH_MS);
-  };
-  const unsubscribe = sim.onEvent((e) => push(summarize(e)));
-  const unsubscribeControl = sim.onControl?.((signal) => push({ channel: 'control', event: signal.type }));
-  const keepalive = setInterval(() => res.write(': keepalive\n\n'), KEEPALIVE_MS).unref();
-  req.socket.once('close', () => {
-    unsubscribe();
-    unsubscribeControl?.();
-    clearInterval(keepalive);
-    clearTimeout(timer);
-  });
   return 200;
 }
