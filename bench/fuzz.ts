@@ -15,7 +15,7 @@
  *                         [--restore N] [--ui N] [--scenarios N] [--families http,restore,ui,scenarios]
  *                         [--restore-clears 12] [--slow-ms 2000]
  *
- * `--requests` is the cases overall: restore, ui and scenarios take 0.5%, 5% and 0.5% of it unless
+ * `--requests` is the cases overall: restore, ui and scenarios take 0.2%, 5% and 1% of it unless
  * given, http the rest. `--sim` fuzzes another tree's simulator (e.g. an older checkout) with this
  * driver. Bounded in count and in time; deterministic per seed (case i is always the same bytes).
  * The exit status is 1 on any finding.
@@ -38,16 +38,16 @@ import { RawConnection, type RawResponse, rawRequest } from './raw-http.js';
 export const FAMILIES = ['http', 'restore', 'ui', 'scenarios'] as const;
 
 /** The added families' default shares of `requests`; the HTTP family takes the rest. */
-const SHARES: Record<Family, number> = { restore: 0.005, ui: 0.05, scenarios: 0.005 };
+const SHARES: Record<Family, number> = { restore: 0.002, ui: 0.05, scenarios: 0.01 };
 
 export interface FuzzOptions {
   /** Cases overall. Default 10,000: the added families their share, the HTTP family the rest. */
   requests?: number;
-  /** Restore cases (POST /_sim/restore, a mutated busy-market snapshot). Default 0.5% of requests. */
+  /** Restore cases (POST /_sim/restore, a mutated busy-market snapshot). Default 0.2% of requests. */
   restore?: number;
   /** Dashboard and odd-path requests. Default 5% of requests. */
   ui?: number;
-  /** Scenario documents (in process, no HTTP). Default 0.5% of requests. */
+  /** Scenario documents (in process, no HTTP). Default 1% of requests. */
   scenarios?: number;
   /** The families to run. Default all: http (the generated requests), restore, ui, scenarios. */
   families?: readonly (typeof FAMILIES)[number][];
