@@ -59,16 +59,50 @@ const idKey = (item: unknown): string =>
       ? 'auctionId'
       : 'id';
 
+/** The index in `collection` of the wallet/bank account a pending order draws on (seeded pick). */
+function heldByPending(doc: Doc, collection: string, p: Pick): number | undefined {
+  const field = { wallets: 'sourceWalletId', fiatAccounts: 'fiatAccountId' }[collection];
+  if (!field) return undefined;
+  const orders = (getAt(doc, [...STATE, 'orders']) as Record<string, unknown>[] | undefined) ?? [];
+  const pending = orders.filter((o) => o.status === 'pending' && typeof o[field] === 'string');
+  if (!pending.length) return undefined;
+  const id = p.one(pending)[field];
+  const items = (getAt(doc, [...STATE, collection]) as { id?: unknown }[] | undefined) ?? [];
+  const i = items.findIndex((item) => item.id === id);
+  return i < 0 ? undefined : i;
+}
+
 /** The snapshot-specific changes: duplicates, dangling references, swaps, format and version. */
 const TARGETED_KINDS = 9;
 
-function targetedMutation(doc: Doc, p: Pick, kind?: number): [string, unknown] {
+/**
+ * The first cases, in turn: each kind once, the duplicate id once per referenced collection (a
+ * wallet or bank account two entities claim is what a later clear trips over), each reference kind.
+ */
+const EARLY: [number, string?][] = [
+  [0, 'wallets'],
+  [0, 'fiatAccounts'],
+  [0, 'orders'],
+  [1],
+  [2, 'entities'],
+  [3, 'orders'],
+  [4],
+  [5],
+  [6],
+  [7],
+  [8],
+];
+
+function targetedMutation(doc: Doc, p: Pick, kind?: number, only?: string): [string, unknown] {
   const arrays = ENTITY_ARRAYS.filter((k) => ((getAt(doc, [...STATE, k]) as unknown[]) ?? []).length > 1);
-  const array: Path = [...STATE, p.one(arrays.length ? arrays : ['entities'])];
+  const array: Path = [...STATE, only ?? p.one(arrays.length ? arrays : ['entities'])];
   switch (kind ?? p.int(TARGETED_KINDS)) {
     case 0: {
       const pair = two(doc, array, p);
       if (!pair) return ['no pair', doc];
+      // A wallet or bank account a resting order draws on, when there is one, loses its id.
+      pair[0] = heldByPending(doc, String(array.at(-1)), p) ?? pair[0];
+      if (pair[0] === pair[1]) pair[1] = (pair[1] + 1) % (getAt(doc, array) as unknown[]).length;
       const key = idKey(getAt(doc, [...array, pair[0]]));
       const [i, j] = pair;
       return [
@@ -159,9 +193,10 @@ export function restoreCase(doc: Doc, original: string, seed: number, index: num
   if (index === 0) return ['the snapshot as taken', original];
   const p = new Pick(seededRandom((seed * 0x85ebca6b) ^ (index * 0x27d4eb2f) ^ 0x5e5702e));
   // The first cases take each kind in turn, so that even a short run covers every one of them.
-  if (index <= TARGETED_KINDS) return label(targetedMutation(doc, p, index - 1));
-  if (index <= TARGETED_KINDS + GENERIC_KINDS)
-    return label(genericMutation(doc, p, STATE, index - TARGETED_KINDS - 1));
+  const early = EARLY[index - 1];
+  if (early) return label(targetedMutation(doc, p, ...early));
+  if (index <= EARLY.length + GENERIC_KINDS)
+    return label(genericMutation(doc, p, STATE, index - EARLY.length - 1));
   const roll = p.r();
   if (roll < 0.05) {
     const [label, text] = p.one<[string, string]>([
@@ -211,6 +246,76 @@ export async function runRestoreFamily(mod: SimulatorModule, o: RestoreFamilyOpt
   const baselineState = await stateText();
   const baselineSnapshot = JSON.stringify(sim.snapshot());
   const key = mod.SEEDED.burner.apiKey;
+  const oneCase = async (index: number, label: string, text: string, at: string) => {
+    const got = await asker.ask('POST', '/_sim/restore', JSON_HEADERS, text);
+    if (typeof got !== 'object') {
+      note(r, got === 'timeout' ? 'stalled' : 'closedUnanswered', `${at} -> ${got}`);
+    } else {
+      r.byStatus[got.status] = (r.byStatus[got.status] ?? 0) + 1;
+      if (got.status >= 500) note(r, 'serverErrors', `${at} -> ${got.status}`);
+      else if (got.status === 413) r.tooLarge++;
+      else if (got.status >= 400) r.refused++;
+      else r.accepted++;
+      if (got.status >= 400 && !isJsonError(got))
+        note(r, 'nonJsonErrors', `${at} -> ${got.status} ${got.body.subarray(0, 80).toString('utf8')}`);
+      if (got.status === 400) {
+        const body = jsonBody(got) ?? {};
+        const errors = Array.isArray(body.errors) ? (body.errors as { location?: unknown }[]) : [];
+        const where =
+          typeof body.field === 'string' || errors.some((e) => typeof e?.location === 'string' && e.location);
+        if (body.code !== 2 || !where)
+          note(r, 'badRefusals', `${at} -> ${got.body.subarray(0, 200).toString('utf8')}`);
+      }
+    }
+    if (index === 0 && (typeof got !== 'object' || got.status !== 200))
+      note(r, 'originalRefused', `${at} -> ${typeof got === 'object' ? got.status : got}`);
+    if (typeof got !== 'object' || got.status !== 200) {
+      const state = await stateText();
+      const snapshotSame = JSON.stringify(sim.snapshot()) === baselineSnapshot;
+      if (state !== baselineState || !snapshotSame) {
+        const what = state !== baselineState ? 'GET /_sim/state differs' : 'the snapshot differs';
+        note(
+          r,
+          'stateChangedAfterRefusal',
+          `${at} -> ${typeof got === 'object' ? got.status : got}, ${what}`,
+        );
+        putBack();
+      }
+      return;
+    }
+    // Accepted: the simulator must go on answering as a simulator, not fail on what it took in.
+    const broken = mod.checkInvariants(sim.engine);
+    if (broken.length) note(r, 'acceptedBreakingInvariants', `${at} -> ${broken[0]}`);
+    later(r, index, label, 'GET /_sim/state', await asker.ask('GET', '/_sim/state'));
+    later(r, index, label, 'GET /_sim/auctions/current', await asker.ask('GET', '/_sim/auctions/current'));
+    later(
+      r,
+      index,
+      label,
+      'POST /_sim/auctions/clear',
+      await asker.ask('POST', '/_sim/auctions/clear', JSON_HEADERS, '{}'),
+    );
+    const auth = { authorization: `Bearer ${key}` };
+    later(r, index, label, 'GET /v1/match/account', await asker.ask('GET', '/v1/match/account', auth));
+    later(r, index, label, 'GET /_sim/orders', await asker.ask('GET', '/_sim/orders?limit=50'));
+    const own = await asker.ask('POST', '/_sim/snapshot');
+    later(r, index, label, 'POST /_sim/snapshot', own);
+    // Every snapshot the simulator makes restores: the one of what it accepted included.
+    if (typeof own === 'object' && own.status === 200) {
+      try {
+        sim.restore(JSON.parse(own.body.toString('utf8')));
+      } catch (err) {
+        note(r, 'laterFailures', `${at} -> its own snapshot (POST /_sim/snapshot) refused: ${String(err)}`);
+      }
+    }
+    try {
+      putBack();
+    } catch (err) {
+      note(r, 'crashes', `${at} -> the original snapshot no longer restores: ${String(err)}`);
+    }
+    if ((await stateText()) !== baselineState)
+      note(r, 'crashes', `${at} -> the original snapshot restored, but GET /_sim/state is not as before`);
+  };
   await watchingCrashes(r, async () => {
     for (let index = 0; index < o.cases; index++) {
       if (Date.now() > o.deadline) {
@@ -220,75 +325,17 @@ export async function runRestoreFamily(mod: SimulatorModule, o: RestoreFamilyOpt
       const [label, text] = restoreCase(doc, original, o.seed, index);
       const at = `${index} ${label} (${text.length} bytes)`;
       r.sent++;
-      const got = await asker.ask('POST', '/_sim/restore', JSON_HEADERS, text);
-      if (typeof got !== 'object') {
-        note(r, got === 'timeout' ? 'stalled' : 'closedUnanswered', `${at} -> ${got}`);
-      } else {
-        r.byStatus[got.status] = (r.byStatus[got.status] ?? 0) + 1;
-        if (got.status >= 500) note(r, 'serverErrors', `${at} -> ${got.status}`);
-        else if (got.status === 413) r.tooLarge++;
-        else if (got.status >= 400) r.refused++;
-        else r.accepted++;
-        if (got.status >= 400 && !isJsonError(got))
-          note(r, 'nonJsonErrors', `${at} -> ${got.status} ${got.body.subarray(0, 80).toString('utf8')}`);
-        if (got.status === 400) {
-          const body = jsonBody(got) ?? {};
-          const errors = Array.isArray(body.errors) ? (body.errors as { location?: unknown }[]) : [];
-          const where =
-            typeof body.field === 'string' ||
-            errors.some((e) => typeof e?.location === 'string' && e.location);
-          if (body.code !== 2 || !where)
-            note(r, 'badRefusals', `${at} -> ${got.body.subarray(0, 200).toString('utf8')}`);
-        }
-      }
-      if (index === 0 && (typeof got !== 'object' || got.status !== 200))
-        note(r, 'originalRefused', `${at} -> ${typeof got === 'object' ? got.status : got}`);
-      if (typeof got !== 'object' || got.status !== 200) {
-        const state = await stateText();
-        const snapshotSame = JSON.stringify(sim.snapshot()) === baselineSnapshot;
-        if (state !== baselineState || !snapshotSame) {
-          const what = state !== baselineState ? 'GET /_sim/state differs' : 'the snapshot differs';
-          note(
-            r,
-            'stateChangedAfterRefusal',
-            `${at} -> ${typeof got === 'object' ? got.status : got}, ${what}`,
-          );
-          putBack();
-        }
-        continue;
-      }
-      // Accepted: the simulator must go on answering as a simulator, not fail on what it took in.
-      const broken = mod.checkInvariants(sim.engine);
-      if (broken.length) note(r, 'acceptedBreakingInvariants', `${at} -> ${broken[0]}`);
-      later(r, index, label, 'GET /_sim/state', await asker.ask('GET', '/_sim/state'));
-      later(r, index, label, 'GET /_sim/auctions/current', await asker.ask('GET', '/_sim/auctions/current'));
-      later(
-        r,
-        index,
-        label,
-        'POST /_sim/auctions/clear',
-        await asker.ask('POST', '/_sim/auctions/clear', JSON_HEADERS, '{}'),
-      );
-      const auth = { authorization: `Bearer ${key}` };
-      later(r, index, label, 'GET /v1/match/account', await asker.ask('GET', '/v1/match/account', auth));
-      later(r, index, label, 'GET /_sim/orders', await asker.ask('GET', '/_sim/orders?limit=50'));
-      const own = await asker.ask('POST', '/_sim/snapshot');
-      later(r, index, label, 'POST /_sim/snapshot', own);
-      // Every snapshot the simulator makes restores: the one of what it accepted included.
-      if (typeof own === 'object' && own.status === 200) {
-        try {
-          sim.restore(JSON.parse(own.body.toString('utf8')));
-        } catch (err) {
-          note(r, 'laterFailures', `${at} -> its own snapshot (POST /_sim/snapshot) refused: ${String(err)}`);
-        }
-      }
       try {
-        putBack();
+        await oneCase(index, label, text, at);
       } catch (err) {
-        note(r, 'crashes', `${at} -> the original snapshot no longer restores: ${String(err)}`);
+        // The driver's own in-process reads (the snapshot, the invariants) failed on what was taken in.
+        note(
+          r,
+          'crashes',
+          `${at} -> ${err instanceof Error ? err.stack?.split('\n').slice(0, 2).join(' ') : String(err)}`,
+        );
+        putBack();
       }
-      if ((await stateText()) !== baselineState)
-        note(r, 'crashes', `${at} -> the original snapshot restored, but GET /_sim/state is not as before`);
     }
   });
   // The server must still be alive and answering after all of it.

@@ -115,6 +115,8 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzRunReport>
   const concurrency = options.concurrency ?? 8;
   const deadline = Date.now() + (options.maxMs ?? 900_000);
   const on = new Set(options.families ?? FAMILIES);
+  for (const f of on)
+    if (!FAMILIES.includes(f)) throw new RangeError(`unknown family ${f}: one of ${FAMILIES.join(', ')}`);
   const count = (f: Family) => (on.has(f) ? (options[f] ?? Math.round(requests * SHARES[f])) : 0);
   const counts = { restore: count('restore'), ui: count('ui'), scenarios: count('scenarios') };
   const httpCount = on.has('http')
