@@ -11,7 +11,7 @@
  * state changed by a refused restore, failures after an accepted one, errors of the wrong type.
  *
  *   npx tsx bench/fuzz.ts [--requests 100000] [--seed 1] [--concurrency 8] [--timeout-ms 5000]
- *                         [--max-ms 900000] [--sim /path/to/src/simulator/index.ts]
+ *                         [--max-ms 1800000] [--sim /path/to/src/simulator/index.ts]
  *                         [--restore N] [--ui N] [--scenarios N] [--families http,restore,ui,scenarios]
  *                         [--restore-clears 12] [--slow-ms 2000]
  *
@@ -60,7 +60,7 @@ export interface FuzzOptions {
   concurrency?: number;
   /** An answer later than this counts as a stalled connection. Default 5,000 ms. */
   timeoutMs?: number;
-  /** The run stops sending after this long (reported as `truncated`). Default 15 minutes. */
+  /** The run stops sending after this long (reported as `truncated`). Default 30 minutes (all families). */
   maxMs?: number;
   /** Entry module (createSimulator, SEEDED, loadScenario, ...) to fuzz. Default: this tree's simulator. */
   simulatorModule?: string;
@@ -113,7 +113,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzRunReport>
   const seed = options.seed ?? 1;
   const timeoutMs = options.timeoutMs ?? 5_000;
   const concurrency = options.concurrency ?? 8;
-  const deadline = Date.now() + (options.maxMs ?? 900_000);
+  const deadline = Date.now() + (options.maxMs ?? 1_800_000);
   const on = new Set(options.families ?? FAMILIES);
   for (const f of on)
     if (!FAMILIES.includes(f)) throw new RangeError(`unknown family ${f}: one of ${FAMILIES.join(', ')}`);
