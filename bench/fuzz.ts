@@ -20,6 +20,7 @@
  * driver. Bounded in count and in time; deterministic per seed (case i is always the same bytes).
  * The exit status is 1 on any finding.
  */
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type FuzzCase, makeCase } from './fuzz-cases.js';
 import {
@@ -140,6 +141,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzRunReport>
       ...common,
       cases: counts.restore,
       clears: options.restoreClears,
+      modulePath: options.simulatorModule && resolve(options.simulatorModule),
     });
   if (counts.scenarios)
     report.families.scenarios = await runScenarioFamily(mod, {
