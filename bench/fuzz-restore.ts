@@ -93,7 +93,9 @@ export async function runRestoreFamily(
     const got = await asker.ask('POST', '/_sim/restore', JSON_HEADERS, text);
     if (typeof got !== 'object') {
       if (t.host.ended) throw new HostLost(`the simulator process ended (${t.host.ended})`);
-      note(r, got === 'timeout' ? 'stalled' : 'closedUnanswered', `${at} -> ${got}`);
+      // A simulator that never answers is replaced: one stall per case, not one per question.
+      if (got === 'timeout') throw new HostLost('no answer to POST /_sim/restore');
+      note(r, 'closedUnanswered', `${at} -> ${got}`);
     } else {
       r.byStatus[got.status] = (r.byStatus[got.status] ?? 0) + 1;
       if (got.status >= 500) note(r, 'serverErrors', `${at} -> ${got.status}`);
