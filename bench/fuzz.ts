@@ -1,32 +1,69 @@
 /**
- * Fuzz driver of the simulator's HTTP server: N generated requests (endpoint-table routes with
- * mutated bodies, deep nesting, huge strings, junk paths, odd headers, broken framing, mid-body
- * hang-ups, oversized bodies) over raw loopback sockets to a simulator started in this process.
+ * Fuzz driver of the simulator. Four families, each against a simulator of its own:
+ * - http: generated requests (endpoint-table routes with mutated bodies, deep nesting, huge
+ *   strings, junk paths, odd headers, broken framing, mid-body hang-ups, oversized bodies) over
+ *   raw loopback sockets;
+ * - restore: POST /_sim/restore with mutations of a real busy-market snapshot (fuzz-restore.ts);
+ * - ui: /_sim/ui/* and odd top-level paths (fuzz-ui-paths.ts);
+ * - scenarios: mutated example scenarios through loadScenario and createSimulator (fuzz-scenarios.ts).
  * Counts what must never happen: 5xx answers, error answers without a JSON `{code, message}`
- * body, large error bodies, errors logged by the simulator, crashes, connections left unanswered.
+ * body, large error bodies, errors logged by the simulator, crashes, connections left unanswered,
+ * state changed by a refused restore, failures after an accepted one, errors of the wrong type.
  *
  *   npx tsx bench/fuzz.ts [--requests 100000] [--seed 1] [--concurrency 8] [--timeout-ms 5000]
- *                         [--max-ms 900000] [--sim /path/to/src/simulator/index.ts]
+ *                         [--max-ms 1800000] [--sim /path/to/src/simulator/index.ts]
+ *                         [--restore N] [--ui N] [--scenarios N] [--families http,restore,ui,scenarios]
+ *                         [--restore-clears 12] [--slow-ms 2000]
  *
- * `--sim` fuzzes another tree's simulator (e.g. an older checkout) with this driver. Bounded in
- * count and in time; deterministic per seed (case i is always the same bytes; see fuzz-cases.ts).
+ * `--requests` is the cases overall: restore, ui and scenarios take 0.2%, 5% and 1% of it unless
+ * given, http the rest. `--sim` fuzzes another tree's simulator (e.g. an older checkout) with this
+ * driver. Bounded in count and in time; deterministic per seed (case i is always the same bytes).
+ * The exit status is 1 on any finding.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type FuzzCase, makeCase } from './fuzz-cases.js';
+import {
+  type Family,
+  type FamilyReport,
+  familyFindings,
+  isJsonError,
+  loadSimulator,
+  type SimulatorModule,
+} from './fuzz-family.js';
+import { runRestoreFamily } from './fuzz-restore.js';
+import { runScenarioFamily } from './fuzz-scenarios.js';
+import { runUiFamily } from './fuzz-ui-paths.js';
 import { RawConnection, type RawResponse, rawRequest } from './raw-http.js';
 
+export const FAMILIES = ['http', 'restore', 'ui', 'scenarios'] as const;
+
+/** The added families' default shares of `requests`; the HTTP family takes the rest. */
+const SHARES: Record<Family, number> = { restore: 0.002, ui: 0.05, scenarios: 0.01 };
+
 export interface FuzzOptions {
-  /** Requests to send. Default 10,000. */
+  /** Cases overall. Default 10,000: the added families their share, the HTTP family the rest. */
   requests?: number;
+  /** Restore cases (POST /_sim/restore, a mutated busy-market snapshot). Default 0.2% of requests. */
+  restore?: number;
+  /** Dashboard and odd-path requests. Default 5% of requests. */
+  ui?: number;
+  /** Scenario documents (in process, no HTTP). Default 1% of requests. */
+  scenarios?: number;
+  /** The families to run. Default all: http (the generated requests), restore, ui, scenarios. */
+  families?: readonly (typeof FAMILIES)[number][];
+  /** Auctions cleared before the restore family's snapshot. Default 12. */
+  restoreClears?: number;
+  /** A scenario case slower than this is a finding. Default 2,000 ms. */
+  slowMs?: number;
   seed?: number;
   /** Connections in flight at once. Default 8. */
   concurrency?: number;
   /** An answer later than this counts as a stalled connection. Default 5,000 ms. */
   timeoutMs?: number;
-  /** The run stops sending after this long (reported as `truncated`). Default 15 minutes. */
+  /** The run stops sending after this long (reported as `truncated`). Default 30 minutes (all families). */
   maxMs?: number;
-  /** Module exporting `createSimulator` and `SEEDED` to fuzz. Default: this tree's simulator. */
+  /** Entry module (createSimulator, SEEDED, loadScenario, ...) to fuzz. Default: this tree's simulator. */
   simulatorModule?: string;
 }
 
@@ -56,43 +93,78 @@ export interface FuzzReport {
   examples: Record<string, string[]>;
 }
 
-const ERROR_BODY_BOUND = 4096;
-
-function isJsonError(r: RawResponse): boolean {
-  if (!/^application\/json\b/i.test(r.headers['content-type'] ?? '')) return false;
-  try {
-    const body = JSON.parse(r.body.toString('utf8')) as { code?: unknown; message?: unknown };
-    return typeof body.code === 'number' && typeof body.message === 'string';
-  } catch {
-    return false;
-  }
+/** The whole run: the top-level counts are the HTTP family's (as before the added families). */
+export interface FuzzRunReport extends FuzzReport {
+  families: Partial<Record<Family, FamilyReport>>;
+  /** Findings per family and in all; the exit status is non-zero unless `total` is 0. */
+  findings: Record<(typeof FAMILIES)[number] | 'total', number>;
 }
 
-interface SimulatorModule {
-  createSimulator: typeof import('../src/simulator/simulator.js').createSimulator;
-  SEEDED: typeof import('../src/simulator/engine/seed.js').SEEDED;
-}
+const httpFindings = (r: FuzzReport): number =>
+  r.serverErrors +
+  r.nonJsonErrors +
+  r.largeErrorBodies +
+  r.loggedErrors +
+  r.crashes +
+  r.stalled +
+  r.closedUnanswered;
 
-/**
- * This tree's simulator, or the entry module (exporting both names) at `modulePath`. Loaded
- * lazily, so that fuzzing another tree does not load this one's simulator at all.
- */
-async function loadSimulator(modulePath?: string): Promise<SimulatorModule> {
-  if (modulePath) return import(pathToFileURL(resolve(modulePath)).href) as Promise<SimulatorModule>;
-  const [{ createSimulator }, { SEEDED }] = await Promise.all([
-    import('../src/simulator/simulator.js'),
-    import('../src/simulator/engine/seed.js'),
-  ]);
-  return { createSimulator, SEEDED };
-}
-
-export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
+export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzRunReport> {
   const requests = options.requests ?? 10_000;
   const seed = options.seed ?? 1;
   const timeoutMs = options.timeoutMs ?? 5_000;
-  const started = Date.now();
-  const deadline = started + (options.maxMs ?? 900_000);
+  const concurrency = options.concurrency ?? 8;
+  const deadline = Date.now() + (options.maxMs ?? 1_800_000);
+  const on = new Set(options.families ?? FAMILIES);
+  for (const f of on)
+    if (!FAMILIES.includes(f)) throw new RangeError(`unknown family ${f}: one of ${FAMILIES.join(', ')}`);
+  const count = (f: Family) => (on.has(f) ? (options[f] ?? Math.round(requests * SHARES[f])) : 0);
+  const counts = { restore: count('restore'), ui: count('ui'), scenarios: count('scenarios') };
+  const httpCount = on.has('http')
+    ? Math.max(0, requests - counts.restore - counts.ui - counts.scenarios)
+    : 0;
   const mod = await loadSimulator(options.simulatorModule);
+  // One family at a time, each on a simulator of its own: crashes and logged errors are its own.
+  const report: FuzzRunReport = {
+    ...(await runHttpFamily(
+      mod,
+      { ...options, requests: httpCount, seed, timeoutMs, concurrency },
+      deadline,
+    )),
+    families: {},
+    findings: { http: 0, restore: 0, ui: 0, scenarios: 0, total: 0 },
+  };
+  const common = { seed, timeoutMs, deadline };
+  if (counts.ui) report.families.ui = await runUiFamily(mod, { ...common, cases: counts.ui, concurrency });
+  if (counts.restore)
+    report.families.restore = await runRestoreFamily(mod, {
+      ...common,
+      cases: counts.restore,
+      clears: options.restoreClears,
+      modulePath: options.simulatorModule && resolve(options.simulatorModule),
+    });
+  if (counts.scenarios)
+    report.families.scenarios = await runScenarioFamily(mod, {
+      ...common,
+      cases: counts.scenarios,
+      slowMs: options.slowMs,
+    });
+  report.findings.http = httpFindings(report);
+  for (const [f, r] of Object.entries(report.families)) report.findings[f as Family] = familyFindings(r);
+  report.findings.total = Object.values(report.findings).reduce((a, b) => a + b, 0);
+  return report;
+}
+
+const ERROR_BODY_BOUND = 4096;
+
+/** The generated requests (fuzz-cases.ts) against a simulator of their own, `concurrency` at a time. */
+async function runHttpFamily(
+  mod: SimulatorModule,
+  options: FuzzOptions & { requests: number; seed: number; timeoutMs: number; concurrency: number },
+  deadline: number,
+): Promise<FuzzReport> {
+  const { requests, seed, timeoutMs } = options;
+  const started = Date.now();
   const logged: string[] = [];
   const sim = mod.createSimulator({
     logger: { info: () => undefined, error: (message) => logged.push(message) },
@@ -198,7 +270,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzReport> {
     }
     kept?.destroy();
   };
-  await Promise.all(Array.from({ length: options.concurrency ?? 8 }, worker));
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
 
   // The server must still be alive and answering after all of it.
   const probe = await RawConnection.open(port).catch(() => undefined);
@@ -231,15 +303,13 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     timeoutMs: num('timeout-ms'),
     maxMs: num('max-ms'),
     simulatorModule: arg('sim'),
+    restore: num('restore'),
+    ui: num('ui'),
+    scenarios: num('scenarios'),
+    restoreClears: num('restore-clears'),
+    slowMs: num('slow-ms'),
+    families: arg('families')?.split(',') as FuzzOptions['families'],
   });
   console.log(JSON.stringify(report, null, 2));
-  const findings =
-    report.serverErrors +
-    report.nonJsonErrors +
-    report.largeErrorBodies +
-    report.loggedErrors +
-    report.crashes +
-    report.stalled +
-    report.closedUnanswered;
-  process.exitCode = findings === 0 ? 0 : 1;
+  process.exitCode = report.findings.total === 0 ? 0 : 1;
 }
