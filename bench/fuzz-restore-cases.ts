@@ -15,6 +15,7 @@ import {
   strangerId,
 } from './fuzz-doc.js';
 import { Pick } from './fuzz-pick.js';
+import { asVersion1 } from './fuzz-snapshot-forms.js';
 
 export type Doc = Record<string, unknown>;
 const STATE: Path = ['engine', 'state'];
@@ -165,14 +166,16 @@ function targetedMutation(doc: Doc, p: Pick, kind?: number, only?: string): [str
 }
 
 /** Case `index`'s body: case 0 is the snapshot as taken (the control), then one mutation each. */
-export function restoreCase(doc: Doc, original: string, seed: number, index: number): [string, string] {
+export function restoreCase(compact: Doc, original: string, seed: number, index: number): [string, string] {
   if (index === 0) return ['the snapshot as taken', original];
+  // Targeted cases read orders as objects (version 1); generic ones take either form in turn.
+  const doc = asVersion1(compact);
   const p = new Pick(seededRandom((seed * 0x85ebca6b) ^ (index * 0x27d4eb2f) ^ 0x5e5702e));
   // The first cases take each kind in turn, so that even a short run covers every one of them.
   const early = EARLY[index - 1];
   if (early) return label(targetedMutation(doc, p, ...early));
   if (index <= EARLY.length + GENERIC_KINDS)
-    return label(genericMutation(doc, p, STATE, index - EARLY.length - 1));
+    return label(genericMutation(index % 2 ? compact : doc, p, STATE, index - EARLY.length - 1));
   const roll = p.r();
   if (roll < 0.05) {
     const [label, text] = p.one<[string, string]>([
@@ -182,7 +185,8 @@ export function restoreCase(doc: Doc, original: string, seed: number, index: num
     ]);
     return [label, text];
   }
-  return label(roll < 0.5 ? targetedMutation(doc, p) : genericMutation(doc, p, p.chance(0.7) ? STATE : []));
+  if (roll < 0.5) return label(targetedMutation(doc, p));
+  return label(genericMutation(p.chance(0.5) ? compact : doc, p, p.chance(0.7) ? STATE : []));
 }
 
 const label = ([what, mutated]: [string, unknown]): [string, string] => [what, documentText(mutated)];
