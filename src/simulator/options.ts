@@ -5,7 +5,7 @@ import type { EventLogOption } from './event-log.js';
 import { MAX_RESTORE_BYTES } from './http/body.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import type { MarketOption } from './market/config.js';
-import type { ScenarioDocument } from './scenario/schema.js';
+import type { ScenarioDocument } from './scenario/types.js';
 import type { StoreOption } from './store/simulator-store.js';
 
 /** Where the simulator reports; it logs no secrets. */
@@ -113,6 +113,19 @@ export function restoreLimit(value: number | undefined): number {
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 /** The last instant the simulator keeps (9999-12-31T23:59:59.999Z): every time it writes is a plain ISO string. */
 export const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/**
+ * The longest duration the engine's configuration may name (a year), from the options, a scenario
+ * or a snapshot alike: a time plus one cycle then stays an instant, and every snapshot restores.
+ */
+export const MAX_DURATION_MS = 31_536_000_000;
+const DURATIONS = [
+  ['cycleMs', 1],
+  ['lockMs', 0],
+  ['settleMs', 0],
+  ['withdrawalProcessingMs', 0],
+  ['withdrawalCompleteMs', 0],
+  ['activityWindowMs', 0],
+] as const;
 
 /** `startTime` as epoch ms; `wallNow` when absent. Throws a RangeError naming `startTime`. */
 export function startTimeMs(value: SimulatorOptions['startTime'], wallNow: number): number {
@@ -146,13 +159,16 @@ function describe(value: unknown): string {
 /** The engine's part of the options, checked. */
 export function engineConfig(o: SimulatorOptions): Partial<EngineConfig> {
   const c: Partial<EngineConfig> = {};
-  if (o.cycleMs !== undefined) c.cycleMs = o.cycleMs;
-  if (o.lockMs !== undefined) c.lockMs = o.lockMs;
-  if (o.settleMs !== undefined) c.settleMs = o.settleMs;
+  for (const [name, min] of DURATIONS) {
+    const value = o[name];
+    if (value === undefined) continue;
+    if (!Number.isInteger(value) || value < min || value > MAX_DURATION_MS)
+      throw new RangeError(
+        `${name} must be an integer from ${min} to ${MAX_DURATION_MS} ms (a year); got ${value}`,
+      );
+    c[name] = value;
+  }
   if (o.maxOrdersPerAuction !== undefined) c.maxOrdersPerAuction = o.maxOrdersPerAuction;
-  if (o.withdrawalProcessingMs !== undefined) c.withdrawalProcessingMs = o.withdrawalProcessingMs;
-  if (o.withdrawalCompleteMs !== undefined) c.withdrawalCompleteMs = o.withdrawalCompleteMs;
-  if (o.activityWindowMs !== undefined) c.activityWindowMs = o.activityWindowMs;
   if (o.transactionLimit !== undefined) {
     const cents = parseCents(o.transactionLimit);
     if (cents === undefined || cents <= 0)

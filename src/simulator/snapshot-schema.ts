@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { parseCentiBps } from './engine/money.js';
-import { MAX_INSTANT_MS } from './options.js';
+import { MAX_DURATION_MS, MAX_INSTANT_MS } from './options.js';
 
 /** The format this simulator writes and reads; another is refused (snapshot.ts). */
 export const SNAPSHOT_FORMAT = 'match-venue-sim-snapshot';
@@ -17,8 +17,6 @@ export const SNAPSHOT_FORMAT = 'match-venue-sim-snapshot';
 export const SNAPSHOT_VERSION = 2;
 /** The versions restore reads. */
 export const SNAPSHOT_VERSIONS_READ: readonly number[] = [1, 2];
-/** The longest duration a document's configuration may name (a year). */
-export const MAX_DURATION_MS = 31_536_000_000;
 
 const int = z.number().int('must be an integer');
 const cents = int.refine(Number.isSafeInteger, 'must be a safe integer');

@@ -5,7 +5,8 @@
  * over the scenario's whole population (its phases are then not used).
  */
 import type { SimulatorOptions } from '../options.js';
-import { checkScenario, type ResolvedScenario } from './check.js';
+import { DEFAULT_ENGINE_CONFIG } from '../engine/types.js';
+import { checkScenario, type ResolvedScenario, ScenarioError } from './check.js';
 import { scenarioMarket } from './run.js';
 
 /** The options with the scenario's settings under them, and the scenario (checked) if there is one. */
@@ -29,5 +30,11 @@ export function applyScenario(given: SimulatorOptions): {
   };
   // An option present but undefined is an option not given.
   const explicit = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined));
-  return { options: { ...fromScenario, ...explicit }, scenario };
+  const options: SimulatorOptions = { ...fromScenario, ...explicit };
+  // The scenario's cycle against the lock it runs with (its own, an option's or the default): a
+  // mistake of the file is a ScenarioError naming it, not the engine's RangeError later.
+  const lock = options.lockMs ?? DEFAULT_ENGINE_CONFIG.lockMs;
+  if (explicit.cycleMs === undefined && cycleMs !== undefined && lock >= cycleMs)
+    throw new ScenarioError('clock.cycleMs', `must be longer than the lock window (lockMs ${lock})`);
+  return { options, scenario };
 }

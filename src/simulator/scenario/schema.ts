@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { FaultsBody } from '../faults.js';
 import { MarketOptionSchema } from '../market/config.js';
+import { MAX_DURATION_MS } from '../options.js';
 import type { ScenarioDocument } from './types.js';
 
 export type { ScenarioDocument, ScenarioEntity } from './types.js';
@@ -18,7 +19,12 @@ const usd = z
   .string()
   .regex(/^\d{1,12}(\.\d{1,2})?$/, 'must be a USD amount with at most 2 decimals, as a string');
 const auctionNumber = z.number().int('must be an integer').min(1, 'must be at least 1');
-const ms = (min: number) => z.number().int('must be an integer').min(min, `must be at least ${min}`);
+const ms = (min: number) =>
+  z
+    .number()
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(MAX_DURATION_MS, `must be at most ${MAX_DURATION_MS} ms (a year)`);
 
 /** One entity's balances: a seeded one's replace its opening balances; a new one starts with them. */
 const EntitySchema = z

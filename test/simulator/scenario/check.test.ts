@@ -63,6 +63,18 @@ describe('a scenario with a mistake is refused before the simulator starts', () 
         'clock.lockMs',
         'must be shorter than clock.cycleMs (10000)',
       ],
+      // Found by the fuzz driver (issue 33): a cycle within the default lock window was the engine's
+      // RangeError, and a cycle past a year made a simulator whose own snapshot could not restore.
+      [
+        { version: 1, clock: { cycleMs: 1 } },
+        'clock.cycleMs',
+        'must be longer than the lock window (lockMs 2000)',
+      ],
+      [
+        { version: 1, clock: { cycleMs: 2 ** 53 - 1 } },
+        'clock.cycleMs',
+        'must be at most 31536000000 ms (a year)',
+      ],
       [
         { version: 1, clock: { startTime: '2026-01-01T00:00:00' } },
         'clock.startTime',
@@ -94,6 +106,19 @@ describe('a scenario with a mistake is refused before the simulator starts', () 
     ];
     for (const [scenario, path, rule] of cases)
       expect(refusal(scenario)).toEqual({ path, message: `scenario: ${path ? `${path} ` : ''}${rule}` });
+  });
+
+  it('checks the cycle against the lock it runs with (an option included); refuses options past a year', () => {
+    const fast = { version: 1, clock: { cycleMs: 1_000 } } as const;
+    expect(refusal(fast)).toEqual({
+      path: 'clock.cycleMs',
+      message: 'scenario: clock.cycleMs must be longer than the lock window (lockMs 2000)',
+    });
+    createSimulator({ scenario: fast, lockMs: 100 }).close();
+    expect(() => createSimulator({ cycleMs: 2 ** 53 - 1 })).toThrow(
+      'cycleMs must be an integer from 1 to 31536000000 ms (a year); got 9007199254740991',
+    );
+    expect(() => createSimulator({ settleMs: -1 })).toThrow(/^settleMs must be an integer from 0/);
   });
 
   it('a file names itself too, in both readers', async () => {
