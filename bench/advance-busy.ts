@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { message } from './child-message.js';
 
 const BURNER_KEY = 'TEST_API_KEY:burner:sim';
 const GET_EVERY_MS = 10;
@@ -74,21 +75,6 @@ async function serve(o: ServeOptions): Promise<void> {
     if (m === 'close') void sim.close().then(() => process.send?.({ closed: true }));
   });
   process.send?.({ url });
-}
-
-function message<T>(child: ChildProcess, pick: (m: unknown) => T | undefined): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: unknown) => {
-      const v = pick(m);
-      if (v === undefined) return;
-      child.off('message', onMessage);
-      child.off('exit', onExit);
-      resolve(v);
-    };
-    const onExit = (code: number | null) => reject(new Error(`simulator child exited with ${code}`));
-    child.on('message', onMessage);
-    child.once('exit', onExit);
-  });
 }
 
 interface Rss {

@@ -7,9 +7,10 @@
  * behind it, `GET /v1/match/account`. Reports the advance's wall time, how long the concurrent GET
  * waited, the server's peak RSS, and what the jump left (current auction, orders listed).
  */
-import { type ChildProcess, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { message } from './child-message.js';
 
 const BURNER = {
   apiKey: 'TEST_API_KEY:burner:sim',
@@ -41,19 +42,6 @@ async function serve(root: string): Promise<void> {
     if (m === 'rss') process.send?.({ rssMb: process.resourceUsage().maxRSS / 1024 });
   });
   process.send?.({ url });
-}
-
-function message<T>(child: ChildProcess, pick: (m: unknown) => T | undefined): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const onMessage = (m: unknown) => {
-      const v = pick(m);
-      if (v === undefined) return;
-      child.off('message', onMessage);
-      resolve(v);
-    };
-    child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`simulator child exited with ${code}`)));
-  });
 }
 
 async function json(url: string, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
