@@ -1,10 +1,15 @@
-/** createSimulator's options, and the engine configuration drawn from them. */
+/**
+ * createSimulator's options, each resolved and checked once here (resolveOptions: an option given
+ * over the scenario's over the default), and the engine configuration drawn from them.
+ */
 import { parseCentiBps, parseCents } from './engine/money.js';
 import type { EngineConfig } from './engine/types.js';
 import type { EventLogOption } from './event-log.js';
 import { MAX_RESTORE_BYTES } from './http/body.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
-import type { MarketOption } from './market/config.js';
+import { type MarketConfig, type MarketOption, resolveMarket } from './market/config.js';
+import { checkScenario, type ResolvedScenario } from './scenario/check.js';
+import { scenarioMarket } from './scenario/run.js';
 import type { ScenarioDocument } from './scenario/schema.js';
 import type { StoreOption } from './store/simulator-store.js';
 
@@ -96,6 +101,56 @@ export interface SimulatorOptions {
    * stay within 1 MiB; a busy market's snapshot is far past it (docs/MARKET.md, Snapshots).
    */
   restoreLimitBytes?: number;
+}
+
+/** What an option given neither explicitly nor by the scenario becomes. */
+export interface OptionDefaults {
+  clock: 'real' | 'manual';
+}
+
+/** createSimulator's defaults; the CLI's clock is real (cli.ts). */
+export const LIBRARY_DEFAULTS: OptionDefaults = { clock: 'manual' };
+
+/** The options resolved and checked: `clock` decided, `startMs`, `market`, the limits and the engine's part. */
+export interface ResolvedOptions {
+  options: SimulatorOptions & { clock: 'real' | 'manual' };
+  /** `startTime` as epoch ms (the wall clock's now when absent). */
+  startMs: number;
+  market: MarketConfig | undefined;
+  restoreLimitBytes: number;
+  config: Partial<EngineConfig>;
+  scenario?: ResolvedScenario;
+}
+
+/**
+ * The one place an option is decided and checked: given explicitly (a CLI flag or createSimulator's
+ * option) over the scenario's (`seed`, `clock`, `startTime`, `cycleMs`, `lockMs`, `settleMs` one by
+ * one, and `market` over the scenario's whole population, whose phases are then not used) over
+ * `defaults`. The checks run in this order: the scenario, `startTime`, the market (an explicit one
+ * by resolveMarket; the scenario's was checked with it), `restoreLimitBytes`, the engine's part.
+ */
+export function resolveOptions(given: SimulatorOptions, defaults = LIBRARY_DEFAULTS): ResolvedOptions {
+  // An option present but undefined is an option not given.
+  const explicit = Object.fromEntries(
+    Object.entries(given).filter(([, v]) => v !== undefined),
+  ) as SimulatorOptions;
+  const checked = given.scenario === undefined ? undefined : checkScenario(given.scenario);
+  const scenario = checked && explicit.market !== undefined ? { ...checked, phases: [] } : checked;
+  const { mode, startTime, cycleMs, lockMs, settleMs } = scenario?.clock ?? {};
+  const fromScenario: SimulatorOptions = {
+    ...(startTime === undefined ? {} : { startTime }),
+    ...(cycleMs === undefined ? {} : { cycleMs }),
+    ...(lockMs === undefined ? {} : { lockMs }),
+    ...(settleMs === undefined ? {} : { settleMs }),
+    ...(scenario?.seed === undefined ? {} : { seed: scenario.seed }),
+  };
+  const options = { ...fromScenario, ...explicit, clock: explicit.clock ?? mode ?? defaults.clock };
+  const startMs = startTimeMs(options.startTime, Date.now());
+  const market =
+    explicit.market === undefined ? scenario && scenarioMarket(scenario) : resolveMarket(explicit.market);
+  const restoreLimitBytes = restoreLimit(options.restoreLimitBytes);
+  const config = engineConfig(options);
+  return { options, startMs, market, restoreLimitBytes, config, ...(scenario ? { scenario } : {}) };
 }
 
 /** `restoreLimitBytes`, checked; the default when absent. */

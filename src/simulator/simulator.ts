@@ -14,13 +14,12 @@ import { dispatch, handleRequest, type Inbound, type Outcome } from './http/hand
 import type { MaybeAsync } from './http/maybe-async.js';
 import type { SimulatorPort } from './http/port.js';
 import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
-import { type MarketConfig, resolveMarket } from './market/config.js';
+import type { MarketConfig } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
-import { engineConfig, type Logger, restoreLimit, type SimulatorOptions } from './options.js';
+import { type Logger, type OptionDefaults, resolveOptions, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import { RunningServers } from './running-servers.js';
 import type { ResolvedScenario } from './scenario/check.js';
-import { applyScenario } from './scenario/options.js';
 import { initialFaults, ScenarioRun } from './scenario/run.js';
 import { SimClock } from './sim-clock.js';
 import { simulatorPort } from './simulator-port.js';
@@ -62,18 +61,19 @@ export class Simulator extends SimulatorReads {
   private readonly store: SimulatorStore | undefined;
   private readonly jumps = new ClockJumps(this, () => this.time);
 
-  constructor(given: SimulatorOptions = {}) {
-    // A scenario's settings become options under the ones given (scenario/options.ts).
+  /** `defaults`: what an option neither given nor in the scenario becomes (the CLI's clock is real). */
+  constructor(given: SimulatorOptions = {}, defaults?: OptionDefaults) {
+    // Every option decided once: given over the scenario's over the default (options.ts).
     super();
-    const { options, scenario } = applyScenario(given);
+    const { options, startMs, market, restoreLimitBytes, config, scenario } = resolveOptions(given, defaults);
     this.scenario = scenario;
-    this.clock = options.clock ?? 'manual';
+    this.clock = options.clock;
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
-    this.time = new SimClock(this.clock, options.startTime);
-    this.market = options.market === undefined ? undefined : resolveMarket(options.market);
+    this.time = new SimClock(this.clock, startMs);
+    this.market = market;
     this.seed = options.seed ?? 1;
-    this.restoreLimitBytes = restoreLimit(options.restoreLimitBytes);
-    this.config = engineConfig(options);
+    this.restoreLimitBytes = restoreLimitBytes;
+    this.config = config;
     this.log = newEventLog(options.eventLog);
     this.store = options.store === undefined ? undefined : SimulatorStore.open(options.store);
     this.renew();
