@@ -7,7 +7,7 @@ import type { MaybeAsync } from './maybe-async.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
-import { dashboardDataRoutes } from '../ui/data-routes.js';
+import { dashboardDataRoutes } from './dashboard-routes.js';
 import { assertNoParams, readJsonObject, validateConfig } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */
