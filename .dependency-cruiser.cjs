@@ -33,7 +33,7 @@ const SIMULATOR_TEMPORARY_ALLOWLIST = [];
 // TEMPORARY allowlist: modules that sit on import cycles closed only by type-only imports (no cycle
 // at run time). `no-circular` still forbids every run-time cycle everywhere; listed files are exempt
 // only from `no-circular-type-only`. Empty: the simulator's bindings depend on their ports
-// (http/port.ts, ws/server.ts, listen.ts) and the clearing helpers on clearing-types.ts.
+// (http/port.ts, ws/server.ts, serve/listen.ts) and the clearing helpers on clearing-types.ts.
 const TYPE_CYCLE_TEMPORARY_ALLOWLIST = [];
 
 const exact = (file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;

@@ -14,11 +14,11 @@ import {
 import { Output, simTimeText, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
 import type { WireAuction } from './engine/rest-shapes.js';
-import type { RunningSimulator } from './listen.js';
 import type { MarketConfig } from './market/config.js';
 import { loadMarket } from './market/load.js';
 import { loadScenario } from './scenario/load.js';
 import type { ScenarioDocument } from './scenario/schema.js';
+import type { RunningSimulator } from './serve/listen.js';
 import { Simulator } from './simulator.js';
 
 /**

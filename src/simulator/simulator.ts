@@ -2,32 +2,38 @@
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
  * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
  */
-import { type AdvanceOptions, ClockJumps } from './clock-jump.js';
+import { type AdvanceOptions, ClockJumps } from './clock/clock-jump.js';
+import { SimClock } from './clock/sim-clock.js';
 import type { WireInput } from './engine/bank-wires.js';
 import { VenueEngine } from './engine/engine.js';
+import { type FaultSettings, FaultState, type Faults } from './engine/faults.js';
 import type { WireAuction } from './engine/rest-shapes.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
-import { EventFanout, type EventInterest } from './event-fanout.js';
-import { type EventLog, newEventLog } from './event-log.js';
-import { type FaultSettings, FaultState, type Faults } from './faults.js';
+import { EventFanout, type EventInterest } from './events/event-fanout.js';
+import { type EventLog, newEventLog } from './events/event-log.js';
 import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
 import type { SimulatorPort } from './http/port.js';
-import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
 import type { MarketConfig } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
 import { type Logger, type OptionDefaults, resolveOptions, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
-import { RunningServers } from './running-servers.js';
 import type { ResolvedScenario } from './scenario/check.js';
 import { initialFaults, ScenarioRun } from './scenario/run.js';
-import { SimClock } from './sim-clock.js';
+import { type ListenOptions, listen, type RunningSimulator } from './serve/listen.js';
+import { RunningServers } from './serve/running-servers.js';
 import { simulatorPort } from './simulator-port.js';
 import { SimulatorReads } from './simulator-reads.js';
 import type { ControlSignal, EventLogView, SimulatorStateView } from './simulator-types.js';
-import { type EngineSetup, prepareRestore, type SnapshotDocument, snapshotDocument } from './snapshot.js';
+import {
+  type EngineSetup,
+  prepareRestore,
+  type SnapshotDocument,
+  snapshotDocument,
+} from './snapshot/document.js';
 import { SimulatorStore } from './store/simulator-store.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
+
 export type { Logger, SimulatorOptions } from './options.js';
 export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 
@@ -252,7 +258,7 @@ export class Simulator extends SimulatorReads {
   /**
    * Puts this simulator exactly where `doc` was taken (its clock, config, seed, market; a reset then
    * goes back to their seeded state). Throws a SnapshotError (a RangeError naming the path and the
-   * rule) and changes nothing for a document it cannot use: it is checked whole first (snapshot.ts).
+   * rule) and changes nothing for a document it cannot use: it is checked whole first (snapshot/document.ts).
    */
   restore(doc: unknown): void {
     this.jumps.idle();

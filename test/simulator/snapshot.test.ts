@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import {
   checkInvariants,
   createSimulator,
+  type Simulator,
   SNAPSHOT_VERSION,
   SnapshotError,
-  type Simulator,
 } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
-import { expandState } from '../../src/simulator/snapshot-compact.js';
+import { expandState } from '../../src/simulator/snapshot/compact.js';
 import { Driver } from './helpers.js';
 
 const START = '2026-01-01T00:00:00Z';

@@ -3,8 +3,9 @@
  * MATCH_VENUE_MOCK_MARKET and code: a preset name, or a JSON or YAML file of a market configuration. Node only (it reads a file); YAML is parsed by the `yaml` package, loaded
  * only for a YAML file, so the simulator's in-process and msw uses never load it.
  */
-import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from '../config-text.js';
+
 import { MARKET_PRESETS, type MarketConfig, MarketConfigError, resolveMarket } from './config.js';
+import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from './config-text.js';
 
 /** The market a preset name or a file names, checked (MarketConfigError names the file and path). */
 export async function loadMarket(presetOrFile: string): Promise<MarketConfig> {

@@ -4,8 +4,8 @@
  * the rule, so that nothing starts from a file that does not say what its author meant.
  */
 import type { z } from 'zod';
+import { startTimeMs } from '../clock/start-time.js';
 import { type MarketConfig, type MarketOption, resolveMarket } from '../market/config.js';
-import { startTimeMs } from '../options.js';
 import { ScenarioSchema } from './schema.js';
 import type { ScenarioClock, ScenarioEntity, ScenarioFaultEntry } from './types.js';
 

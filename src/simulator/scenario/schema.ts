@@ -5,7 +5,7 @@
  * the rules across fields that a JSON Schema cannot say are checked in check.ts.
  */
 import { z } from 'zod';
-import { FaultsBody } from '../faults.js';
+import { FaultsBody } from '../engine/faults.js';
 import { MarketOptionSchema } from '../market/config.js';
 import type { ScenarioDocument } from './types.js';
 

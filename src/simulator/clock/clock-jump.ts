@@ -14,10 +14,10 @@
  * what its book needs, and parts would cut that. Without a store nothing leaves memory: a jump
  * whose orders would not fit is refused before it runs.
  */
-import type { VenueEngine } from './engine/engine.js';
-import { VenueError } from './engine/errors.js';
-import { currentAuction } from './engine/state.js';
-import type { Logger } from './options.js';
+import type { VenueEngine } from '../engine/engine.js';
+import { VenueError } from '../engine/errors.js';
+import { currentAuction } from '../engine/state.js';
+import type { Logger } from '../events/logger.js';
 import type { SimClock } from './sim-clock.js';
 
 /**
