@@ -62,6 +62,7 @@ export {
   type EntityRef,
   type EventLogView,
   type Logger,
+  type OptionDefaults,
   Simulator,
   type SimulatorOptions,
   type SimulatorStateView,

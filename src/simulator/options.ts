@@ -88,7 +88,12 @@ export interface SimulatorOptions {
    * simulator listens off loopback (listen's `allowPrivateWebhooks`): every address the name has.
    * Default node:dns `lookup(name, { all: true })`; tests pass one that needs no DNS.
    */
-  webhookLookup?: (hostname: string) => Promise<readonly { address: string }[]>;
+  webhookLookup?: (hostname: string) => Promise<
+    readonly {
+      /** One address of the name, IPv4 or IPv6. */
+      address: string;
+    }[]
+  >;
   /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
   ticketTtlMs?: number;
   /**
@@ -101,6 +106,7 @@ export interface SimulatorOptions {
 
 /** What an option given neither explicitly nor by the scenario becomes. */
 export interface OptionDefaults {
+  /** The clock when neither `clock` nor the scenario's `clock.mode` names one. */
   clock: 'real' | 'manual';
 }
 

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { MatchVenueError } from 'match-venue';
 import {
   checkInvariants,
   createSimulator,
@@ -114,7 +115,8 @@ describe('snapshots', () => {
         sim.restore(bad);
       } catch (err) {
         expect(err).toBeInstanceOf(SnapshotError);
-        expect(err).toBeInstanceOf(RangeError);
+        expect(err).toBeInstanceOf(MatchVenueError);
+        expect(err).toMatchObject({ code: 'SIM_SNAPSHOT_INVALID', kind: 'SIM_SNAPSHOT_INVALID' });
         return (err as SnapshotError).message;
       }
       throw new Error('restore accepted a bad document');

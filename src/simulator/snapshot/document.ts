@@ -4,6 +4,7 @@
  * simulator is put there. The document is checked in full first, so a bad one changes nothing.
  */
 import type { z } from 'zod';
+import { MatchVenueError } from '../../contract/base-error.js';
 import type { EngineSnapshot, VenueEngine } from '../engine/engine.js';
 import { type Faults, FaultsBody } from '../engine/faults.js';
 import { checkInvariants } from '../engine/invariants.js';
@@ -27,14 +28,17 @@ import {
 export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument } from './schema.js';
 
 /** A document that cannot be restored: `path` names the part, the message says the rule. */
-export class SnapshotError extends RangeError {
+export class SnapshotError extends MatchVenueError {
+  static override readonly kind = 'SIM_SNAPSHOT_INVALID';
+  /** Always `SnapshotError`. */
+  override name = 'SnapshotError';
+
   constructor(
     message: string,
     /** Where in the document (`engine.state.orders.3.amountCents`); `` for the whole. */
     readonly path: string,
   ) {
     super(message);
-    this.name = 'SnapshotError';
   }
 }
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MatchVenueError } from 'match-venue';
 import { createSimulator, loadScenario, ScenarioError } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -13,7 +14,8 @@ function refusal(scenario: unknown): { message: string; path: string } {
     createSimulator({ scenario: scenario as never });
   } catch (err) {
     expect(err).toBeInstanceOf(ScenarioError);
-    expect(err).toBeInstanceOf(RangeError);
+    expect(err).toBeInstanceOf(MatchVenueError);
+    expect(err).toMatchObject({ code: 'SIM_SCENARIO_INVALID', name: 'ScenarioError' });
     return { message: (err as ScenarioError).message, path: (err as ScenarioError).path };
   }
   throw new Error('accepted');
