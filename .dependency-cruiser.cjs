@@ -2,7 +2,8 @@
 // and by test/package/boundaries.test.ts. The layers (src/testing/README.md):
 //
 //   validation src/validation/                    the checks' library; imports nothing of the others
-//   contract   src/generated/, src/contract/      facts of the API; imports only validation
+//   contract   src/generated/, src/contract/      facts of the API, and the error base both sides throw on
+//                                                 (MatchVenueError); imports only validation
 //   webhook-crypto src/webhook-crypto/            webhook signing, SNS string-to-sign, DER/X.509, node:crypto
 //                                                 lookup; over contract only (simulator and webhooks share it)
 //   core       src/core/                          request pipeline; imports only core, contract, validation
