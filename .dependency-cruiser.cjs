@@ -2,7 +2,8 @@
 // and by test/package/boundaries.test.ts. The layers (src/testing/README.md):
 //
 //   validation src/validation/                    the checks' library; imports nothing of the others
-//   contract   src/generated/, src/contract/      facts of the API; imports only validation
+//   contract   src/generated/, src/contract/      facts of the API, and the error base both sides throw on
+//                                                 (MatchVenueError); imports only validation
 //   webhook-crypto src/webhook-crypto/            webhook signing, SNS string-to-sign, DER/X.509, node:crypto
 //                                                 lookup; over contract only (simulator and webhooks share it)
 //   core       src/core/                          request pipeline; imports only core, contract, validation
@@ -15,9 +16,22 @@
 //                                                 webhook-crypto and itself
 //   testing    src/testing/                       mock mode, createMockVenue, msw; over client + simulator
 //
+// Inside the simulator, sub-layers from the bottom up (src/simulator/README.md, Layout); no arrow
+// runs back up:
+//   engine/                                        the venue as a pure state machine; imports none of the others
+//   market/ scenario/ store/ clock/ events/ snapshot/   on the engine (market and store on the engine alone)
+//   http/ ws/ platform/ ui/                        the bindings; ui is built on http, never under it
+//   serve/                                         listen(): the bindings on node:http
+//   simulator.ts, options.ts, index.ts, ...        the composition root
+//   cli/, cli.ts                                   the command line, on top
+//
 // Type-only imports count (tsPreCompilationDeps): "never imports the simulator" means not even its
 // types. A dynamic import with a variable specifier (mock mode's `match-venue/testing`) cannot be
 // followed by this tool, nor by a bundler; that is the point of it.
+
+const SIM_DOMAIN = '(engine|market|scenario|store|clock|events|snapshot)';
+const SIM_BINDINGS = '(http|ws|platform|ui)';
+const SIM_CLI = '^src/simulator/(cli/|cli[.]ts$)';
 
 const SIMULATOR_MAY_IMPORT = '^src/(simulator|contract|generated|validation|webhook-crypto)/';
 
@@ -33,7 +47,7 @@ const SIMULATOR_TEMPORARY_ALLOWLIST = [];
 // TEMPORARY allowlist: modules that sit on import cycles closed only by type-only imports (no cycle
 // at run time). `no-circular` still forbids every run-time cycle everywhere; listed files are exempt
 // only from `no-circular-type-only`. Empty: the simulator's bindings depend on their ports
-// (http/port.ts, ws/server.ts, listen.ts) and the clearing helpers on clearing-types.ts.
+// (http/port.ts, ws/server.ts, serve/listen.ts) and the clearing helpers on clearing-types.ts.
 const TYPE_CYCLE_TEMPORARY_ALLOWLIST = [];
 
 const exact = (file) => `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`;
@@ -62,6 +76,65 @@ module.exports = {
       from: { path: exact(entry.from) },
       to: { path: '^src/', pathNot: [SIMULATOR_MAY_IMPORT, ...entry.to.map(exact)] },
     })),
+    {
+      name: 'simulator-engine-at-bottom',
+      comment:
+        'The engine (src/simulator/engine) is the venue as a pure state machine: it imports nothing else of the ' +
+        'simulator; what it shares with the market (the market order ids) lives in the engine.',
+      severity: 'error',
+      from: { path: '^src/simulator/engine/' },
+      to: { path: '^src/simulator/', pathNot: '^src/simulator/engine/' },
+    },
+    {
+      name: 'simulator-market-and-store-on-engine',
+      comment: 'The background market and the store build on the engine alone (and on themselves).',
+      severity: 'error',
+      from: { path: '^src/simulator/(market|store)/' },
+      to: { path: '^src/simulator/', pathNot: '^src/simulator/(engine|$1)/' },
+    },
+    {
+      name: 'simulator-domain-under-bindings',
+      comment:
+        'market, scenario, store, clock, events and snapshot build on the engine and on each other, never on a ' +
+        'binding (http, ws, platform, ui), listen() (serve), the composition root or the CLI.',
+      severity: 'error',
+      from: { path: `^src/simulator/${SIM_DOMAIN}/` },
+      to: { path: '^src/simulator/', pathNot: `^src/simulator/${SIM_DOMAIN}/` },
+    },
+    {
+      name: 'simulator-bindings-under-serve',
+      comment:
+        'The bindings (http, ws, platform, ui) build on the engine and its neighbours, never on listen() (serve), ' +
+        'the composition root or the CLI: they see the simulator through their ports.',
+      severity: 'error',
+      from: { path: `^src/simulator/${SIM_BINDINGS}/` },
+      to: { path: '^src/simulator/', pathNot: `^src/simulator/(${SIM_DOMAIN}|${SIM_BINDINGS})/` },
+    },
+    {
+      name: 'simulator-ui-on-http',
+      comment:
+        'The dashboard (ui) is built on the HTTP binding, never under it: http, ws and platform do not import ui ' +
+        '(listen() hands http the dashboard asset paths).',
+      severity: 'error',
+      from: { path: '^src/simulator/(http|ws|platform)/' },
+      to: { path: '^src/simulator/ui/' },
+    },
+    {
+      name: 'simulator-serve-under-root',
+      comment:
+        'listen() (serve) puts the bindings on node:http; it imports neither the composition root nor the CLI.',
+      severity: 'error',
+      from: { path: '^src/simulator/serve/' },
+      to: { path: '^src/simulator/', pathNot: `^src/simulator/(${SIM_DOMAIN}|${SIM_BINDINGS}|serve)/` },
+    },
+    {
+      name: 'simulator-cli-on-top',
+      comment:
+        'The command line (cli.ts, cli/) is on top of the simulator: nothing else of it imports the CLI.',
+      severity: 'error',
+      from: { path: '^src/simulator/', pathNot: SIM_CLI },
+      to: { path: SIM_CLI },
+    },
     {
       name: 'client-never-imports-simulator-or-testing',
       comment:

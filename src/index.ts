@@ -51,6 +51,7 @@ export {
   RateLimitError,
   type ResponseHeaders,
   ResponseValidationError,
+  type SimulatorErrorKind,
   type UnknownOutcomeOperation,
   ValidationError,
   type ValidationIssue,

@@ -9,6 +9,7 @@ export {
   InvalidArgumentError,
   MatchVenueError,
   type MatchVenueErrorKind,
+  type SimulatorErrorKind,
   type WebhookErrorKind,
 } from './base-error.js';
 export { OutcomeUnknownError, type UnknownOutcomeOperation } from './outcome-error.js';

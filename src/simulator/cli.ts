@@ -14,12 +14,12 @@ import {
 import { Output, simTimeText, wantsColour } from './cli/log-format.js';
 import { packageVersion } from './cli/version.js';
 import type { WireAuction } from './engine/rest-shapes.js';
-import type { RunningSimulator } from './listen.js';
 import type { MarketConfig } from './market/config.js';
-import { loadMarketSync } from './market/load-sync.js';
-import { loadScenarioSync } from './scenario/load-sync.js';
+import { loadMarket } from './market/load.js';
+import { loadScenario } from './scenario/load.js';
 import type { ScenarioDocument } from './scenario/schema.js';
-import { createSimulator, type Simulator } from './simulator.js';
+import type { RunningSimulator } from './serve/listen.js';
+import { Simulator } from './simulator.js';
 
 /**
  * A refused command line: the reason and where to look, not the whole usage (exit 2). `hint`
@@ -62,10 +62,11 @@ const FLAG_OF: Record<string, string> = {
   ticketTtlMs: '--ticket-ttl-ms',
 };
 
-// A market file is read before the simulator starts: a mistake in it is a refused command line.
+// A market file is read before the simulator starts (by the loader code and mock mode use too):
+// a mistake in it is a refused command line.
 let market: MarketConfig | undefined;
 try {
-  market = args.market === undefined ? undefined : loadMarketSync(args.market);
+  market = args.market === undefined ? undefined : await loadMarket(args.market);
 } catch (err) {
   fail(`--market: ${err instanceof Error ? err.message : String(err)}`);
 }
@@ -73,7 +74,7 @@ try {
 // So is a scenario: a mistake names the file, the path and the rule (exit 2).
 let scenario: ScenarioDocument | undefined;
 try {
-  scenario = args.scenario === undefined ? undefined : loadScenarioSync(args.scenario);
+  scenario = args.scenario === undefined ? undefined : await loadScenario(args.scenario);
 } catch (err) {
   fail(`--scenario: ${err instanceof Error ? err.message : String(err)}`);
 }
@@ -88,25 +89,29 @@ const out = new Output({
 });
 
 try {
-  sim = createSimulator({
-    // A flag wins over the scenario, the scenario over the CLI's defaults (docs/MARKET.md, Scenarios).
-    clock: args.clockGiven ? args.clock : (scenario?.clock?.mode ?? args.clock),
-    ...(args.startTime === undefined ? {} : { startTime: args.startTime }),
-    ...(args.cycleMs === undefined ? {} : { cycleMs: args.cycleMs }),
-    ...(args.lockMs === undefined ? {} : { lockMs: args.lockMs }),
-    ...(args.settleMs === undefined ? {} : { settleMs: args.settleMs }),
-    ...(args.seed === undefined ? {} : { seed: args.seed }),
-    ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
-    ...(args.restoreLimitBytes === undefined ? {} : { restoreLimitBytes: args.restoreLimitBytes }),
-    ...(market === undefined ? {} : { market }),
-    ...(scenario === undefined ? {} : { scenario }),
-    ...(args.store === undefined ? {} : { store: args.store }),
-    ...(args.eventLog === undefined ? {} : { eventLog: args.eventLog }),
-    logger: {
-      info: (message) => out.line('info', { message }, message),
-      error: (message, err) => out.error(message, err),
+  // A flag wins over the scenario, the scenario over the CLI's defaults (docs/MARKET.md, Scenarios):
+  // decided by the simulator's one resolveOptions, with the CLI's default of a real clock.
+  sim = new Simulator(
+    {
+      ...(args.clockGiven ? { clock: args.clock } : {}),
+      ...(args.startTime === undefined ? {} : { startTime: args.startTime }),
+      ...(args.cycleMs === undefined ? {} : { cycleMs: args.cycleMs }),
+      ...(args.lockMs === undefined ? {} : { lockMs: args.lockMs }),
+      ...(args.settleMs === undefined ? {} : { settleMs: args.settleMs }),
+      ...(args.seed === undefined ? {} : { seed: args.seed }),
+      ...(args.ticketTtlMs === undefined ? {} : { ticketTtlMs: args.ticketTtlMs }),
+      ...(args.restoreLimitBytes === undefined ? {} : { restoreLimitBytes: args.restoreLimitBytes }),
+      ...(market === undefined ? {} : { market }),
+      ...(scenario === undefined ? {} : { scenario }),
+      ...(args.store === undefined ? {} : { store: args.store }),
+      ...(args.eventLog === undefined ? {} : { eventLog: args.eventLog }),
+      logger: {
+        info: (message) => out.line('info', { message }, message),
+        error: (message, err) => out.error(message, err),
+      },
     },
-  });
+    { clock: 'real' },
+  );
 } catch (err) {
   const message = err instanceof Error ? err.message : String(err);
   // Before listening: a second simulator on a store file in use never touched it (store-lock.ts).

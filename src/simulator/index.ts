@@ -4,14 +4,17 @@ export {
   ClockJumpTooLargeError,
   JUMP_ORDER_LIMIT,
   type JumpView,
-} from './clock-jump.js';
+} from './clock/clock-jump.js';
 export type { WireAccountSummary } from './engine/account.js';
+export type { WireInput } from './engine/bank-wires.js';
 export type { ClearingRule } from './engine/clearing-types.js';
+export type { AllOrdersQuery } from './engine/dashboard-views.js';
 export { type EngineOptions, VenueEngine } from './engine/engine.js';
+export type { FaultSettings, Faults } from './engine/faults.js';
 export { checkInvariants } from './engine/invariants.js';
 export type { WireMoney } from './engine/money.js';
 export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';
-export type { AllOrdersQuery } from './engine/dashboard-views.js';
+export type { WireAuction, WireOrder } from './engine/rest-shapes.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineState } from './engine/state.js';
 export type {
@@ -26,14 +29,11 @@ export type {
   SimulatorEvent,
   SimulatorMarketEvent,
 } from './engine/types.js';
-export type { WireAuction, WireOrder } from './engine/rest-shapes.js';
-export type { WireInput } from './engine/bank-wires.js';
-export type { EventInterest } from './event-fanout.js';
-export type { EventLogBounds, EventLogOption } from './event-log.js';
-export type { FaultSettings, Faults } from './faults.js';
+export type { EventInterest } from './events/event-fanout.js';
+export type { EventLogBounds, EventLogOption } from './events/event-log.js';
 export { DroppedResponseError } from './http/handler.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
-export type { ListenOptions, RunningSimulator } from './listen.js';
+export type { RequestLogEntry, RequestLogHook } from './http/request-log.js';
 export {
   MARKET_PRESETS,
   type MarketConfig,
@@ -45,7 +45,6 @@ export {
 } from './market/config.js';
 export { loadMarket } from './market/load.js';
 export type { MarketStats, MarketSummary } from './market/population.js';
-export type { RequestLogEntry, RequestLogHook } from './request-log.js';
 export { checkScenario, type ResolvedScenario, ScenarioError, type ScenarioPhase } from './scenario/check.js';
 export { loadScenario } from './scenario/load.js';
 export { SCENARIO_VERSION, ScenarioSchema } from './scenario/schema.js';
@@ -56,20 +55,27 @@ export type {
   ScenarioFaultEntry,
   ScenarioPhaseDocument,
 } from './scenario/types.js';
+export type { ListenOptions, RunningSimulator } from './serve/listen.js';
 export {
   type ControlSignal,
   createSimulator,
   type EntityRef,
   type EventLogView,
   type Logger,
+  type OptionDefaults,
   Simulator,
   type SimulatorOptions,
   type SimulatorStateView,
 } from './simulator.js';
+export {
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_VERSION,
+  type SnapshotDocument,
+  SnapshotError,
+} from './snapshot/document.js';
 export type { StoreOption } from './store/simulator-store.js';
+export { SQLITE_INSTALL, StoreUnavailableError } from './store/sqlite.js';
 export { StoreLayoutError } from './store/store-file.js';
 export { StoreInUseError } from './store/store-lock.js';
 export { StoreWriteError } from './store/writer.js';
-export { SQLITE_INSTALL, StoreUnavailableError } from './store/sqlite.js';
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument, SnapshotError } from './snapshot.js';
 export type { TicketIssuer } from './ws/tickets.js';

@@ -1,20 +1,21 @@
-/** createSimulator's options, and the engine configuration drawn from them. */
+/**
+ * createSimulator's options, each resolved and checked once here (resolveOptions: an option given
+ * over the scenario's over the default), and the engine configuration drawn from them.
+ */
+import { MAX_DURATION_MS, startTimeMs } from './clock/start-time.js';
 import { parseCentiBps, parseCents } from './engine/money.js';
-import type { EngineConfig } from './engine/types.js';
-import type { EventLogOption } from './event-log.js';
+import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/types.js';
+import type { EventLogOption } from './events/event-log.js';
+import type { Logger } from './events/logger.js';
 import { MAX_RESTORE_BYTES } from './http/body.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
-import type { MarketOption } from './market/config.js';
+import { type MarketConfig, type MarketOption, resolveMarket } from './market/config.js';
+import { checkScenario, type ResolvedScenario, ScenarioError } from './scenario/check.js';
+import { scenarioMarket } from './scenario/run.js';
 import type { ScenarioDocument } from './scenario/types.js';
 import type { StoreOption } from './store/simulator-store.js';
 
-/** Where the simulator reports; it logs no secrets. */
-export interface Logger {
-  /** Informational lines: a long clock jump's progress (clock-jump.ts). */
-  info(message: string): void;
-  /** Unexpected failures (a 500, a listener that threw), with the error. */
-  error(message: string, err?: unknown): void;
-}
+export type { Logger } from './events/logger.js';
 
 /** Options of {@link createSimulator}; every one has a default. */
 export interface SimulatorOptions {
@@ -87,7 +88,12 @@ export interface SimulatorOptions {
    * simulator listens off loopback (listen's `allowPrivateWebhooks`): every address the name has.
    * Default node:dns `lookup(name, { all: true })`; tests pass one that needs no DNS.
    */
-  webhookLookup?: (hostname: string) => Promise<readonly { address: string }[]>;
+  webhookLookup?: (hostname: string) => Promise<
+    readonly {
+      /** One address of the name, IPv4 or IPv6. */
+      address: string;
+    }[]
+  >;
   /** Lifetime of WebSocket tickets on the simulator clock, ms. Default 30000. */
   ticketTtlMs?: number;
   /**
@@ -96,6 +102,62 @@ export interface SimulatorOptions {
    * stay within 1 MiB; a busy market's snapshot is far past it (docs/MARKET.md, Snapshots).
    */
   restoreLimitBytes?: number;
+}
+
+/** What an option given neither explicitly nor by the scenario becomes. */
+export interface OptionDefaults {
+  /** The clock when neither `clock` nor the scenario's `clock.mode` names one. */
+  clock: 'real' | 'manual';
+}
+
+/** createSimulator's defaults; the CLI's clock is real (cli.ts). */
+export const LIBRARY_DEFAULTS: OptionDefaults = { clock: 'manual' };
+
+/** The options resolved and checked: `clock` decided, `startMs`, `market`, the limits and the engine's part. */
+export interface ResolvedOptions {
+  options: SimulatorOptions & { clock: 'real' | 'manual' };
+  /** `startTime` as epoch ms (the wall clock's now when absent). */
+  startMs: number;
+  market: MarketConfig | undefined;
+  restoreLimitBytes: number;
+  config: Partial<EngineConfig>;
+  scenario?: ResolvedScenario;
+}
+
+/**
+ * The one place an option is decided and checked: given explicitly (a CLI flag or createSimulator's
+ * option) over the scenario's (`seed`, `clock`, `startTime`, `cycleMs`, `lockMs`, `settleMs` one by
+ * one, and `market` over the scenario's whole population, whose phases are then not used) over
+ * `defaults`. The checks run in this order: the scenario, `startTime`, the market (an explicit one
+ * by resolveMarket; the scenario's was checked with it), `restoreLimitBytes`, the engine's part.
+ */
+export function resolveOptions(given: SimulatorOptions, defaults = LIBRARY_DEFAULTS): ResolvedOptions {
+  // An option present but undefined is an option not given.
+  const explicit = Object.fromEntries(
+    Object.entries(given).filter(([, v]) => v !== undefined),
+  ) as SimulatorOptions;
+  const checked = given.scenario === undefined ? undefined : checkScenario(given.scenario);
+  const scenario = checked && explicit.market !== undefined ? { ...checked, phases: [] } : checked;
+  const { mode, startTime, cycleMs, lockMs, settleMs } = scenario?.clock ?? {};
+  const fromScenario: SimulatorOptions = {
+    ...(startTime === undefined ? {} : { startTime }),
+    ...(cycleMs === undefined ? {} : { cycleMs }),
+    ...(lockMs === undefined ? {} : { lockMs }),
+    ...(settleMs === undefined ? {} : { settleMs }),
+    ...(scenario?.seed === undefined ? {} : { seed: scenario.seed }),
+  };
+  const options = { ...fromScenario, ...explicit, clock: explicit.clock ?? mode ?? defaults.clock };
+  // The scenario's cycle against the lock it runs with (its own, an option's or the default): a
+  // mistake of the file is a ScenarioError naming it, not the engine's RangeError later.
+  const lock = options.lockMs ?? DEFAULT_ENGINE_CONFIG.lockMs;
+  if (explicit.cycleMs === undefined && cycleMs !== undefined && lock >= cycleMs)
+    throw new ScenarioError('clock.cycleMs', `must be longer than the lock window (lockMs ${lock})`);
+  const startMs = startTimeMs(options.startTime, Date.now());
+  const market =
+    explicit.market === undefined ? scenario && scenarioMarket(scenario) : resolveMarket(explicit.market);
+  const restoreLimitBytes = restoreLimit(options.restoreLimitBytes);
+  const config = engineConfig(options);
+  return { options, startMs, market, restoreLimitBytes, config, ...(scenario ? { scenario } : {}) };
 }
 
 /** `restoreLimitBytes`, checked; the default when absent. */
@@ -108,16 +170,6 @@ export function restoreLimit(value: number | undefined): number {
   return value;
 }
 
-// A date alone, or a date and time with its zone: a time without `Z` or an offset would be read in
-// the machine's own zone, and a replay on another machine would start elsewhere.
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-/** The last instant the simulator keeps (9999-12-31T23:59:59.999Z): every time it writes is a plain ISO string. */
-export const MAX_INSTANT_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-/**
- * The longest duration the engine's configuration may name (a year), from the options, a scenario
- * or a snapshot alike: a time plus one cycle then stays an instant, and every snapshot restores.
- */
-export const MAX_DURATION_MS = 31_536_000_000;
 const DURATIONS = [
   ['cycleMs', 1],
   ['lockMs', 0],
@@ -126,35 +178,6 @@ const DURATIONS = [
   ['withdrawalCompleteMs', 0],
   ['activityWindowMs', 0],
 ] as const;
-
-/** `startTime` as epoch ms; `wallNow` when absent. Throws a RangeError naming `startTime`. */
-export function startTimeMs(value: SimulatorOptions['startTime'], wallNow: number): number {
-  if (value === undefined) return wallNow;
-  let ms: number;
-  if (value instanceof Date) ms = value.getTime();
-  else if (typeof value === 'number') ms = Number.isInteger(value) ? value : Number.NaN;
-  else if (typeof value === 'string' && ISO_INSTANT.test(value) && isCalendarDate(value))
-    ms = Date.parse(value);
-  else ms = Number.NaN;
-  // Years 1970 to 9999: every instant the wire writes is then a plain `YYYY-MM-DDTHH:mm:ss.sssZ`.
-  if (!(ms >= 0 && ms <= MAX_INSTANT_MS))
-    throw new RangeError(
-      `startTime must be an ISO 8601 instant with Z or an offset (e.g. 2026-01-01T00:00:00Z), integer ` +
-        `epoch milliseconds or a valid Date, between 1970 and 9999; got ${describe(value)}`,
-    );
-  return ms;
-}
-
-// Date.parse rolls 2026-02-30 over into March; a replay's start should be the day written.
-function isCalendarDate(iso: string): boolean {
-  const [y, m, d] = iso.slice(0, 10).split('-').map(Number) as [number, number, number];
-  return m >= 1 && m <= 12 && d >= 1 && new Date(Date.UTC(y, m - 1, d)).getUTCDate() === d;
-}
-
-function describe(value: unknown): string {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? 'an invalid Date' : value.toISOString();
-  return typeof value === 'string' ? JSON.stringify(value) : String(value);
-}
 
 /** The engine's part of the options, checked. */
 export function engineConfig(o: SimulatorOptions): Partial<EngineConfig> {

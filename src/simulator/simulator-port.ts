@@ -5,9 +5,9 @@
 import { endpoints } from '../generated/endpoints.js';
 import type { VenueEngine } from './engine/engine.js';
 import { venueError } from './engine/errors.js';
-import type { EngineOperationId, EngineOperations } from './engine/venue-operations.js';
+import type { FaultState } from './engine/faults.js';
 import { seededRandom } from './engine/ids.js';
-import type { FaultState } from './faults.js';
+import type { EngineOperationId, EngineOperations } from './engine/venue-operations.js';
 import type { ControlPort, PlatformPort, SimulatorPort } from './http/port.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { Logger, SimulatorOptions } from './options.js';

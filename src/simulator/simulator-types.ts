@@ -1,7 +1,7 @@
 /** Types of the Simulator's surface, kept apart so that simulator.ts holds the wiring. */
-import type { JumpView } from './clock-jump.js';
+import type { JumpView } from './clock/clock-jump.js';
 import type { VenueEngine } from './engine/engine.js';
-import type { Faults } from './faults.js';
+import type { Faults } from './engine/faults.js';
 import type { MarketSummary } from './market/population.js';
 
 /** What `GET /_sim/state` answers: the current auction, every entity with its balances, the ledgers. */

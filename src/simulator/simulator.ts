@@ -1,35 +1,35 @@
 /**
  * The composition root: engine + clock + fault injection + tickets + platform, and the ports its
- * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, listen.ts).
+ * HTTP and WebSocket bindings are served through (http/port.ts, ws/server.ts, serve/listen.ts).
  */
-import { type AdvanceOptions, ClockJumps } from './clock-jump.js';
+import { type AdvanceOptions, ClockJumps } from './clock/clock-jump.js';
+import { SimClock } from './clock/sim-clock.js';
 import type { WireInput } from './engine/bank-wires.js';
 import { VenueEngine } from './engine/engine.js';
+import { type FaultSettings, FaultState, type Faults } from './engine/faults.js';
 import type { WireAuction } from './engine/rest-shapes.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
-import { EventFanout, type EventInterest } from './event-fanout.js';
-import { type EventLog, newEventLog } from './event-log.js';
-import { type FaultSettings, FaultState, type Faults } from './faults.js';
+import { EventFanout, type EventInterest } from './events/event-fanout.js';
+import { type EventLog, newEventLog } from './events/event-log.js';
 import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
 import type { SimulatorPort } from './http/port.js';
-import { type ListenOptions, listen, type RunningSimulator } from './listen.js';
-import { type MarketConfig, resolveMarket } from './market/config.js';
+import type { MarketConfig } from './market/config.js';
 import { type MarketPopulation, populationFor } from './market/population.js';
-import { engineConfig, type Logger, restoreLimit, type SimulatorOptions } from './options.js';
+import { type Logger, type OptionDefaults, resolveOptions, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
-import { RunningServers } from './running-servers.js';
 import type { ResolvedScenario } from './scenario/check.js';
-import { applyScenario } from './scenario/options.js';
 import { initialFaults, ScenarioRun } from './scenario/run.js';
-import { SimClock } from './sim-clock.js';
+import { type ListenOptions, listen, type RunningSimulator } from './serve/listen.js';
+import { RunningServers } from './serve/running-servers.js';
 import { simulatorPort } from './simulator-port.js';
 import { SimulatorReads } from './simulator-reads.js';
 import type { ControlSignal, EventLogView, SimulatorStateView } from './simulator-types.js';
-import { type EngineSetup, prepareRestore, type SnapshotDocument, snapshotDocument } from './snapshot.js';
+import * as snapshots from './snapshot/document.js';
 import { SimulatorStore } from './store/simulator-store.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
-export type { Logger, SimulatorOptions } from './options.js';
+
+export type { Logger, OptionDefaults, SimulatorOptions } from './options.js';
 export type { ControlSignal, EntityRef, EventLogView, SimulatorStateView } from './simulator-types.js';
 
 /** A simulated venue: engine + clock + HTTP handler + tickets + platform + fault injection. */
@@ -62,18 +62,18 @@ export class Simulator extends SimulatorReads {
   private readonly store: SimulatorStore | undefined;
   private readonly jumps = new ClockJumps(this, () => this.time);
 
-  constructor(given: SimulatorOptions = {}) {
-    // A scenario's settings become options under the ones given (scenario/options.ts).
+  constructor(given: SimulatorOptions = {}, defaults?: OptionDefaults) {
+    // Each option decided once: given over the scenario's over `defaults` (options.ts).
     super();
-    const { options, scenario } = applyScenario(given);
+    const { options, startMs, market, restoreLimitBytes, config, scenario } = resolveOptions(given, defaults);
     this.scenario = scenario;
-    this.clock = options.clock ?? 'manual';
+    this.clock = options.clock;
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
-    this.time = new SimClock(this.clock, options.startTime);
-    this.market = options.market === undefined ? undefined : resolveMarket(options.market);
+    this.time = new SimClock(this.clock, startMs);
+    this.market = market;
     this.seed = options.seed ?? 1;
-    this.restoreLimitBytes = restoreLimit(options.restoreLimitBytes);
-    this.config = engineConfig(options);
+    this.restoreLimitBytes = restoreLimitBytes;
+    this.config = config;
     this.log = newEventLog(options.eventLog);
     this.store = options.store === undefined ? undefined : SimulatorStore.open(options.store);
     this.renew();
@@ -112,7 +112,7 @@ export class Simulator extends SimulatorReads {
   }
 
   /** An engine (and population) for `setup`, built beside the current one: nothing is installed. */
-  private build({ market, seed, config }: EngineSetup) {
+  private build({ market, seed, config }: snapshots.EngineSetup) {
     // A fresh population with a fresh generator: a reset replays the same market from the start.
     const run = this.scenario && new ScenarioRun(this.scenario, market, seed, this.scenarioHooks);
     const population = run ? run.market : market && populationFor(market, seed);
@@ -236,23 +236,23 @@ export class Simulator extends SimulatorReads {
   }
 
   /** The whole state as one versioned JSON document (`POST /_sim/snapshot`; docs/MARKET.md). */
-  snapshot(): SnapshotDocument {
+  snapshot(): snapshots.SnapshotDocument {
     return this.document(false);
   }
   // The store's checkpoint serializes its document at once: it may share the live state's objects.
-  private readonly doc = (): SnapshotDocument => this.document(true);
-  private document(shared: boolean): SnapshotDocument {
+  private readonly doc = (): snapshots.SnapshotDocument => this.document(true);
+  private document(shared: boolean): snapshots.SnapshotDocument {
     this.engine.advanceTo();
     const { population: p, market: m, seed, faults } = this;
     const market = m && p ? { config: m, state: p.getState() } : undefined;
     const [engine, config] = [this.engine.exportSnapshot(shared), this.engine.config];
-    return snapshotDocument({ now: this.now(), seed, config, faults, engine, market }, shared);
+    return snapshots.snapshotDocument({ now: this.now(), seed, config, faults, engine, market }, shared);
   }
 
   /**
    * Puts this simulator exactly where `doc` was taken (its clock, config, seed, market; a reset then
-   * goes back to their seeded state). Throws a SnapshotError (a RangeError naming the path and the
-   * rule) and changes nothing for a document it cannot use: it is checked whole first (snapshot.ts).
+   * goes back to their seeded state). Throws a SnapshotError (SIM_SNAPSHOT_INVALID) naming the path
+   * and the rule, and changes nothing for a document it cannot use: it is checked whole first.
    */
   restore(doc: unknown): void {
     this.jumps.idle();
@@ -261,7 +261,7 @@ export class Simulator extends SimulatorReads {
   }
 
   private restoreDocument(doc: unknown): void {
-    const r = prepareRestore(doc, (setup) => this.build(setup), this.engine.state);
+    const r = snapshots.prepareRestore(doc, (setup) => this.build(setup), this.engine.state);
     Object.assign(this, r.install);
     this.time.jumpTo(r.now);
     this.log?.clear();

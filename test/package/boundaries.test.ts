@@ -127,6 +127,42 @@ describe('layer boundaries (dependency-cruiser)', () => {
       "import { http } from 'msw';\nimport { t } from './index.js';\nexport const h = [http, t];\n",
     );
 
+    // The simulator's sub-layers, correct: engine, market on it, ui on http, serve, the root, the CLI.
+    write('src/simulator/engine/types.ts', 'export type Phase = 1;\n');
+    write(
+      'src/simulator/market/config.ts',
+      "import type { Phase } from '../engine/types.js';\nexport const market = 1 as Phase;\n",
+    );
+    write(
+      'src/simulator/scenario/run.ts',
+      "import { market } from '../market/config.js';\nexport const run = market;\n",
+    );
+    write(
+      'src/simulator/http/router.ts',
+      "import { run } from '../scenario/run.js';\nexport const router = run;\n",
+    );
+    write(
+      'src/simulator/ui/serve.ts',
+      "import { router } from '../http/router.js';\nexport const ui = router;\n",
+    );
+    write(
+      'src/simulator/serve/listen.ts',
+      "import { ui } from '../ui/serve.js';\nexport const listen = ui;\n",
+    );
+    write(
+      'src/simulator/simulator.ts',
+      "import { listen } from './serve/listen.js';\nexport const simulator = listen;\n",
+    );
+    write(
+      'src/simulator/cli/args.ts',
+      "import { router } from '../http/router.js';\nexport const args = router;\n",
+    );
+    write(
+      'src/simulator/cli.ts',
+      "import { args } from './cli/args.js';\nimport { simulator } from './simulator.js';\n" +
+        'export const cli = [args, simulator];\n',
+    );
+
     // One wrong import per rule; the assertions below also prove that the correct imports are clean.
     write(
       'src/simulator/__probe__.ts',
@@ -139,6 +175,29 @@ describe('layer boundaries (dependency-cruiser)', () => {
       "import type { SnsMessage } from '../../webhooks/sns-message.js';\n" +
         "import { isUuid } from '../../core/validation.js';\nexport type S = SnsMessage;\nexport const u = isUuid;\n",
     );
+    // Arrows back up inside the simulator, one per sub-layer rule.
+    write(
+      'src/simulator/engine/__probe__.ts',
+      "import { market } from '../market/config.js';\nexport const p = market;\n",
+    );
+    write(
+      'src/simulator/store/__probe__.ts',
+      "import { run } from '../scenario/run.js';\nexport const p = run;\n",
+    );
+    write(
+      'src/simulator/scenario/__probe__.ts',
+      "import { router } from '../http/router.js';\nexport const p = router;\n",
+    );
+    write(
+      'src/simulator/ws/__probe__.ts',
+      "import { listen } from '../serve/listen.js';\nexport const p = listen;\n",
+    );
+    write('src/simulator/http/__probe__.ts', "import { ui } from '../ui/serve.js';\nexport const p = ui;\n");
+    write(
+      'src/simulator/serve/__probe__.ts',
+      "import { simulator } from '../simulator.js';\nexport const p = simulator;\n",
+    );
+    write('src/simulator/options.ts', "import { args } from './cli/args.js';\nexport const p = args;\n");
     // The shared crypto reaching into one of the sides that share it, and the contract reaching up into it.
     write(
       'src/webhook-crypto/__probe__.ts',
@@ -196,6 +255,13 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^simulator-imports-only-contract: src\/simulator\/__probe__\.ts -> src\/client\/match-venue\.ts$/,
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/core\/validation\.ts$/,
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/webhooks\/sns-message\.ts$/,
+      /^simulator-engine-at-bottom: src\/simulator\/engine\/__probe__\.ts -> src\/simulator\/market\/config\.ts$/,
+      /^simulator-market-and-store-on-engine: src\/simulator\/store\/__probe__\.ts -> src\/simulator\/scenario\/run\.ts$/,
+      /^simulator-domain-under-bindings: src\/simulator\/scenario\/__probe__\.ts -> src\/simulator\/http\/router\.ts$/,
+      /^simulator-bindings-under-serve: src\/simulator\/ws\/__probe__\.ts -> src\/simulator\/serve\/listen\.ts$/,
+      /^simulator-ui-on-http: src\/simulator\/http\/__probe__\.ts -> src\/simulator\/ui\/serve\.ts$/,
+      /^simulator-serve-under-root: src\/simulator\/serve\/__probe__\.ts -> src\/simulator\/simulator\.ts$/,
+      /^simulator-cli-on-top: src\/simulator\/options\.ts -> src\/simulator\/cli\/args\.ts$/,
       /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,
       /^contract-imports-only-contract: src\/generated\/__probe__\.ts -> src\/core\/validation\.ts$/,
       /^contract-imports-only-contract: src\/contract\/__probe__\.ts -> src\/webhook-crypto\/signing\.ts$/,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EventFanout, type EventInterest } from '../../src/simulator/event-fanout.js';
+import { EventFanout, type EventInterest } from '../../src/simulator/events/event-fanout.js';
 import type { SimulatorEvent } from '../../src/simulator/index.js';
 
 const A = '10000000-0000-4000-8000-00000000000a';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SimClock } from '../../src/simulator/sim-clock.js';
+import { SimClock } from '../../src/simulator/clock/sim-clock.js';
 
 afterEach(() => vi.useRealTimers());
 

@@ -1,13 +1,14 @@
 import { readFileSync } from 'node:fs';
+import { MatchVenueError } from 'match-venue';
 import {
   checkInvariants,
   createSimulator,
+  type Simulator,
   SNAPSHOT_VERSION,
   SnapshotError,
-  type Simulator,
 } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
-import { expandState } from '../../src/simulator/snapshot-compact.js';
+import { expandState } from '../../src/simulator/snapshot/compact.js';
 import { Driver } from './helpers.js';
 
 const START = '2026-01-01T00:00:00Z';
@@ -114,7 +115,8 @@ describe('snapshots', () => {
         sim.restore(bad);
       } catch (err) {
         expect(err).toBeInstanceOf(SnapshotError);
-        expect(err).toBeInstanceOf(RangeError);
+        expect(err).toBeInstanceOf(MatchVenueError);
+        expect(err).toMatchObject({ code: 'SIM_SNAPSHOT_INVALID', kind: 'SIM_SNAPSHOT_INVALID' });
         return (err as SnapshotError).message;
       }
       throw new Error('restore accepted a bad document');

@@ -23,6 +23,17 @@ import type {
   ValidationError,
   WaitTimeoutError,
 } from 'match-venue';
+import type {
+  ClockJumpInProgressError,
+  ClockJumpTooLargeError,
+  MarketConfigError,
+  ScenarioError,
+  SnapshotError,
+  StoreInUseError,
+  StoreLayoutError,
+  StoreUnavailableError,
+  StoreWriteError,
+} from 'match-venue/simulator';
 import type { WebhookErrorCode } from 'match-venue/webhooks';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -70,11 +81,22 @@ describe('err.kind', () => {
       | typeof StreamGaveUpError.kind
       | typeof WaitTimeoutError.kind
       | typeof OrderFinalError.kind
-      | WebhookErrorCode;
+      | WebhookErrorCode
+      // The simulator's errors are on the same base (contract/base-error.ts).
+      | typeof MarketConfigError.kind
+      | typeof ScenarioError.kind
+      | typeof SnapshotError.kind
+      | typeof ClockJumpTooLargeError.kind
+      | typeof ClockJumpInProgressError.kind
+      | typeof StoreInUseError.kind
+      | typeof StoreLayoutError.kind
+      | typeof StoreUnavailableError.kind
+      | typeof StoreWriteError.kind;
     expectTypeOf<MatchVenueErrorKind>().toEqualTypeOf<ClassKinds>();
     // Each leaf class's static kind is its own literal, not the whole union.
     expectTypeOf<typeof BadRequestError.kind>().toEqualTypeOf<'MV_API_BAD_REQUEST'>();
     expectTypeOf<typeof APIConnectionTimeoutError.kind>().toEqualTypeOf<'MV_TIMEOUT'>();
+    expectTypeOf<typeof SnapshotError.kind>().toEqualTypeOf<'SIM_SNAPSHOT_INVALID'>();
   });
 
   it('narrows with the class', () => {

@@ -3,7 +3,7 @@
  * once, and nowhere else (the request log never shows a header); a given one is never printed.
  */
 import { CONTROL_TOKEN_HEADER } from '../http/access.js';
-import type { RunningSimulator } from '../listen.js';
+import type { RunningSimulator } from '../serve/listen.js';
 import type { Output } from './log-format.js';
 
 export function announceAccess(out: Output, running: RunningSimulator): void {

@@ -1,7 +1,7 @@
 /** The CLI's flags: their table, the usage text drawn from it, and parsing with a clear refusal. */
 import { parseArgs } from 'node:util';
+import { DEFAULT_EVENT_LOG_LINES, MAX_EVENT_LOG_LINES } from '../events/event-log.js';
 import type { AccessOptions } from '../http/access.js';
-import { DEFAULT_EVENT_LOG_LINES, MAX_EVENT_LOG_LINES } from '../event-log.js';
 import { checkAllowedHosts, checkControlToken, checkCorsOrigin } from '../http/access-hosts.js';
 
 /** Where the control token may also come from (a flag's value shows in `ps`). */

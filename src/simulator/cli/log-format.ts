@@ -3,7 +3,7 @@
  * JSON object (`--json`). Every line is stamped with the simulated clock, the one every instant the
  * venue reports (createdAt, auction times, event ts) is on; a request's duration is wall-clock ms.
  */
-import type { RequestLogEntry } from '../request-log.js';
+import type { RequestLogEntry } from '../http/request-log.js';
 
 export interface OutputOptions {
   json: boolean;

@@ -6,7 +6,7 @@
  * exceed a small integer (a seeded wallet holds 10^10 cents). V8 keeps one box per object for a
  * field that has only ever held doubles and rewrites it in place; a "tagged" field gets a new
  * number allocated at every write. Object literals with the same keys in the same order share one
- * hidden class, and the snapshot schema's shapes (snapshot-schema.ts: `z.object({ id, entityId,
+ * hidden class, and the snapshot schema's shapes (snapshot/schema.ts: `z.object({ id, entityId,
  * currency, balanceCents: cents, ... })`) are such literals: sharing them made every money field
  * tagged. An instance of a class has a hidden class of its own, and the objects made below, before
  * any real one, give each money field a double first (as records.ts does for orders). A number is

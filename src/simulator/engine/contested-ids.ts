@@ -10,7 +10,7 @@
  * of its parent's, so only an order a caller placed (under any id), or a roll child whose hash took
  * the market's shape, could hold either; these are few, and kept in `EngineState.contestedIds`.
  */
-import { marketIdAuction } from '../market/order-ids.js';
+import { marketIdAuction } from './market-order-ids.js';
 import type { EngineState } from './state.js';
 import type { Order } from './types.js';
 

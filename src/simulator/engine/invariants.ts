@@ -1,4 +1,4 @@
-import { marketIdAuction } from '../market/order-ids.js';
+import { marketIdAuction } from './market-order-ids.js';
 import { contests } from './contested-ids.js';
 import { fillOf } from './records.js';
 import { currencyTotals, type EngineState } from './state.js';

@@ -42,7 +42,7 @@ export interface ParsedPlacement {
   sourceWalletId: string | null;
   fiatAccountId: string | null;
   /**
-   * The key is one the background market made for the current auction (market/order-ids.ts): no
+   * The key is one the background market made for the current auction (market-order-ids.ts): no
    * earlier market placement used it, so memory and the archive are asked only when they may hold
    * it (contested-ids.ts, OrderArchive.mayHoldMarketKey).
    */

@@ -255,7 +255,7 @@ export interface ActivitySums {
 }
 
 /**
- * One part of a clock jump run as several steps (src/simulator/clock-jump.ts).
+ * One part of a clock jump run as several steps (src/simulator/clock/clock-jump.ts).
  * @hidden
  */
 export interface JumpPart {

@@ -7,7 +7,6 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
-import { UI_ASSET_PATHS } from '../ui/serve.js';
 import {
   checkAllowedHosts,
   checkControlToken,
@@ -47,8 +46,9 @@ const TOKEN_EXEMPT = '/_sim/sns/';
 
 // The dashboard's page, script and style hold no state and no secret: a browser cannot send the
 // header on a navigation, so they load without it and the page asks for the token (ui/serve.ts).
-const tokenExempt = (method: string, path: string): boolean =>
-  path.startsWith(TOKEN_EXEMPT) || ((method === 'GET' || method === 'HEAD') && UI_ASSET_PATHS.has(path));
+// Their paths are handed in (`assetPaths`, by listen.ts): the dashboard is built on http, not under it.
+const tokenExempt = (method: string, path: string, assetPaths: ReadonlySet<string>): boolean =>
+  path.startsWith(TOKEN_EXEMPT) || ((method === 'GET' || method === 'HEAD') && assetPaths.has(path));
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 // Sent by browsers only; these two mean another origin's page made the request (no Origin on a
 // no-cors GET such as an <img>), where `none` means the user typed the address.
@@ -91,8 +91,15 @@ export class AccessPolicy {
   private readonly tokenDigest: Buffer | undefined;
   private readonly knownHosts = new Set<string>();
 
-  /** Throws a RangeError naming the option when one is malformed. */
-  constructor(bindHost: string, options: AccessOptions = {}) {
+  /**
+   * `assetPaths`: the paths a GET or HEAD reads without the control token (the dashboard's assets).
+   * Throws a RangeError naming the option when one is malformed.
+   */
+  constructor(
+    bindHost: string,
+    options: AccessOptions = {},
+    private readonly assetPaths: ReadonlySet<string> = new Set(),
+  ) {
     const allowed = options.allowedHosts === undefined ? [] : checkAllowedHosts(options.allowedHosts);
     this.hosts = new HostNames(bindHost, allowed);
     this.cors = options.cors === undefined ? undefined : checkCorsOrigin(options.cors);
@@ -166,7 +173,7 @@ export class AccessPolicy {
       if (foreign !== undefined) return { refused: crossOrigin(foreign) };
     }
     const tokenGiven = this.tokenMatches(one(headers[CONTROL_TOKEN_HEADER]));
-    if (control && this.tokenDigest && !tokenGiven && !tokenExempt(method, path))
+    if (control && this.tokenDigest && !tokenGiven && !tokenExempt(method, path, this.assetPaths))
       return {
         refused: {
           status: 401,

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { FaultsBody } from '../faults.js';
+import { FaultsBody } from '../engine/faults.js';
 import { assertNoBody } from './body.js';
+import { dashboardDataRoutes } from './dashboard-routes.js';
 import { visibleState } from './key-visibility.js';
 import { type ControlHandler, marketRoutes } from './market-routes.js';
 import type { MaybeAsync } from './maybe-async.js';
 import type { ControlPort } from './port.js';
 import { dataResponse } from './responses.js';
 import type { RouteTable } from './router.js';
-import { dashboardDataRoutes } from '../ui/data-routes.js';
 import { assertNoParams, readJsonObject, validateConfig } from './validation.js';
 
 /** Control bodies are optional where every field is; an empty body means `{}`. */

@@ -1,10 +1,10 @@
 import { sleep } from '../../contract/retry-policy.js';
-import { ClockJumpInProgressError, ClockJumpTooLargeError } from '../clock-jump.js';
+import { ClockJumpInProgressError, ClockJumpTooLargeError } from '../clock/clock-jump.js';
 import { VenueError } from '../engine/errors.js';
-import { bearerKey, unknownKey } from './auth.js';
-import type { BodySource } from './body.js';
 import { matchPlatformRoute } from '../platform/routes.js';
 import { platformControlRoutes } from '../platform/sns-endpoints.js';
+import { bearerKey, unknownKey } from './auth.js';
+import type { BodySource } from './body.js';
 import { controlRoutes } from './control-routes.js';
 import type { ControlHandler } from './market-routes.js';
 import { andThen, type MaybeAsync } from './maybe-async.js';

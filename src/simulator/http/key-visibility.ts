@@ -42,7 +42,7 @@ function hasEngineEntities(doc: unknown): doc is DocumentWithEntities {
 
 /**
  * A snapshot document as `req` may see it: for a marked request, unpublished keys read `null` as
- * in `/_sim/state` (a restore of it gives those entities keys again: snapshot-keys.ts).
+ * in `/_sim/state` (a restore of it gives those entities keys again: snapshot/keys.ts).
  */
 export function visibleSnapshot<T>(doc: T, req: Request): T {
   if (!withheld.has(req) || !hasEngineEntities(doc)) return doc;

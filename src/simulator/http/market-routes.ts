@@ -1,5 +1,5 @@
 /** The market sandbox's `/_sim/` routes: clearing reports, snapshots (docs/MARKET.md). */
-import { SnapshotError } from '../snapshot.js';
+import { SnapshotError } from '../snapshot/document.js';
 import { visibleSnapshot, visibleState } from './key-visibility.js';
 import type { ControlPort } from './port.js';
 import { dataResponse, HttpError, invalidRequest, jsonResponse } from './responses.js';

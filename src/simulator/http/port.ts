@@ -2,11 +2,12 @@
  * What the web handler and its routes see of the simulator: the port of the HTTP binding. The
  * composition root (simulator.ts) implements it; nothing here reaches the engine itself.
  */
-import type { AllOrdersQuery } from '../engine/dashboard-views.js';
-import type { VenueOperations } from '../engine/venue-operations.js';
+
 import type { WireInput } from '../engine/bank-wires.js';
-import type { FaultSettings, Faults } from '../faults.js';
-import type { Logger } from '../options.js';
+import type { AllOrdersQuery } from '../engine/dashboard-views.js';
+import type { FaultSettings, Faults } from '../engine/faults.js';
+import type { VenueOperations } from '../engine/venue-operations.js';
+import type { Logger } from '../events/logger.js';
 
 /** Admission of an authenticated request: who is calling, throttling and injected faults. */
 export interface AdmissionPort {

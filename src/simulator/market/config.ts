@@ -3,6 +3,7 @@
  * USD strings and fees decimal bps strings (never floats); probabilities are plain numbers in [0, 1].
  */
 import { z } from 'zod';
+import { MatchVenueError } from '../../contract/base-error.js';
 import { parseCentiBps, parseCents } from '../engine/money.js';
 
 const usd = z
@@ -218,7 +219,8 @@ export const MARKET_PRESETS: Readonly<Record<MarketPreset, MarketConfig>> = {
 const PRESET_NAMES = Object.keys(MARKET_PRESETS) as MarketPreset[];
 
 /** Thrown for a market option that cannot be used: names the path and the rule. */
-export class MarketConfigError extends RangeError {
+export class MarketConfigError extends MatchVenueError {
+  static override readonly kind = 'SIM_MARKET_INVALID';
   /** Always `MarketConfigError`. */
   override name = 'MarketConfigError';
 }

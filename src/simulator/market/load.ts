@@ -1,10 +1,11 @@
 /**
- * `--market <preset|file>` and MATCH_VENUE_MOCK_MARKET: a preset name, or a JSON or YAML file of a
- * market configuration. Node only (it reads a file); YAML is parsed by the `yaml` package, loaded
+ * The one loader of a market file, for `--market <preset|file>` (the CLI awaits it),
+ * MATCH_VENUE_MOCK_MARKET and code: a preset name, or a JSON or YAML file of a market configuration. Node only (it reads a file); YAML is parsed by the `yaml` package, loaded
  * only for a YAML file, so the simulator's in-process and msw uses never load it.
  */
-import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from '../config-text.js';
+
 import { MARKET_PRESETS, type MarketConfig, MarketConfigError, resolveMarket } from './config.js';
+import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from './config-text.js';
 
 /** The market a preset name or a file names, checked (MarketConfigError names the file and path). */
 export async function loadMarket(presetOrFile: string): Promise<MarketConfig> {
@@ -22,7 +23,7 @@ export async function loadMarket(presetOrFile: string): Promise<MarketConfig> {
 }
 
 /** A file that is neither a preset nor readable, named with the presets. */
-export function unreadable(presetOrFile: string, err: unknown): MarketConfigError {
+function unreadable(presetOrFile: string, err: unknown): MarketConfigError {
   const why = err instanceof Error ? err.message : String(err);
   return new MarketConfigError(
     `"${presetOrFile}" is neither a preset (${Object.keys(MARKET_PRESETS).join(', ')}) nor a readable file (${why})`,
@@ -30,7 +31,7 @@ export function unreadable(presetOrFile: string, err: unknown): MarketConfigErro
 }
 
 /** Parses by the file's kind (config-text.ts) and checks; a mistake names the file. */
-export function marketFromText(text: string, file: string, yaml: YamlParse | undefined): MarketConfig {
+function marketFromText(text: string, file: string, yaml: YamlParse | undefined): MarketConfig {
   let value: unknown;
   try {
     value = parseConfigText(file, text, yaml);

@@ -12,7 +12,7 @@ import { type EngineContext, type EngineState, mustEntity } from '../engine/stat
 import type { Auction, OrderType, PostFillAction } from '../engine/types.js';
 import { type MarketConfig, MarketConfigError } from './config.js';
 import { addParticipants, type ParticipantAccount } from './entities.js';
-import { idMiddle, idPrefix, idTail } from './order-ids.js';
+import { idMiddle, idPrefix, idTail } from '../engine/market-order-ids.js';
 import { expectedOrders } from './rate.js';
 import { SeededRandom } from './random.js';
 

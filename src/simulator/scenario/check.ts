@@ -4,13 +4,15 @@
  * the rule, so that nothing starts from a file that does not say what its author meant.
  */
 import type { z } from 'zod';
+import { MatchVenueError } from '../../contract/base-error.js';
+import { startTimeMs } from '../clock/start-time.js';
 import { type MarketConfig, type MarketOption, resolveMarket } from '../market/config.js';
-import { startTimeMs } from '../options.js';
 import { ScenarioSchema } from './schema.js';
 import type { ScenarioClock, ScenarioEntity, ScenarioFaultEntry } from './types.js';
 
 /** A scenario that cannot be used: `path` is where, the message names it and the rule. */
-export class ScenarioError extends RangeError {
+export class ScenarioError extends MatchVenueError {
+  static override readonly kind = 'SIM_SCENARIO_INVALID';
   /** Always `ScenarioError`. */
   override name = 'ScenarioError';
   constructor(

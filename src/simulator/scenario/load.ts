@@ -1,9 +1,9 @@
 /**
- * A scenario file (JSON or YAML) read and checked, for code and mock mode
- * (MATCH_VENUE_MOCK_SCENARIO). Node only; the file system and the `yaml` package are loaded when
+ * The one loader of a scenario file (JSON or YAML), read and checked, for `--scenario` (the CLI
+ * awaits it), code and mock mode (MATCH_VENUE_MOCK_SCENARIO). Node only; the file system and the `yaml` package are loaded when
  * called (the package only for a YAML file), so the simulator's in-process and msw uses never load them.
  */
-import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from '../config-text.js';
+import { ConfigTextError, isJsonFile, parseConfigText, type YamlParse } from '../market/config-text.js';
 import { checkScenario, ScenarioError } from './check.js';
 import type { ScenarioDocument } from './schema.js';
 
@@ -23,8 +23,8 @@ export async function loadScenario(file: string): Promise<ScenarioDocument> {
   return scenarioFromText(text, file, yaml);
 }
 
-/** Parses by the file's kind (config-text.ts) and checks; the document as written. */
-export function scenarioFromText(text: string, file: string, yaml: YamlParse | undefined): ScenarioDocument {
+/** Parses by the file's kind (market/config-text.ts) and checks; the document as written. */
+function scenarioFromText(text: string, file: string, yaml: YamlParse | undefined): ScenarioDocument {
   let value: unknown;
   try {
     value = parseConfigText(file, text, yaml);

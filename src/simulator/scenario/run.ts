@@ -7,10 +7,10 @@
  * and a restored snapshot carries on. With a scenario every auction runs (no idle clock jumps).
  */
 import type { EnginePopulation } from '../engine/engine.js';
+import type { FaultSettings } from '../engine/faults.js';
 import { parseCents } from '../engine/money.js';
 import type { EngineContext, EngineState } from '../engine/state.js';
 import type { Auction, SettlementFaults } from '../engine/types.js';
-import type { FaultSettings } from '../faults.js';
 import { MARKET_PRESETS, type MarketConfig } from '../market/config.js';
 import { MarketPopulation, populationFor } from '../market/population.js';
 import type { ResolvedScenario } from './check.js';

@@ -5,9 +5,9 @@
  * the rules across fields that a JSON Schema cannot say are checked in check.ts.
  */
 import { z } from 'zod';
-import { FaultsBody } from '../faults.js';
+import { FaultsBody } from '../engine/faults.js';
 import { MarketOptionSchema } from '../market/config.js';
-import { MAX_DURATION_MS } from '../options.js';
+import { MAX_DURATION_MS } from '../clock/start-time.js';
 import type { ScenarioDocument } from './types.js';
 
 export type { ScenarioDocument, ScenarioEntity } from './types.js';

@@ -1,5 +1,5 @@
 /** A scenario document's shape as TypeScript (schema.ts is the same shape as a zod schema). */
-import type { FaultSettings } from '../faults.js';
+import type { FaultSettings } from '../engine/faults.js';
 import type { MarketOption } from '../market/config.js';
 
 /** One entity's balances, USD strings: a seeded entity's replace its opening ones; a new one starts with them (default 0.00). */

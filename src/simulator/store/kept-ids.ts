@@ -6,7 +6,7 @@
  * so only an order a caller placed could have taken either; these are few, and kept here.
  */
 import type { Order } from '../engine/types.js';
-import { marketIdAuction, marketIdFrom } from '../market/order-ids.js';
+import { marketIdAuction, marketIdFrom } from '../engine/market-order-ids.js';
 import { IdFilter } from './id-filter.js';
 import type { Database } from './sqlite.js';
 

@@ -7,18 +7,18 @@
  * the final orders of auctions cleared more than `retainMs` ago leave memory for the file (memory
  * then holds between one and two windows of orders), with the account activity entries of those
  * auctions (account summaries read the sums before memory's first entry from the file). Every
- * `checkpointMs` the same transaction also writes the snapshot document (snapshot.ts) of what
+ * `checkpointMs` the same transaction also writes the snapshot document (snapshot/document.ts) of what
  * stays: a simulator created on the file resumes at the last checkpoint (order-store.ts keeps that
  * consistent). `close()` writes a last one, so a clean stop loses nothing.
  */
 import { type ActivityEntry, drainActivity } from '../engine/account.js';
-import type { EngineState } from '../engine/state.js';
 import type { OrderArchive } from '../engine/order-archive.js';
+import type { EngineState } from '../engine/state.js';
 import type { Order } from '../engine/types.js';
 import { storeArchive } from './listing.js';
 import { OrderStore } from './order-store.js';
-import { loadSqlite, type ModuleLoader } from './sqlite.js';
 import { activityHorizon, evictFinalOrders } from './retention.js';
+import { loadSqlite, type ModuleLoader } from './sqlite.js';
 import { StoreWriteError } from './writer.js';
 
 /** `store`: a file, or a file and how long final orders stay in memory. */

@@ -4,6 +4,7 @@
  * still works. Only the few calls the store makes are typed here, so no @types package is needed.
  */
 import { createRequire } from 'node:module';
+import { MatchVenueError } from '../../contract/base-error.js';
 
 /** A prepared statement, as far as the store uses one. */
 export interface Statement {
@@ -41,7 +42,8 @@ export type DatabaseConstructor = new (file: string, options?: DatabaseOptions) 
 export const SQLITE_INSTALL = 'npm install --save-exact better-sqlite3@12.9.0';
 
 /** `store` was given but better-sqlite3 cannot be loaded. */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends MatchVenueError {
+  static override readonly kind = 'SIM_STORE_UNAVAILABLE';
   /** Always `StoreUnavailableError`. */
   override name = 'StoreUnavailableError';
 }

@@ -5,6 +5,8 @@
  * (store-identity.ts), under the store's lock (store-lock.ts). order-store.ts reads and writes it;
  * writer-thread.ts writes it.
  */
+
+import { MatchVenueError } from '../../contract/base-error.js';
 import type { Database, DatabaseConstructor } from './sqlite.js';
 
 // `chunks`: a rowid table, so chunks append in eviction order to packed pages. An entity's chunks
@@ -94,7 +96,8 @@ function storeTables(): string[] {
  * or no store at all (another application's database, not SQLite). Thrown before anything wrote
  * the file: use a new one.
  */
-export class StoreLayoutError extends Error {
+export class StoreLayoutError extends MatchVenueError {
+  static override readonly kind = 'SIM_STORE_LAYOUT';
   /** Always `StoreLayoutError`. */
   override name = 'StoreLayoutError';
 }

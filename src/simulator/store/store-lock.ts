@@ -26,10 +26,12 @@
  */
 import { existsSync, realpathSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { MatchVenueError } from '../../contract/base-error.js';
 import type { Database, DatabaseConstructor } from './sqlite.js';
 
 /** `store` names a file another simulator (of this process or another) has open. */
-export class StoreInUseError extends Error {
+export class StoreInUseError extends MatchVenueError {
+  static override readonly kind = 'SIM_STORE_IN_USE';
   /** Always `StoreInUseError`. */
   override name = 'StoreInUseError';
 }

@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
+import { MatchVenueError } from '../../contract/base-error.js';
 import type { ActivityEntry } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
 import { groupByEntity } from './order-row.js';
@@ -27,7 +28,8 @@ const START_TIMEOUT_MS = 30_000;
  * The store could not write its file (the message says why). Thrown once, by the step whose
  * eviction found it, and again by `close()`; the simulator goes on with everything in memory.
  */
-export class StoreWriteError extends Error {
+export class StoreWriteError extends MatchVenueError {
+  static override readonly kind = 'SIM_STORE_WRITE_FAILED';
   /** Always `StoreWriteError`. */
   override name = 'StoreWriteError';
 }

@@ -11,7 +11,7 @@ import {
 } from '../../contract/ws-codec.js';
 import type { Channel, FrameId } from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
-import type { EventInterest } from '../event-fanout.js';
+import type { EventInterest } from '../events/event-fanout.js';
 import { DeferredLog } from './replay-buffer.js';
 
 export interface HubOptions {

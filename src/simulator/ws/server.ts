@@ -9,8 +9,8 @@ import {
   WS_PATH,
 } from '../../contract/ws-protocol.js';
 import type { SimulatorEvent } from '../engine/types.js';
-import type { EventInterest } from '../event-fanout.js';
-import type { RequestLogHook } from '../request-log.js';
+import type { EventInterest } from '../events/event-fanout.js';
+import type { RequestLogHook } from '../http/request-log.js';
 import { registerAccountSeq } from './account-seq.js';
 import { Hub } from './hub.js';
 import { TicketError } from './tickets.js';

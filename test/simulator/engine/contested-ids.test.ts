@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { contests, mayBeTaken } from '../../../src/simulator/engine/contested-ids.js';
 import { rollChildOrderId } from '../../../src/simulator/engine/ids.js';
 import type { Order } from '../../../src/simulator/engine/types.js';
-import { participantOrderId } from '../../../src/simulator/market/order-ids.js';
+import { participantOrderId } from '../../../src/simulator/engine/market-order-ids.js';
 import { BURNER, UncheckedDriver } from '../helpers.js';
 
 // A market placement and a roll ask memory only for ids in state.contestedIds

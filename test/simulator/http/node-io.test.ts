@@ -7,7 +7,7 @@
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RawConnection, type RawResponse, rawRequest } from '../../../bench/raw-http.js';
-import type { RequestLogEntry } from '../../../src/simulator/request-log.js';
+import type { RequestLogEntry } from '../../../src/simulator/http/request-log.js';
 
 const AUTH = { authorization: `Bearer ${SEEDED.burner.apiKey}` };
 const JSON_AUTH = { ...AUTH, 'content-type': 'application/json' };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createSimulator, type Simulator } from 'match-venue/simulator';
 import { afterAll, describe, expect, it } from 'vitest';
 import { rollChildOrderId } from '../../../src/simulator/engine/ids.js';
-import { participantOrderId } from '../../../src/simulator/market/order-ids.js';
+import { participantOrderId } from '../../../src/simulator/engine/market-order-ids.js';
 import { BURNER, UncheckedDriver } from '../helpers.js';
 
 // A market placement asks the store only for keys someone else used before the market made them

@@ -1,6 +1,7 @@
+import type { VenueEngine } from '../engine/engine.js';
+import type { Logger } from '../events/logger.js';
 import { DeadlineTimer } from './deadline-timer.js';
-import type { VenueEngine } from './engine/engine.js';
-import { type Logger, startTimeMs } from './options.js';
+import { startTimeMs } from './start-time.js';
 
 /**
  * The simulator's time (epoch ms): the start, plus every advance and restore jump, plus ('real'

@@ -6,7 +6,7 @@
  * lines go first, and `dropped` counts them. One line is bounded too: a line past MAX_LINE_BYTES
  * (a fault setting naming a million order ids) is kept as a summary that names what it left out.
  */
-import type { SimulatorEvent } from './engine/types.js';
+import type { SimulatorEvent } from '../engine/types.js';
 
 /** Lines kept by default when the log is on (`eventLog: true`). */
 export const DEFAULT_EVENT_LOG_LINES = 10_000;

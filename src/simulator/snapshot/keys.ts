@@ -6,8 +6,8 @@
  * simulator leaves every bot's key working), else a new random one (read it from `/_sim/state` with
  * the control token). A document with its keys restores them exactly, as before.
  */
-import type { EngineState } from './engine/state.js';
-import type { Entity } from './engine/types.js';
+import type { EngineState } from '../engine/state.js';
+import type { Entity } from '../engine/types.js';
 
 /** A document's entity: its key may be withheld. */
 export type DocumentEntity = Omit<Entity, 'apiKey'> & { apiKey: string | null };

@@ -4,16 +4,18 @@
  * simulator is put there. The document is checked in full first, so a bad one changes nothing.
  */
 import type { z } from 'zod';
-import type { EngineSnapshot, VenueEngine } from './engine/engine.js';
-import { checkInvariants } from './engine/invariants.js';
-import { SnapshotReferenceError } from './engine/snapshot.js';
-import type { EngineState } from './engine/state.js';
-import type { EngineConfig } from './engine/types.js';
-import { type Faults, FaultsBody } from './faults.js';
-import { type MarketConfig, MarketConfigError, resolveMarket } from './market/config.js';
-import type { MarketPopulation, PopulationState } from './market/population.js';
-import { withKeys } from './snapshot-keys.js';
-import { DocumentRuleError, checkDocumentRules } from './snapshot-checks.js';
+import { MatchVenueError } from '../../contract/base-error.js';
+import type { EngineSnapshot, VenueEngine } from '../engine/engine.js';
+import { type Faults, FaultsBody } from '../engine/faults.js';
+import { checkInvariants } from '../engine/invariants.js';
+import { SnapshotReferenceError } from '../engine/snapshot.js';
+import type { EngineState } from '../engine/state.js';
+import type { EngineConfig } from '../engine/types.js';
+import { type MarketConfig, MarketConfigError, resolveMarket } from '../market/config.js';
+import type { MarketPopulation, PopulationState } from '../market/population.js';
+import { checkDocumentRules, DocumentRuleError } from './checks.js';
+import { CompactFormError, compactState, expandState } from './compact.js';
+import { withKeys } from './keys.js';
 import {
   type CheckedDocument,
   SNAPSHOT_FORMAT,
@@ -21,20 +23,22 @@ import {
   SNAPSHOT_VERSIONS_READ,
   type SnapshotDocument,
   SnapshotSchema,
-} from './snapshot-schema.js';
-import { CompactFormError, compactState, expandState } from './snapshot-compact.js';
+} from './schema.js';
 
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument } from './snapshot-schema.js';
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type SnapshotDocument } from './schema.js';
 
 /** A document that cannot be restored: `path` names the part, the message says the rule. */
-export class SnapshotError extends RangeError {
+export class SnapshotError extends MatchVenueError {
+  static override readonly kind = 'SIM_SNAPSHOT_INVALID';
+  /** Always `SnapshotError`. */
+  override name = 'SnapshotError';
+
   constructor(
     message: string,
     /** Where in the document (`engine.state.orders.3.amountCents`); `` for the whole. */
     readonly path: string,
   ) {
     super(message);
-    this.name = 'SnapshotError';
   }
 }
 
@@ -90,7 +94,7 @@ function fail(issue: z.core.$ZodIssue | undefined, prefix: string): never {
 /**
  * Checks a document for restore, or throws a SnapshotError naming the path and the rule: another
  * format or version first, by name, then its shape, then the rules across its parts
- * (snapshot-checks.ts). Nothing is built or changed here.
+ * (snapshot/checks.ts). Nothing is built or changed here.
  */
 export function checkSnapshot(input: unknown): CheckedSnapshot {
   if (input === null || typeof input !== 'object' || Array.isArray(input))
@@ -128,7 +132,7 @@ export function checkSnapshot(input: unknown): CheckedSnapshot {
   return { document, market, faults: kept };
 }
 
-/** A version 2 document with its engine state in the version 1 shape (snapshot-compact.ts). */
+/** A version 2 document with its engine state in the version 1 shape (snapshot/compact.ts). */
 function expanded(input: { engine?: unknown }): unknown {
   const engine = input.engine as { state?: unknown } | null | undefined;
   if (engine === null || typeof engine !== 'object') return input;

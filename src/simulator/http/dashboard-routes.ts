@@ -4,11 +4,11 @@
  * them), answered from the engine's state like the rest of the control plane.
  */
 import { z } from 'zod';
-import { assertNoBody } from '../http/body.js';
-import type { ControlHandler } from '../http/market-routes.js';
-import { dataResponse } from '../http/responses.js';
-import type { RouteTable } from '../http/router.js';
-import { validateConfig } from '../http/validation.js';
+import { assertNoBody } from './body.js';
+import type { ControlHandler } from './market-routes.js';
+import { dataResponse } from './responses.js';
+import type { RouteTable } from './router.js';
+import { validateConfig } from './validation.js';
 
 const Limit = z.coerce
   .number()

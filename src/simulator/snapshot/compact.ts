@@ -8,7 +8,7 @@
  * that follow from the orders (written only where they do not). Restore expands it back into the
  * version 1 shape before any check, so both versions are read by the same rules.
  */
-import type { EngineStateDocument } from './engine/snapshot.js';
+import type { EngineStateDocument } from '../engine/snapshot.js';
 
 /** The order fields, in the version 1 document's key order. */
 export const ORDER_COLUMNS = [

@@ -14,10 +14,12 @@
  * what its book needs, and parts would cut that. Without a store nothing leaves memory: a jump
  * whose orders would not fit is refused before it runs.
  */
-import type { VenueEngine } from './engine/engine.js';
-import { VenueError } from './engine/errors.js';
-import { currentAuction } from './engine/state.js';
-import type { Logger } from './options.js';
+
+import { MatchVenueError } from '../../contract/base-error.js';
+import type { VenueEngine } from '../engine/engine.js';
+import { VenueError } from '../engine/errors.js';
+import { currentAuction } from '../engine/state.js';
+import type { Logger } from '../events/logger.js';
 import type { SimClock } from './sim-clock.js';
 
 /**
@@ -64,7 +66,8 @@ const count = (n: number) => n.toLocaleString('en-US');
  * A clock jump whose orders would not fit in memory without a store, refused before anything
  * changed: `POST /_sim/clock/advance` answers it with 400 code 2 naming `ms`.
  */
-export class ClockJumpTooLargeError extends RangeError {
+export class ClockJumpTooLargeError extends MatchVenueError {
+  static override readonly kind = 'SIM_CLOCK_JUMP_TOO_LARGE';
   /** Always `ClockJumpTooLargeError`. */
   override name = 'ClockJumpTooLargeError';
   /** The rule the jump breaks: the 400 body's field message (the message is `Invalid request: ms <rule>`). */
@@ -92,7 +95,8 @@ export class ClockJumpTooLargeError extends RangeError {
  * A control action that moves the clock or replaces the state, asked while a clock jump runs:
  * `/_sim/*` answers it with 409 code -1.
  */
-export class ClockJumpInProgressError extends Error {
+export class ClockJumpInProgressError extends MatchVenueError {
+  static override readonly kind = 'SIM_CLOCK_JUMP_IN_PROGRESS';
   /** Always `ClockJumpInProgressError`. */
   override name = 'ClockJumpInProgressError';
 

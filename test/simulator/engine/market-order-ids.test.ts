@@ -7,7 +7,7 @@ import {
   marketIdAuction,
   marketIdFrom,
   participantOrderId,
-} from '../../../src/simulator/market/order-ids.js';
+} from '../../../src/simulator/engine/market-order-ids.js';
 
 describe('participant order ids', () => {
   it('are the auction, the participant and the rank in hex, shaped as UUID v4, ending in "market"', () => {

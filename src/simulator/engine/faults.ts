@@ -1,6 +1,6 @@
 /** The fault set of `setFaults` / `POST /_sim/faults`, and the state the faults keep. */
 import { z } from 'zod';
-import type { SettlementFaults } from './engine/types.js';
+import type { SettlementFaults } from './types.js';
 
 /** The faults in force; each is off when absent. */
 export interface Faults {

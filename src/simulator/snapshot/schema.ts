@@ -4,14 +4,14 @@
  * rule, never half applied. References between parts (an auction's orders) are checked on import.
  */
 import { z } from 'zod';
-import { parseCentiBps } from './engine/money.js';
-import { MAX_DURATION_MS, MAX_INSTANT_MS } from './options.js';
+import { MAX_DURATION_MS, MAX_INSTANT_MS } from '../clock/start-time.js';
+import { parseCentiBps } from '../engine/money.js';
 
-/** The format this simulator writes and reads; another is refused (snapshot.ts). */
+/** The format this simulator writes and reads; another is refused (snapshot/document.ts). */
 export const SNAPSHOT_FORMAT = 'match-venue-sim-snapshot';
 /**
  * The version this simulator writes; bumped whenever the document's shape or meaning changes.
- * Version 2 writes the orders compactly (snapshot-compact.ts); version 1 (the store's checkpoints,
+ * Version 2 writes the orders compactly (snapshot/compact.ts); version 1 (the store's checkpoints,
  * earlier files) is still read.
  */
 export const SNAPSHOT_VERSION = 2;
@@ -181,7 +181,7 @@ const engineState = z
 export const SnapshotSchema = z
   .object({
     format: z.literal(SNAPSHOT_FORMAT),
-    // Checked in the version 1 shape: a version 2 document is expanded first (snapshot.ts).
+    // Checked in the version 1 shape: a version 2 document is expanded first (snapshot/document.ts).
     version: z.union([z.literal(1), z.literal(SNAPSHOT_VERSION)]),
     clock: z.object({ now: instant }).strict(),
     seed: int,

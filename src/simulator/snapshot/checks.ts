@@ -1,14 +1,14 @@
 /**
- * The checks a snapshot document passes after its shape (snapshot-schema.ts) and before any engine
+ * The checks a snapshot document passes after its shape (snapshot/schema.ts) and before any engine
  * is built from it: every reference resolves, ids and API keys are unique, phases agree with the
  * auctions named current and settling, reservations stay within balances. A document edited by
  * hand that broke one of these used to be accepted and then answer 500 on the next clear or read
  * (issue 33); now it is refused with the JSON path and the rule. What is left (money conserved,
  * reservations equal to what the book holds) is the invariant checker's, run on the candidate
- * engine (snapshot.ts).
+ * engine (snapshot/document.ts).
  */
-import { parseCentiBps } from './engine/money.js';
-import type { CheckedDocument } from './snapshot-schema.js';
+import { parseCentiBps } from '../engine/money.js';
+import type { CheckedDocument } from './schema.js';
 
 /** A rule a document broke: where (a JSON path under the document) and what the rule is. */
 export class DocumentRuleError extends RangeError {

@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AccessOptions, AccessPolicy } from './http/access.js';
-import { isLoopbackBind } from './http/access-hosts.js';
-import { answerClientError, refuseConnect, writeJsonError } from './http/node-io.js';
-import { loggablePath, type RequestLogHook } from './request-log.js';
+import { type AccessOptions, AccessPolicy } from '../http/access.js';
+import { isLoopbackBind } from '../http/access-hosts.js';
+import { answerClientError, refuseConnect, writeJsonError } from '../http/node-io.js';
+import { loggablePath, type RequestLogHook } from '../http/request-log.js';
+import { UiEventStream } from '../ui/event-stream.js';
+import { UI_ASSET_PATHS, UI_PATH } from '../ui/serve.js';
+import { attachWebSocket } from '../ws/server.js';
 import { failed, ignore, reporter, type ServedSimulator, safely, serve } from './serve-request.js';
-import { UiEventStream } from './ui/event-stream.js';
-import { UI_PATH } from './ui/serve.js';
-import { attachWebSocket } from './ws/server.js';
 
 export type { ServedSimulator } from './serve-request.js';
 
@@ -83,7 +83,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   let access: AccessPolicy;
   let ui: UiEventStream | undefined;
   try {
-    access = new AccessPolicy(host, options);
+    access = new AccessPolicy(host, options, UI_ASSET_PATHS);
     if (options.ui)
       ui = new UiEventStream(sim, {
         maxClients: options.uiClients,

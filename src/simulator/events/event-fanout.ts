@@ -1,5 +1,4 @@
-import type { SimulatorEvent } from './engine/types.js';
-import type { Platform } from './platform/index.js';
+import type { SimulatorEvent } from '../engine/types.js';
 
 /**
  * What a listener that numbers events (the WebSocket hub) reads: `wants` says whether it needs the
@@ -20,6 +19,18 @@ export interface EventInterest {
  * before building each event, so with nobody reading, a 1,000,000-order clear builds none of its
  * 2,000,000 order events.
  */
+/**
+ * What the fan-out needs of the platform (platform/index.ts's Platform has it): the webhook
+ * subscriptions, and every event. A port, so that the events sit under the bindings they feed.
+ */
+export interface EventPlatform {
+  state(): {
+    v1Subscriptions: readonly { entityId: string }[];
+    v2Subscriptions: readonly { entityId: string }[];
+  };
+  onSimulatorEvent(event: SimulatorEvent): void;
+}
+
 export class EventFanout {
   private readonly listeners = new Set<(event: SimulatorEvent) => void>();
   // Listeners without an interest: they read every event.
@@ -29,7 +40,7 @@ export class EventFanout {
   private subscribedNow: ReadonlySet<string> | undefined;
 
   constructor(
-    private readonly platform: Pick<Platform, 'state' | 'onSimulatorEvent'>,
+    private readonly platform: EventPlatform,
     private readonly onListenerError: (event: SimulatorEvent, err: unknown) => void,
   ) {}
 

@@ -4,18 +4,23 @@
  * (no web Request), the answer. listen.ts owns the server and its sockets; this file, each request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AccessPolicy } from './http/access.js';
-import { MAX_BODY_BYTES } from './http/body.js';
-import { type Inbound, type Outcome, requestIdFor, routeRefusal } from './http/handler.js';
-import type { MaybeAsync } from './http/maybe-async.js';
-import { type NodeBody, readNodeBody } from './http/node-body.js';
-import { nodeInbound, rejectTooLarge, writeAnswer, writeJsonError, writeResponse } from './http/node-io.js';
-import { HttpError } from './http/responses.js';
-import type { Logger } from './options.js';
-import { clientCorrelation, errorCodeOf, type RequestLogEntry, type RequestLogHook } from './request-log.js';
-import type { UiEventStream } from './ui/event-stream.js';
-import { isUiPath, serveUi } from './ui/serve.js';
-import type { WsSimulator } from './ws/server.js';
+import type { Logger } from '../events/logger.js';
+import type { AccessPolicy } from '../http/access.js';
+import { MAX_BODY_BYTES } from '../http/body.js';
+import { type Inbound, type Outcome, requestIdFor, routeRefusal } from '../http/handler.js';
+import type { MaybeAsync } from '../http/maybe-async.js';
+import { type NodeBody, readNodeBody } from '../http/node-body.js';
+import { nodeInbound, rejectTooLarge, writeAnswer, writeJsonError, writeResponse } from '../http/node-io.js';
+import {
+  clientCorrelation,
+  errorCodeOf,
+  type RequestLogEntry,
+  type RequestLogHook,
+} from '../http/request-log.js';
+import { HttpError } from '../http/responses.js';
+import type { UiEventStream } from '../ui/event-stream.js';
+import { isUiPath, serveUi } from '../ui/serve.js';
+import type { WsSimulator } from '../ws/server.js';
 
 /** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
 export interface ServedSimulator extends WsSimulator {
