@@ -86,6 +86,10 @@ async function start(o: HostStart): Promise<void> {
   process.send?.({ id: 0, ok: true, value: { url: running.url, original } });
 }
 
+// The driver gone (a failed test, a killed run) leaves no simulator behind: its listening server
+// would otherwise keep this process alive.
+process.once('disconnect', () => process.exit(0));
+
 process.once('message', (o: HostStart) => {
   start(o).catch((err) => {
     process.send?.({ id: 0, ok: false, error: String(err) });
