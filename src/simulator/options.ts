@@ -7,7 +7,7 @@ import { parseCentiBps, parseCents } from './engine/money.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/types.js';
 import type { EventLogOption } from './events/event-log.js';
 import type { Logger } from './events/logger.js';
-import { MAX_RESTORE_BYTES } from './http/body.js';
+import { MAX_BODY_BYTES, MAX_RESTORE_BYTES } from './http/body.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import { type MarketConfig, type MarketOption, resolveMarket } from './market/config.js';
 import { checkScenario, type ResolvedScenario, ScenarioError } from './scenario/check.js';
@@ -163,7 +163,7 @@ export function resolveOptions(given: SimulatorOptions, defaults = LIBRARY_DEFAU
 /** `restoreLimitBytes`, checked; the default when absent. */
 export function restoreLimit(value: number | undefined): number {
   if (value === undefined) return MAX_RESTORE_BYTES;
-  if (!Number.isInteger(value) || value < 1_048_576 || value > MAX_RESTORE_BYTES)
+  if (!Number.isInteger(value) || value < MAX_BODY_BYTES || value > MAX_RESTORE_BYTES)
     throw new RangeError(
       `restoreLimitBytes must be an integer from 1048576 (1 MiB) to ${MAX_RESTORE_BYTES} (2^29 - 24); got ${value}`,
     );

@@ -2,6 +2,7 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_EVENT_LOG_LINES, MAX_EVENT_LOG_LINES } from '../events/event-log.js';
 import type { AccessOptions } from '../http/access.js';
+import { MAX_RESTORE_BYTES } from '../http/body.js';
 import { checkAllowedHosts, checkControlToken, checkCorsOrigin } from '../http/access-hosts.js';
 
 /** Where the control token may also come from (a flag's value shows in `ps`). */
@@ -214,11 +215,13 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
     const n = integer(name, text(name), min);
     if (n !== undefined) args[key] = n;
   }
-  const restoreMiB = integer('restore-limit-mb', text('restore-limit-mb'), 1);
-  if (restoreMiB !== undefined && restoreMiB > 512)
-    throw new UsageError('--restore-limit-mb must be an integer from 1 to 512');
+  const restoreMiB = text('restore-limit-mb');
   // 512 MiB is the longest string JavaScript holds, less 24 bytes: the simulator's own maximum.
-  if (restoreMiB !== undefined) args.restoreLimitBytes = Math.min(restoreMiB * 1_048_576, 2 ** 29 - 24);
+  if (restoreMiB !== undefined)
+    args.restoreLimitBytes = Math.min(
+      integerUpTo('restore-limit-mb', restoreMiB, 1, 512) * 1_048_576,
+      MAX_RESTORE_BYTES,
+    );
   return args;
 }
 

@@ -1,3 +1,4 @@
+import type { WebhookTargets } from '../platform/endpoint-guard.js';
 import type { RunningSimulator } from './listen.js';
 
 /**
@@ -23,7 +24,7 @@ export class RunningServers {
   }
 
   /** `public` while any open server is bound off loopback without allowPrivateWebhooks. */
-  get webhookTargets(): 'any' | 'public' {
+  get webhookTargets(): WebhookTargets {
     for (const server of this.servers) if (server.webhookTargets === 'public') return 'public';
     return 'any';
   }
