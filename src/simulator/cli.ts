@@ -180,7 +180,7 @@ function scenarioEntities(state: ReturnType<Simulator['getState']>): GuideEntity
       .filter((e) => names.has(e.name) && !seeded.has(e.name) && e.apiKey === `TEST_API_KEY:${e.name}:sim`)
       .map((e) => ({
         name: e.name,
-        apiKey: `TEST_API_KEY:${e.name}:sim`,
+        apiKey: e.apiKey,
         walletId: e.wallets[0]?.id ?? null,
         fiatAccountId: e.fiatAccounts[0]?.id ?? '',
       }))

@@ -13,13 +13,6 @@ export interface EventInterest {
 }
 
 /**
- * Who reads the simulator's events: every `onEvent` listener reads all of them, unless it states an
- * interest (the WebSocket hub reads only the sequences a socket subscribed to); the platform reads
- * the account events of entities holding a webhook subscription. The engine asks `wants` once
- * before building each event, so with nobody reading, a 1,000,000-order clear builds none of its
- * 2,000,000 order events.
- */
-/**
  * What the fan-out needs of the platform (platform/index.ts's Platform has it): the webhook
  * subscriptions, and every event. A port, so that the events sit under the bindings they feed.
  */
@@ -31,6 +24,13 @@ export interface EventPlatform {
   onSimulatorEvent(event: SimulatorEvent): void;
 }
 
+/**
+ * Who reads the simulator's events: every `onEvent` listener reads all of them, unless it states an
+ * interest (the WebSocket hub reads only the sequences a socket subscribed to); the platform reads
+ * the account events of entities holding a webhook subscription. The engine asks `wants` once
+ * before building each event, so with nobody reading, a 1,000,000-order clear builds none of its
+ * 2,000,000 order events.
+ */
 export class EventFanout {
   private readonly listeners = new Set<(event: SimulatorEvent) => void>();
   // Listeners without an interest: they read every event.

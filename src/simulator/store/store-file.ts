@@ -87,9 +87,7 @@ export const LAYOUT = 6;
 export const APPLICATION_ID = 0x4d56534d;
 
 /** The store's tables, by name (read off SCHEMA): a reset empties these and nothing else of the file. */
-function storeTables(): string[] {
-  return [...SCHEMA.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((m) => m[1] as string);
-}
+const STORE_TABLES = [...SCHEMA.matchAll(/CREATE TABLE IF NOT EXISTS (\w+)/g)].map((m) => m[1] as string);
 
 /**
  * A `store` file this simulator does not read: another layout of the store (an older simulator),
@@ -119,7 +117,7 @@ export function tuneConnection(db: Database): void {
  * the caller's transaction. By name: a table someone added to the file is not the simulator's.
  */
 export function clearHistory(db: Database): void {
-  for (const table of storeTables()) if (table !== 'checkpoint') db.exec(`DELETE FROM ${table}`);
+  for (const table of STORE_TABLES) if (table !== 'checkpoint') db.exec(`DELETE FROM ${table}`);
 }
 
 /** What opening does with the file: create the store, open it, or take on a store without the id. */

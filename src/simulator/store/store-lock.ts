@@ -49,7 +49,7 @@ export interface StoreLock {
  * `<file>.lock`, by the file's real path (or its directory's, for a new file): two names of one
  * file (a relative path, a symbolic link) take one lock.
  */
-export function lockPathOf(file: string): string {
+function lockPathOf(file: string): string {
   try {
     return `${realpathSync(file)}.lock`;
   } catch {
