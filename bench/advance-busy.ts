@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { sleep } from './chaos/support.js';
 import { message } from './child-message.js';
 
 const BURNER_KEY = 'TEST_API_KEY:burner:sim';
@@ -128,7 +129,7 @@ export async function benchAdvanceBusy(
       await res.arrayBuffer();
       waits.push(performance.now() - sent);
       const next = sent + GET_EVERY_MS - performance.now();
-      if (next > 0 && !done) await new Promise((r) => setTimeout(r, next));
+      if (next > 0 && !done) await sleep(next);
     }
     const finished = await advance;
     const after = await rss(child);

@@ -18,6 +18,7 @@ import { Agent, request } from 'node:http';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { sleep } from './chaos/support.js';
 import { flagsOf, type Stats } from './dashboard-roles.js';
 
 export interface DashboardBenchOptions {
@@ -126,7 +127,7 @@ async function timeRest(url: string, seconds: number): Promise<{ ms: number[]; t
   for (let i = 0; i < count; i++) {
     const due = start + (i * 1000) / REQUESTS_PER_S;
     const wait = due - performance.now();
-    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    if (wait > 0) await sleep(wait);
     inFlight.push(
       get(agent, target).then((ok) => {
         const took = performance.now() - due;
@@ -181,7 +182,7 @@ export async function benchDashboardClients(
     const memory: Stats[] = [];
     for (let s = 0; s <= stallS; s++) {
       memory.push(await stats());
-      if (s < stallS) await new Promise((done) => setTimeout(done, 1000));
+      if (s < stallS) await sleep(1000);
     }
     await end(stall.proc);
     const mb = (bytes: number) => round(bytes / 2 ** 20, 1);

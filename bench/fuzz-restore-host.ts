@@ -5,8 +5,7 @@
  * listens, and answers the driver's in-process questions over IPC (is the state the baseline's,
  * what do the invariants say, put the original back, restore this document).
  */
-import { pathToFileURL } from 'node:url';
-import type { SimulatorModule } from './fuzz-family.js';
+import { loadSimulator } from './fuzz-family.js';
 
 export interface HostStart {
   modulePath?: string;
@@ -28,10 +27,7 @@ export interface HostReply {
 }
 
 async function start(o: HostStart): Promise<void> {
-  const href = o.modulePath
-    ? pathToFileURL(o.modulePath).href
-    : new URL('../src/simulator/index.js', import.meta.url).href;
-  const mod = (await import(href)) as SimulatorModule;
+  const mod = await loadSimulator(o.modulePath);
   const sim = mod.createSimulator({
     market: 'busy',
     clock: 'manual',

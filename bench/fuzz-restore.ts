@@ -15,7 +15,6 @@ import {
   jsonBody,
   newFamilyReport,
   note,
-  type SimulatorModule,
   watchingCrashes,
 } from './fuzz-family.js';
 import { type Doc, restoreCase } from './fuzz-restore-cases.js';
@@ -48,10 +47,7 @@ interface Target {
   baselineState: string;
 }
 
-export async function runRestoreFamily(
-  _mod: SimulatorModule,
-  o: RestoreFamilyOptions,
-): Promise<FamilyReport> {
+export async function runRestoreFamily(o: RestoreFamilyOptions): Promise<FamilyReport> {
   const r = newFamilyReport();
   const started = Date.now();
   const logged: string[] = [];

@@ -137,7 +137,7 @@ export async function runFuzz(options: FuzzOptions = {}): Promise<FuzzRunReport>
   const common = { seed, timeoutMs, deadline };
   if (counts.ui) report.families.ui = await runUiFamily(mod, { ...common, cases: counts.ui, concurrency });
   if (counts.restore)
-    report.families.restore = await runRestoreFamily(mod, {
+    report.families.restore = await runRestoreFamily({
       ...common,
       cases: counts.restore,
       clears: options.restoreClears,
