@@ -4,7 +4,6 @@ import { type AccessOptions, AccessPolicy } from '../http/access.js';
 import { isLoopbackBind } from '../http/access-hosts.js';
 import { answerClientError, refuseConnect, writeJsonError } from '../http/node-io.js';
 import { loggablePath, type RequestLogHook } from '../http/request-log.js';
-import type { WebhookTargets } from '../platform/endpoint-guard.js';
 import { UiEventStream } from '../ui/event-stream.js';
 import { UI_ASSET_PATHS, UI_PATH } from '../ui/serve.js';
 import { attachWebSocket } from '../ws/server.js';
@@ -73,7 +72,7 @@ export interface RunningSimulator {
    * `public` when bound off loopback without `allowPrivateWebhooks`: while this server is open,
    * webhook endpoints on loopback, private and link-local addresses are refused. Else `any`.
    */
-  webhookTargets: WebhookTargets;
+  webhookTargets: 'any' | 'public';
   /** Closes the server and every socket. */
   close(): Promise<void>;
 }
