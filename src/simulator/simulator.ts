@@ -120,8 +120,7 @@ export class Simulator extends SimulatorReads {
     const engine: VenueEngine = new VenueEngine({
       archive: store?.archive,
       // Only the simulator's current engine checkpoints (not one a restore is still building).
-      afterStep:
-        store && (() => engine === this.engine && store.afterStep(engine.state, this.now(), this.doc)),
+      afterStep: store && (() => engine === this.engine && store.afterStep(this.now(), this.evict, this.doc)),
       population: run ?? population,
       now: () => this.now(),
       config,
@@ -239,10 +238,15 @@ export class Simulator extends SimulatorReads {
   snapshot(): snapshots.SnapshotDocument {
     return this.document(false);
   }
+  // The store takes each batch from the running engine (VenueEngine.evict).
+  private readonly evict = (cutoffMs: number) => this.engine.evict(cutoffMs);
   // The store's checkpoint serializes its document at once: it may share the live state's objects.
   private readonly doc = (): snapshots.SnapshotDocument => this.document(true);
-  private document(shared: boolean): snapshots.SnapshotDocument {
-    this.engine.advanceTo();
+  // A new history's first checkpoint, taken where the new engine stands: a step could act (the
+  // market places in its first auction) against the old history's file before the store drops it.
+  private readonly newHistoryDoc = (): snapshots.SnapshotDocument => this.document(true, false);
+  private document(shared: boolean, advance = true): snapshots.SnapshotDocument {
+    if (advance) this.engine.advanceTo();
     const { population: p, market: m, seed, faults } = this;
     const market = m && p ? { config: m, state: p.getState() } : undefined;
     const [engine, config] = [this.engine.exportSnapshot(shared), this.engine.config];
@@ -257,7 +261,8 @@ export class Simulator extends SimulatorReads {
   restore(doc: unknown): void {
     this.jumps.idle();
     this.restoreDocument(doc);
-    this.store?.restart(this.engine.state, this.now(), this.doc);
+    this.store?.restart(this.now(), this.engine.activityBaselines(), this.newHistoryDoc);
+    this.signal({ type: 'reset' });
   }
 
   private restoreDocument(doc: unknown): void {
@@ -266,7 +271,6 @@ export class Simulator extends SimulatorReads {
     this.time.jumpTo(r.now);
     this.log?.clear();
     this.act('restore', { now: r.now }, () => this.applyFaults(r.faults));
-    this.signal({ type: 'reset' });
   }
 
   /** Back to the seeded state (new auction 1, balances, no orders); listeners and servers stay. */
@@ -275,7 +279,7 @@ export class Simulator extends SimulatorReads {
     this.log?.control(this.now(), 'reset');
     this.renew();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
-    this.store?.restart(this.engine.state, this.now(), this.doc);
+    this.store?.restart(this.now(), this.engine.activityBaselines(), this.newHistoryDoc);
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.time.arm();
@@ -326,7 +330,7 @@ export class Simulator extends SimulatorReads {
     this.time.stop();
     this.jumps.close();
     const closed = await Promise.allSettled([this.servers.closeAll(), this.platform.close()]);
-    this.store?.close(this.engine.state, this.now(), this.doc);
+    this.store?.close(this.now(), this.evict, this.doc);
     for (const c of closed) if (c.status === 'rejected') throw c.reason;
   }
 }

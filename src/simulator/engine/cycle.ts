@@ -2,7 +2,6 @@ import { recordActivity } from './account.js';
 import { bpsAmountCents, type ClearingColumns, clearColumns } from './clearing.js';
 import { MARKET } from './clearing-checks.js';
 import { emitMarket as market } from './events.js';
-import { admitted, mayBeTaken } from './contested-ids.js';
 import { rollChildOrderId } from './ids.js';
 import { admitOrder, pendingCount, releaseReservation, setStatus } from './orders.js';
 import {
@@ -154,12 +153,6 @@ export function settleAuction(ctx: EngineContext): Auction | null {
   return auction;
 }
 
-/** Whether a store holds an order under this roll child id. */
-function archived(ctx: EngineContext, id: string): boolean {
-  const archive = ctx.archive;
-  return archive ? archive.mayHoldRollChildId(id) && archive.find(id) !== undefined : false;
-}
-
 /**
  * Money moves through the house: a BURN fill F delivers F stablecoin to the house and the house
  * pays F - fee USD to the order's fiat account; a MINT fill F takes F from the minter's venue-only
@@ -209,10 +202,9 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
     mustEntity(state, parent.entityId).venueReservedCents += remainder;
   }
   // The id is derived, so a caller could have placed an order under it already (in memory or in
-  // a store): derive again.
+  // a store's archive): derive again.
   let childId = rollChildOrderId(parent.orderId);
-  while ((mayBeTaken(state, childId, false) && state.orders.has(childId)) || archived(ctx, childId))
-    childId = rollChildOrderId(childId);
+  while (state.orders.placed(childId) || ctx.archive?.placed(childId)) childId = rollChildOrderId(childId);
   const child = admitOrder(ctx, {
     orderId: childId,
     entityId: parent.entityId,
@@ -225,7 +217,6 @@ function rollRemainder(ctx: EngineContext, parent: Order, remainder: number): vo
     fiatAccountId: parent.fiatAccountId,
     parentOrderId: parent.orderId,
   });
-  admitted(state, child, false);
   parent.childOrderId = child.orderId;
 }
 

@@ -4,6 +4,7 @@ import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
 import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
 import { balanceEvent } from './events.js';
+import { activityBaselines, type EvictedBatch, evict } from './eviction.js';
 import { SeededRandom } from './ids.js';
 import type { OrderArchive } from './order-archive.js';
 import {
@@ -119,9 +120,9 @@ export class VenueEngine implements EngineOperations {
     const listening = options.onEvent !== undefined;
     this.wants = options.wantsEvents ?? (() => listening);
     this.time = this.now();
+    this.archive = options.archive;
     this.state = createState(this.config, this.time);
     this.population = options.population;
-    this.archive = options.archive;
     const archive = options.archive;
     this.archived = archive && ((entityId, at) => archive.activityBefore(entityId, at));
     this.afterStep = options.afterStep;
@@ -129,7 +130,19 @@ export class VenueEngine implements EngineOperations {
     this.firstOpenPending = this.population !== undefined;
   }
 
-  /** Runs `fn` as one step: due transitions first, then fn, then balance.updated per touched entity. */
+  /**
+   * Takes out of memory what can leave at `cutoffMs` (final orders of auctions cleared before it,
+   * settled, and the activity entries no fill can join) and answers it as one batch for a store
+   * (eviction.ts). Reads over an archive go on answering for what left.
+   */
+  evict(cutoffMs: number): EvictedBatch {
+    return evict(this.state, cutoffMs);
+  }
+  /** What the activity logs count before their first entries, for a store starting a history. */
+  activityBaselines() {
+    return activityBaselines(this.state);
+  }
+
   private context(): EngineContext {
     return {
       state: this.state,

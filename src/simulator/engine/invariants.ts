@@ -1,5 +1,3 @@
-import { marketIdAuction } from './market-order-ids.js';
-import { contests } from './contested-ids.js';
 import { fillOf } from './records.js';
 import { currencyTotals, type EngineState } from './state.js';
 
@@ -96,10 +94,6 @@ export function checkInvariants(
       v.push(`order ${o.orderId} lineage: child does not point back`);
     if (records && o.parentOrderId !== null && state.orders.get(o.parentOrderId)?.childOrderId !== o.orderId)
       v.push(`order ${o.orderId} lineage: parent does not point forward`);
-    // A placement of the market's shape may be the market's own (not contested): not told apart here.
-    const maybeMarkets = o.parentOrderId === null && marketIdAuction(o.orderId) !== undefined;
-    if (contests(o, state.currentAuctionId, maybeMarkets) && !state.contestedIds.has(o.orderId))
-      v.push(`order ${o.orderId} is not in contestedIds`);
     if (o.status !== 'pending' && o.status !== 'settling') continue;
     if (o.orderType === 'BURN' && o.sourceWalletId)
       walletHeld.set(o.sourceWalletId, (walletHeld.get(o.sourceWalletId) ?? 0) + o.amountCents);
@@ -163,7 +157,5 @@ export function checkInvariants(
   for (const f of state.fiatAccounts.values())
     if (f.balanceCents < 0) v.push(`fiat account ${f.id} negative`);
   if (state.house.usdCents < 0 || state.house.stablecoinCents < 0) v.push('house account negative');
-  for (const id of state.contestedIds)
-    if (!state.orders.has(id)) v.push(`contestedIds names ${id}, not in memory`);
   return v;
 }

@@ -21,24 +21,18 @@ export interface ListQuery {
 export interface OrderArchive {
   /**
    * An evicted order by id: the fields its REST shape and a replay of its key read (the live limit
-   * is null; `clearedIn` holds only the clearing fee and time).
+   * is null; `clearedIn` holds only the clearing fee and time). Asked for every key placed and
+   * every roll child's id that memory does not hold, so most answers are "none": an archive makes
+   * those quick on its side (store/kept-ids.ts), and nothing here changes for it.
    */
   find(orderId: string): Order | undefined;
   /**
-   * False when no evicted order has `orderId`, a key the background market made for the current
-   * auction (ParsedPlacement.marketKey). The market makes each such key once, so only an order
-   * placed by someone else under it (or a roll child with that id) could, and the store keeps those
-   * ids apart when it evicts them; a market placement then skips `find` (it was a tenth of a
-   * stored run's time: every placement asked the id filter and the batches on their way).
+   * Whether an order placed under `key` (by a caller or the market) left memory for the archive.
+   * A roll child's id is derived from its parent's (ids.ts), never placed, so two roll children
+   * meet only if two parents' 128-bit hashes do: a new child's id must avoid the keys placed, not
+   * every id held (cycle.ts). A placement's own lookup is `find`.
    */
-  mayHoldMarketKey(orderId: string): boolean;
-  /**
-   * False when no evicted order can have `orderId`, a roll child's derived id (ids.ts): only an
-   * order a caller placed under it, or one the market made (by its shape), could; the store keeps
-   * the ids of placed orders that are not the market's apart. (Another roll child would need two
-   * parents' 128-bit hashes to meet.) Lets a roll skip the store.
-   */
-  mayHoldRollChildId(orderId: string): boolean;
+  placed(key: string): boolean;
   /** The cumulative activity sums through the entity's last stored entry before `at`. */
   activityBefore(entityId: string, at: number): ActivitySums | undefined;
   /** The page of the merged listing; `memory` is the entity's in-memory matches, sorted. */

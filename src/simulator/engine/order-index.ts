@@ -1,30 +1,33 @@
+/**
+ * `state.orders`: the orders in memory by id, read as one Map in creation order, held as one Map
+ * per auction. Why, measured on the day bench (bench/day.ts --store, 800 auctions, against one
+ * Map): a busy market's placements and rolls ask about 3,400 ids an auction that memory does not
+ * hold, and a store evicts each window's orders; in one Map of tens of thousands of orders, those
+ * misses, the inserts and the deletes were about a sixth of the simulator's thread. Here:
+ *
+ * - an evicted auction's Map goes whole (`removeAuction`), not by a delete an order;
+ * - a key of the market's shape (market-order-ids.ts) names its auction, and the market places it
+ *   in that auction: it is looked up in that auction's Map alone. An order that breaks the rule (a
+ *   caller's key of another auction's shape, a roll child whose hash took the shape) and every
+ *   order a caller placed under a key of another shape are `contested`: a handful, looked up by
+ *   scanning every auction's Map;
+ * - `placed` answers a roll: only a placed order's key can meet a roll child's derived id.
+ *
+ * Callers see `get` and `placed`, exact answers; nothing outside knows the shape of the index.
+ */
+import { marketIdAuction } from './market-order-ids.js';
 import type { Order } from './types.js';
 
-/**
- * `state.orders`: the orders in memory by id, in creation order, read and written as a Map, held
- * in generations. Why: a store evicts the oldest orders every retention window, and deleting them
- * one by one from a single Map of tens of thousands (each delete some cache misses, and the Map
- * rehashing as its holes fill) cost a twentieth of a stored day's simulator thread. Orders added go
- * to the newest generation. With a store (`byAuction`) each auction's orders make a generation of
- * their own, which its eviction drops whole (nothing per order); one an eviction leaves partly is
- * rebuilt from the few that stay. Without a store: one generation, a plain Map (a lookup that
- * misses asks every generation, a dozen or so with a store: callers' placements do, markets' and
- * rolls' do not, contested-ids.ts).
- */
 export class OrderIndex implements Iterable<[string, Order]> {
-  /** Oldest first; never empty; each in creation order, all of one before any of the next. */
-  private gens: Map<string, Order>[] = [new Map()];
+  /** Each auction's orders in creation order; auctions in the order their first order came. */
+  private readonly auctions = new Map<number, Map<string, Order>>();
+  /** Ids the by-shape lookup would not find in their auction's Map (see the header). */
+  private readonly contested = new Set<string>();
   private count = 0;
-  /** The auction the newest generation's orders belong to (with `byAuction`). */
-  private newestAuction = Number.NaN;
-  /**
-   * Each auction's orders in a generation of their own (a store sets it): the orders an auction
-   * admits are its own and auctions come in order, so a generation starts with each auction.
-   */
-  byAuction = false;
 
+  /** `entries`: a snapshot's orders, ids unique (snapshot/checks.ts refuses a document without). */
   constructor(entries?: Iterable<readonly [string, Order]>) {
-    if (entries) for (const [id, order] of entries) this.set(id, order);
+    if (entries) for (const [id, order] of entries) this.add(id, order);
   }
 
   get size(): number {
@@ -32,117 +35,106 @@ export class OrderIndex implements Iterable<[string, Order]> {
   }
 
   get(orderId: string): Order | undefined {
-    const gens = this.gens;
-    // Newest first: what a step reads is mostly recent.
-    for (let i = gens.length - 1; i >= 0; i--) {
-      const order = (gens[i] as Map<string, Order>).get(orderId);
-      if (order !== undefined) return order;
+    const auction = marketIdAuction(orderId);
+    if (auction !== undefined) {
+      const found = this.auctions.get(auction)?.get(orderId);
+      if (found !== undefined || !this.contested.has(orderId)) return found;
     }
-    return undefined;
+    return this.scan(orderId);
   }
 
   has(orderId: string): boolean {
     return this.get(orderId) !== undefined;
   }
 
-  /** As Map.set: an id held already keeps its place; a new one goes last. */
-  set(orderId: string, order: Order): this {
-    for (const g of this.gens)
-      if (g.has(orderId)) {
-        g.set(orderId, order);
-        return this;
-      }
-    return this.add(orderId, order);
+  /**
+   * Whether an order placed under `key` (by a caller or the market, not a roll child) is here. A
+   * roll child's id is a hash of its parent's, so only a placed key can take it (cycle.ts).
+   */
+  placed(key: string): boolean {
+    if (this.contested.has(key)) return this.scan(key)?.parentOrderId === null;
+    const auction = marketIdAuction(key);
+    return auction !== undefined && this.auctions.get(auction)?.get(key)?.parentOrderId === null;
   }
 
-  /**
-   * A new id, last (admitOrder's: its callers made sure no order in memory has it, so the older
-   * generations are not asked).
-   */
+  /** A new id (admitOrder's: its callers made sure no order in memory has it). */
   add(orderId: string, order: Order): this {
-    if (this.byAuction && order.auctionId !== this.newestAuction) {
-      this.seal();
-      this.newestAuction = order.auctionId;
+    let m = this.auctions.get(order.auctionId);
+    if (m === undefined) {
+      m = new Map();
+      this.auctions.set(order.auctionId, m);
     }
-    (this.gens[this.gens.length - 1] as Map<string, Order>).set(orderId, order);
+    m.set(orderId, order);
     this.count++;
+    if (contests(orderId, order)) this.contested.add(orderId);
     return this;
   }
 
+  /**
+   * Removes `gone`, orders of auction `auctionId` in its order (an eviction's walk): all of them
+   * drop the auction's Map whole, otherwise each is deleted.
+   */
+  removeFromAuction(auctionId: number, gone: readonly Order[]): void {
+    const m = this.auctions.get(auctionId);
+    if (m === undefined || gone.length === 0) return;
+    if (this.contested.size > 0) for (const o of gone) this.contested.delete(o.orderId);
+    if (gone.length === m.size) {
+      this.auctions.delete(auctionId);
+      this.count -= gone.length;
+      return;
+    }
+    for (const o of gone) if (m.delete(o.orderId)) this.count--;
+  }
+
+  /** One order out (an auction it empties goes). */
   delete(orderId: string): boolean {
-    for (const g of this.gens)
-      if (g.delete(orderId)) {
+    for (const [auctionId, m] of this.auctions)
+      if (m.delete(orderId)) {
         this.count--;
+        this.contested.delete(orderId);
+        if (m.size === 0) this.auctions.delete(auctionId);
         return true;
       }
     return false;
   }
 
+  forEach(fn: (order: Order, orderId: string) => void): void {
+    for (const m of this.auctions.values()) for (const [id, o] of m) fn(o, id);
+  }
+
   *values(): IterableIterator<Order> {
-    for (const g of this.gens) yield* g.values();
+    for (const m of this.auctions.values()) yield* m.values();
   }
 
   *keys(): IterableIterator<string> {
-    for (const g of this.gens) yield* g.keys();
+    for (const m of this.auctions.values()) yield* m.keys();
   }
 
   *entries(): IterableIterator<[string, Order]> {
-    for (const g of this.gens) yield* g.entries();
-  }
-
-  forEach(fn: (order: Order, orderId: string) => void): void {
-    for (const g of this.gens)
-      g.forEach((order, orderId) => {
-        fn(order, orderId);
-      });
+    for (const m of this.auctions.values()) yield* m.entries();
   }
 
   [Symbol.iterator](): IterableIterator<[string, Order]> {
     return this.entries();
   }
 
-  /** Orders added from now on start a new generation (none when the newest is empty). */
-  seal(): void {
-    if ((this.gens.at(-1) as Map<string, Order>).size > 0) this.gens.push(new Map());
+  /** Each auction's orders, in the index's order (an eviction's walk). */
+  byAuction(): IterableIterator<[number, ReadonlyMap<string, Order>]> {
+    return this.auctions.entries();
   }
 
-  /** The generations, oldest first, for an eviction's walk (then `remove` with what left). */
-  generations(): readonly ReadonlyMap<string, Order>[] {
-    return this.gens;
+  private scan(orderId: string): Order | undefined {
+    for (const m of this.auctions.values()) {
+      const found = m.get(orderId);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
+}
 
-  /**
-   * Removes `gone` from generation `gen` (one of `generations()`): orders of it in its order, as
-   * an eviction's walk collects them. A generation they empty goes whole; one that keeps fewer
-   * than go is rebuilt from those (a set each, cheaper than a delete each); else each is deleted.
-   */
-  remove(gen: ReadonlyMap<string, Order>, gone: readonly Order[]): void {
-    const at = this.gens.indexOf(gen as Map<string, Order>);
-    const g = this.gens[at];
-    if (g === undefined || gone.length === 0) return;
-    const before = g.size;
-    // All of it (an evicted auction's, with byAuction): gone without a look at each (a walk
-    // checked gone in g's order; the caller's is g's own, so equal sizes mean the same orders).
-    if (gone.length === before) {
-      if (at === this.gens.length - 1) this.gens[at] = new Map();
-      else this.gens.splice(at, 1);
-      this.count -= before;
-      return;
-    }
-    if (gone.length >= before - gone.length) {
-      const rest = new Map<string, Order>();
-      let j = 0;
-      g.forEach((o, id) => {
-        if (j < gone.length && o === gone[j]) j++;
-        else rest.set(id, o);
-      });
-      // Not the subsequence promised: fall back to deleting each. (Some stay: fewer went than g held.)
-      if (j === gone.length) {
-        this.gens[at] = rest;
-        this.count -= before - rest.size;
-        return;
-      }
-    }
-    for (const o of gone) if (g.delete(o.orderId)) this.count--;
-  }
+/** Whether the by-shape lookup would miss `order`: its key is not one the market placed in its auction. */
+function contests(orderId: string, order: Order): boolean {
+  const auction = marketIdAuction(orderId);
+  if (auction === undefined) return order.parentOrderId === null;
+  return order.parentOrderId !== null || auction !== order.auctionId;
 }

@@ -7,7 +7,6 @@
  */
 import { orderIdFor } from '../../contract/ids.js';
 import { isVenueCurrency, VENUE_CURRENCY_RULE } from '../../contract/money.js';
-import { admitted, mayBeTaken } from './contested-ids.js';
 import { invalidField, venueError } from './errors.js';
 import { formatCents, isOversizeAmount, parseCentiBps, parseCents } from './money.js';
 import { admitOrder, FEE_RULE, pendingCount, requireEligible, venueAvailableCents } from './orders.js';
@@ -41,12 +40,6 @@ export interface ParsedPlacement {
   /** The BURN order's wallet and fiat account; null on MINT (which names neither). */
   sourceWalletId: string | null;
   fiatAccountId: string | null;
-  /**
-   * The key is one the background market made for the current auction (market-order-ids.ts): no
-   * earlier market placement used it, so memory and the archive are asked only when they may hold
-   * it (contested-ids.ts, OrderArchive.mayHoldMarketKey).
-   */
-  marketKey?: boolean;
 }
 
 /**
@@ -90,16 +83,10 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
   const entityId = entity.id;
   const { amountCents, limitCentiBps, sourceWalletId, fiatAccountId } = p;
   const isBurn = p.orderType === 'BURN';
-  // The order is named by its placement's key (the contract's orderId = idempotencyKey).
+  // The order is named by its placement's key (the contract's orderId = idempotencyKey), whether
+  // the order under it is in memory or went to a store's archive.
   const orderId = orderIdFor(p.idempotencyKey);
-  // In memory, or evicted to a store: the same rule either way. A key the market made for this
-  // auction is asked of memory and the store only when they may hold it (ParsedPlacement.marketKey).
-  const marketKey = p.marketKey === true;
-  const existing =
-    (marketKey && !mayBeTaken(state, orderId, true) ? undefined : state.orders.get(orderId)) ??
-    (ctx.archive && (!p.marketKey || ctx.archive.mayHoldMarketKey(orderId))
-      ? ctx.archive.find(orderId)
-      : undefined);
+  const existing = state.orders.get(orderId) ?? ctx.archive?.find(orderId);
   if (existing) {
     // The same parameters: same entity, type, amount (by value), placed limit, election, wallet and
     // fiat account. A roll child's id was never placed, so a placement under it is always a reuse.
@@ -167,7 +154,6 @@ export function placeParsed(ctx: EngineContext, entity: Entity, p: ParsedPlaceme
     fiatAccountId: fiat?.id ?? null,
     parentOrderId: null,
   });
-  admitted(state, order, marketKey);
   return placeResult(order);
 }
 

@@ -4,7 +4,6 @@
  * `fallbacks`); the document names each by id once, and the import links them again, so a restored
  * engine mutates one object per order exactly as the original did.
  */
-import { contestedIdsOf } from './contested-ids.js';
 import { OrderIndex } from './order-index.js';
 import { orderRecord } from './records.js';
 import type { ActivityLog, EngineState } from './state.js';
@@ -243,7 +242,8 @@ export function importEngineState(d: EngineStateDocument, owned = false): Engine
   const doc = owned ? d : deepCopy(d);
   const auctions = new Map<number, Auction>();
   const orders = new OrderIndex();
-  for (const o of doc.orders) orders.set(o.orderId, liveOrder(o));
+  // Ids unique: snapshot/checks.ts refuses a document that repeats one.
+  for (const o of doc.orders) orders.add(o.orderId, liveOrder(o));
   const order = (id: string, where: string): Order => {
     const o = orders.get(id);
     if (!o) throw new SnapshotReferenceError(`${where} names order ${id}, which is not in state.orders`);
@@ -274,7 +274,6 @@ export function importEngineState(d: EngineStateDocument, owned = false): Engine
     wallets: new Map(doc.wallets.map((w) => [w.id, w])),
     fiatAccounts: new Map(doc.fiatAccounts.map((f) => [f.id, f])),
     orders,
-    contestedIds: contestedIdsOf(orders.values(), doc.currentAuctionId),
     ordersByEntity: new Map(
       Object.entries(doc.ordersByEntity).map(([id, list]) => [
         id,

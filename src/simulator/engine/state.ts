@@ -29,8 +29,6 @@ export interface EngineState {
   fiatAccounts: Map<string, FiatAccount>;
   /** Every order in memory by id, in creation order (a Map's reads, in generations). */
   orders: OrderIndex;
-  /** Ids in `orders` a market key or a roll child's id could name again (contested-ids.ts). */
-  contestedIds: Set<string>;
   /** Each entity's orders in creation order. */
   ordersByEntity: Map<string, Order[]>;
   auctions: Map<number, Auction>;
@@ -117,7 +115,6 @@ export function createState(config: EngineConfig, startTime: number): EngineStat
     wallets: new Map(world.wallets.map((w) => [w.id, w])),
     fiatAccounts: new Map(world.fiatAccounts.map((f) => [f.id, f])),
     orders: new OrderIndex(),
-    contestedIds: new Set(),
     ordersByEntity: new Map(world.entities.map((e) => [e.id, []])),
     auctions: new Map(),
     currentAuctionId: 1,

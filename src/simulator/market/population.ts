@@ -273,7 +273,6 @@ export class MarketPopulation {
           postFillAction,
           sourceWalletId: burn ? p.walletId : null,
           fiatAccountId: burn ? p.fiatAccountId : null,
-          marketKey: true,
         });
       }
       this.stats.placed++;

@@ -9,7 +9,7 @@
  * imports Node's modules and types only.
  */
 import type { ActivityEntry } from '../engine/account.js';
-import { groupByEntity } from './order-row.js';
+import { groupByEntity } from '../engine/group-by.js';
 
 /** Numbers per entry: at, matched, rebates, fees (the sums cumulative). */
 const FIELDS = 4;

@@ -1,9 +1,10 @@
 /**
- * Stored ids kept apart so that the busiest lookups skip the store (OrderArchive.mayHoldMarketKey
- * and mayHoldRollChildId). Every market placement and every roll asked the id filter and the
- * batches on their way to the file whether its id was taken: a tenth of a stored day. The market
- * makes each key once, for the current auction, and a roll child's id is a hash of its parent's,
- * so only an order a caller placed could have taken either; these are few, and kept here.
+ * Stored ids kept apart so that the busiest lookup skips the file: every market placement asks the
+ * archive whether its key was taken (OrderArchive.find). The market makes each key once, for the
+ * auction current then (market-order-ids.ts), and its orders leave memory only after their auction
+ * settled, so a stored order with a key of the current or a later auction was placed by a caller
+ * under it (or is a roll child whose hash took the shape): these are few, and kept here. A key of
+ * that shape not among them is stored nowhere, and `get` answers so at once.
  */
 import type { Order } from '../engine/types.js';
 import { marketIdAuction, marketIdFrom } from '../engine/market-order-ids.js';
@@ -21,6 +22,11 @@ export class KeptIds {
    * with each eviction (`placed_ids`), so a bot's long history adds to the file, not to memory.
    */
   private placed = new IdFilter();
+  /**
+   * The auction current at the last eviction: no market order of it or a later auction is stored.
+   * Unknown on a file just opened (until its next eviction), when every key is looked up.
+   */
+  private marketFrom = Number.POSITIVE_INFINITY;
 
   /** As the file's checkpoint left them (rows past it already dropped). */
   static load(db: Database): KeptIds {
@@ -39,6 +45,7 @@ export class KeptIds {
   evicted(orders: readonly Order[], eviction: number, currentAuction: number): string[] {
     // The market makes an auction's ids while it is the current one: an id of a past auction it
     // will not make again, and one of this or a later auction (placed by someone else) it may.
+    this.marketFrom = currentAuction;
     for (const id of this.marketKeys)
       if ((marketIdAuction(id) as number) < currentAuction) this.marketKeys.delete(id);
     const placedIds: string[] = [];
@@ -62,16 +69,20 @@ export class KeptIds {
     return [...this.marketKeys];
   }
 
-  /** False when no stored order can have `orderId`, a key the market made for the current auction. */
-  mayHoldMarketKey(orderId: string): boolean {
-    return this.marketKeys.has(orderId);
+  /**
+   * False when no stored order has `orderId`: a key of the market's shape for an auction no market
+   * order of which is stored, and not kept apart. True answers nothing (the file may hold it).
+   */
+  mayHold(orderId: string): boolean {
+    const auction = marketIdAuction(orderId);
+    return auction === undefined || auction < this.marketFrom || this.marketKeys.has(orderId);
   }
 
   /**
-   * False when no stored order placed by a caller (or made by the market) has `orderId`, a roll
-   * child's derived id.
+   * False when no order placed under `key` is stored: not a key of the market's shape (whose
+   * orders are placed) nor one a caller placed (OrderArchive.placed). True answers nothing.
    */
-  mayHoldRollChildId(orderId: string): boolean {
-    return marketIdAuction(orderId) !== undefined || this.placed.mightHave(orderId);
+  mayHavePlaced(key: string): boolean {
+    return marketIdAuction(key) !== undefined || this.placed.mightHave(key);
   }
 }

@@ -90,9 +90,8 @@ export function storeArchive(store: OrderStore): OrderArchive {
       const found = store.get(orderId);
       return found && rowOrder(found.entityId, found.row);
     },
+    placed: (key) => store.placed(key),
     activityBefore: (entityId, at) => store.activityBefore(entityId, at),
-    mayHoldMarketKey: (orderId) => store.keptIds.mayHoldMarketKey(orderId),
-    mayHoldRollChildId: (orderId) => store.keptIds.mayHoldRollChildId(orderId),
     list(entityId, q, memory) {
       const page = q.page ?? 1;
       const pageSize = q.pageSize ?? 20;

@@ -15,7 +15,8 @@
 import { Buffer } from 'node:buffer';
 import type { Order } from '../engine/types.js';
 import { asciiHashes, hashes } from './id-filter.js';
-import { groupByEntity, type OrderRow } from './order-row.js';
+import { groupByEntity } from '../engine/group-by.js';
+import type { OrderRow } from './order-row.js';
 
 /**
  * createdAt, auctionId, amountCents, updatedAt, filledCents, feeCents, clearing fee, clearedAt,

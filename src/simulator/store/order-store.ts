@@ -11,7 +11,8 @@
  * The file so always resumes at one consistent moment: no order twice, none missing.
  */
 import type { ActivityEntry } from '../engine/account.js';
-import type { ActivitySums, Order } from '../engine/types.js';
+import type { EvictedBatch } from '../engine/eviction.js';
+import type { ActivitySums } from '../engine/types.js';
 import { activityRows, packActivity } from './activity-pack.js';
 import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
@@ -126,15 +127,9 @@ export class OrderStore {
    * the writer thread, which writes them together or not at all. Call `ready` first: this never
    * throws for the file (a batch the file refuses stays readable from the writer).
    */
-  evict(
-    orders: Order[],
-    byEntity: ReadonlyMap<string, readonly Order[]>,
-    activity: ActivityEntry[],
-    currentAuction: number,
-    doc?: string,
-  ): void {
+  evict({ orders, byEntity, activity, currentAuctionId }: EvictedBatch, doc?: string): void {
     const n = ++this.eviction;
-    const placedIds = this.kept.evicted(orders, n, currentAuction);
+    const placedIds = this.kept.evicted(orders, n, currentAuctionId);
     // The writer thread sets the ids' bits in this segment before it reports the commit (until
     // then `get` finds them in the held batch); a write that fails leaves them held for good.
     const segment = orders.length > 0 ? this.ids.reserve(n, orders.length) : undefined;
@@ -213,13 +208,21 @@ export class OrderStore {
     return row?.doc;
   }
 
-  /** Ids kept apart for market placements and rolls (OrderArchive.mayHoldMarketKey, mayHoldRollChildId). */
-  get keptIds(): KeptIds {
-    return this.kept;
+  /**
+   * Whether an order placed under `key` (not a roll child) is stored. Rolls ask it of every child's
+   * id, about 1,700 an auction of a busy market: the few keys callers placed are kept apart, so
+   * nearly every answer is a "no" without the id filter's segments (kept-ids.ts).
+   */
+  placed(key: string): boolean {
+    if (!this.kept.mayHavePlaced(key)) return false;
+    const found = this.get(key);
+    return found !== undefined && found.row[11] === null;
   }
 
   /** An evicted order by id: its entity and row. */
   get(orderId: string): { entityId: string; row: OrderRow } | undefined {
+    // Most keys asked are the market's, never stored: answered without a look (kept-ids.ts).
+    if (!this.kept.mayHold(orderId)) return undefined;
     // On its way to the file: read here. Checked first: the filter has its ids once the file has
     // them (the writer thread sets their bits before it reports the commit), so a commit
     // meanwhile leaves it in one place or the other.

@@ -11,13 +11,11 @@
  * stays: a simulator created on the file resumes at the last checkpoint (order-store.ts keeps that
  * consistent). `close()` writes a last one, so a clean stop loses nothing.
  */
-import { type ActivityEntry, drainActivity } from '../engine/account.js';
+import type { ActivityEntry } from '../engine/account.js';
+import type { EvictedBatch } from '../engine/eviction.js';
 import type { OrderArchive } from '../engine/order-archive.js';
-import type { EngineState } from '../engine/state.js';
-import type { Order } from '../engine/types.js';
 import { storeArchive } from './listing.js';
 import { OrderStore } from './order-store.js';
-import { activityHorizon, evictFinalOrders } from './retention.js';
 import { loadSqlite, type ModuleLoader } from './sqlite.js';
 import { StoreWriteError } from './writer.js';
 
@@ -46,6 +44,9 @@ export const DEFAULT_RETAIN_MS = 60_000;
  * loses at most this much simulated time: seconds of a fast run, half an hour of a real-time one.
  */
 export const DEFAULT_CHECKPOINT_MS = 1_800_000;
+
+/** The engine's eviction (VenueEngine.evict): what leaves memory at a cutoff, as one batch. */
+export type Evict = (cutoffMs: number) => EvictedBatch;
 
 export class SimulatorStore {
   /** What the engine's listing and getOrder read from the file. */
@@ -91,19 +92,17 @@ export class SimulatorStore {
 
   /**
    * After an engine step: an eviction when a window passed, with a checkpoint when one is due.
-   * `snapshot` takes the simulator's document (it steps the engine again; `busy` keeps that from
-   * evicting inside this one).
+   * `evict` is the engine's (VenueEngine.evict): it takes the batch out of memory. `snapshot` takes
+   * the simulator's document (it steps the engine again; `busy` keeps that from evicting inside
+   * this one).
    */
-  afterStep(state: EngineState, now: number, snapshot: () => unknown): void {
+  afterStep(now: number, evict: Evict, snapshot: () => unknown): void {
     if (this.busy || this.closed || this.failure) return;
-    // Each auction's orders in a generation an eviction drops whole (order-index.ts); set here, as
-    // a restore or a reset brings another state.
-    state.orders.byAuction = true;
     this.lastEvictionAt ??= now;
     this.lastCheckpointAt ??= now;
     if (now - this.lastEvictionAt < this.retainMs) return;
     try {
-      this.evict(state, now, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
+      this.evict(now, evict, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
     } catch (err) {
       // Thrown once, by this step; from here on nothing leaves memory (the file cannot take it),
       // and `close()` throws it again.
@@ -113,17 +112,14 @@ export class SimulatorStore {
   }
 
   /** Evicts what is old enough; with `snapshot`, commits the document of the rest with it. */
-  private evict(state: EngineState, now: number, snapshot: (() => unknown) | undefined): void {
+  private evict(now: number, evict: Evict, snapshot: (() => unknown) | undefined): void {
     this.busy = true;
     try {
       // Before anything leaves memory: a writer that failed takes nothing more, so nothing is lost.
       this.orders.ready();
-      const cutoff = now - this.retainMs;
-      const byEntity = new Map<string, Order[]>();
-      const evicted = evictFinalOrders(state, cutoff, byEntity);
-      const activity = drainActivity(state, activityHorizon(state, cutoff));
+      const batch = evict(now - this.retainMs);
       const doc = snapshot && JSON.stringify(snapshot());
-      this.orders.evict(evicted, byEntity, activity, state.currentAuctionId, doc);
+      this.orders.evict(batch, doc);
       this.lastEvictionAt = now;
       if (snapshot) this.lastCheckpointAt = now;
     } finally {
@@ -133,12 +129,13 @@ export class SimulatorStore {
 
   /**
    * A reset or a restore starts another history: the stored orders belong to the old one, so
-   * they go, and the new state is the checkpoint.
+   * they go, and the new state is the checkpoint. `baselines`: what the new state's activity logs
+   * count before their first entries (VenueEngine.activityBaselines).
    */
-  restart(state: EngineState, now: number, snapshot: () => unknown): void {
+  restart(now: number, baselines: ActivityEntry[], snapshot: () => unknown): void {
     this.busy = true;
     try {
-      this.orders.replaceAll(JSON.stringify(snapshot()), activityBaselines(state));
+      this.orders.replaceAll(JSON.stringify(snapshot()), baselines);
       this.lastEvictionAt = now;
       this.lastCheckpointAt = now;
     } finally {
@@ -151,28 +148,13 @@ export class SimulatorStore {
    * failure, an earlier one or that of this last checkpoint (the file and its thread are closed
    * all the same).
    */
-  close(state: EngineState, now: number, snapshot: () => unknown): void {
+  close(now: number, evict: Evict, snapshot: () => unknown): void {
     if (this.closed) return;
     this.closed = true;
     try {
-      if (!this.failure) this.evict(state, now, snapshot);
+      if (!this.failure) this.evict(now, evict, snapshot);
     } finally {
       this.orders.close();
     }
   }
-}
-
-/**
- * What each entity's activity log counts before its first entry (a restored document's running
- * sums), as entries dated before any other: summaries of a restored simulator read them from the
- * file like any sums that left memory, where an empty file would have counted them as zero.
- */
-function activityBaselines(state: EngineState): ActivityEntry[] {
-  const out: ActivityEntry[] = [];
-  for (const [entityId, log] of state.activity) {
-    const [matched = 0, rebates = 0, fees = 0] = [log.matched[0], log.rebates[0], log.fees[0]];
-    if (matched !== 0 || rebates !== 0 || fees !== 0)
-      out.push({ entityId, at: Number.MIN_SAFE_INTEGER, matched, rebates, fees });
-  }
-  return out;
 }

@@ -10,7 +10,7 @@ import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_thread
 import { MatchVenueError } from '../../contract/base-error.js';
 import type { ActivityEntry } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
-import { groupByEntity } from './order-row.js';
+import { groupByEntity } from '../engine/group-by.js';
 import { type Batch, SLOTS, type WriterMessage, type WriterSetup } from './writer-protocol.js';
 import { WRITER_THREAD_SOURCE } from './writer-thread.generated.js';
 

@@ -1,119 +1,84 @@
-import { createSimulator } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
-import { seededRandom } from '../../../src/simulator/engine/ids.js';
+import { rollChildOrderId, seededRandom } from '../../../src/simulator/engine/ids.js';
+import { participantOrderId } from '../../../src/simulator/engine/market-order-ids.js';
 import { OrderIndex } from '../../../src/simulator/engine/order-index.js';
 import type { Order } from '../../../src/simulator/engine/types.js';
 
-// state.orders keeps generations (engine/order-index.ts) but must read exactly as one Map in
-// creation order: every operation here runs on both and they are compared after each.
-const order = (n: number) => ({ orderId: `o-${n}` }) as Order;
-const ids = new WeakMap<Order, number>();
-let made = 0;
-const view = (m: Iterable<[string, Order]>) =>
-  [...m].map(([k, o]) => {
-    if (!ids.has(o)) ids.set(o, made++);
-    return `${k}=${ids.get(o)}`;
-  });
+// state.orders looks a key of the market's shape up in its auction's Map alone and keeps the few
+// orders that break that rule apart (engine/order-index.ts); it must answer exactly as one Map in
+// creation order does: every operation runs on both, and every id ever made (and some never made)
+// is asked of both after each.
+const order = (orderId: string, auctionId: number, parentOrderId: string | null = null) =>
+  ({ orderId, auctionId, parentOrderId }) as Order;
 
 describe('order index', () => {
-  it('reads as a Map under adds, sets, deletes, seals and generation removals', () => {
+  it('answers get, has, placed, size and iteration as one Map, under adds and evictions', () => {
     const random = seededRandom(5);
     const pick = (n: number) => Math.floor(random() * n);
     const index = new OrderIndex();
     const map = new Map<string, Order>();
-    let next = 0;
-    for (let step = 0; step < 4_000; step++) {
-      const op = pick(10);
-      if (op < 4) {
-        const o = order(next++);
-        index.add(o.orderId, o);
-        map.set(o.orderId, o);
-      } else if (op === 4 && next > 0) {
-        // A set of a held id keeps its place, in whichever generation holds it (another object).
-        const id = `o-${pick(next)}`;
-        const o = { orderId: id } as Order;
-        index.set(id, o);
-        map.set(id, o);
-      } else if (op === 5 && next > 0) {
-        const id = `o-${pick(next)}`;
+    const asked = new Set<string>(['00000000-0000-4000-8000-000000000000']);
+    let auction = 1;
+    let caller = 0;
+    const add = (o: Order) => {
+      if (map.has(o.orderId)) return;
+      index.add(o.orderId, o);
+      map.set(o.orderId, o);
+    };
+    for (let step = 0; step < 1_200; step++) {
+      const op = pick(12);
+      const held = [...map.values()];
+      if (op < 5) add(order(participantOrderId(auction, 1 + pick(40), pick(4)), auction));
+      else if (op === 5) {
+        // A caller's key: its own shape, or the market's for this, a past or a later auction.
+        const shaped = participantOrderId(Math.max(1, auction + pick(7) - 3), 1 + pick(40), pick(4));
+        add(order(pick(2) === 0 ? shaped : `caller-${caller++}`, auction));
+      } else if (op === 6 && held.length > 0) {
+        const parent = held[pick(held.length)] as Order;
+        add(order(rollChildOrderId(parent.orderId), auction, parent.orderId));
+      } else if (op === 7) {
+        // A roll child whose id took the market's shape (a hash can).
+        add(order(participantOrderId(auction + pick(3), 1 + pick(40), pick(4)), auction, 'parent'));
+      } else if (op === 8) auction++;
+      else if (op === 9 && held.length > 0) {
+        // An eviction: the oldest auction's orders, all of them or some (in its order).
+        const oldest = (held[0] as Order).auctionId;
+        const gone = held.filter((o) => o.auctionId === oldest);
+        const some = pick(2) === 0 ? gone : gone.filter(() => pick(2) === 0);
+        index.removeFromAuction(oldest, some);
+        for (const o of some) map.delete(o.orderId);
+      } else if (op === 10 && held.length > 0) {
+        const id = (held[pick(held.length)] as Order).orderId;
         expect(index.delete(id)).toBe(map.delete(id));
-      } else if (op === 6) index.seal();
-      else if (op === 7) {
-        // An eviction's removal: a subsequence of one generation, in its order (at times all of it).
-        const gens = index.generations();
-        const gen = gens[pick(gens.length)] as ReadonlyMap<string, Order>;
-        const all = random() < 0.3;
-        const gone = [...gen.values()].filter(() => all || random() < 0.6);
-        index.remove(gen, gone);
-        for (const o of gone) map.delete([...map].find(([, v]) => v === o)?.[0] ?? '');
-      } else if (next > 0) {
-        const id = `o-${pick(next + 3)}`;
-        expect(index.get(id)).toBe(map.get(id));
-        expect(index.has(id)).toBe(map.has(id));
       }
-      expect(index.size).toBe(map.size);
-      if (step % 50 === 0) {
-        expect(view(index)).toEqual(view(map));
-        expect([...index.keys()]).toEqual([...map.keys()]);
-        expect([...index.values()]).toEqual([...map.values()]);
-        const each: string[] = [];
-        index.forEach((_, id) => {
-          each.push(id);
-        });
-        expect(each).toEqual([...map.keys()]);
+      for (const o of held) asked.add(o.orderId);
+      asked.add(participantOrderId(auction + pick(3), 1 + pick(40), pick(4)));
+      asked.add(`caller-${pick(caller + 2)}`);
+      // One comparison a step (an expect an id was most of the test's time).
+      const got: unknown[] = [index.size];
+      const want: unknown[] = [map.size];
+      for (const id of asked) {
+        got.push([id, index.get(id) === map.get(id), index.has(id), index.placed(id)]);
+        want.push([id, true, map.has(id), map.get(id)?.parentOrderId === null]);
       }
+      expect(got).toEqual(want);
     }
-    expect(view(index)).toEqual(view(map));
-    expect(index.generations().length).toBeGreaterThan(3);
+    expect([...index].map(([k, o]) => [k, o])).toEqual([...map]);
+    expect([...index.values()]).toEqual([...map.values()]);
+    expect(map.size).toBeGreaterThan(150);
   });
 
-  it('drops a generation an eviction empties and rebuilds one mostly gone, in order', () => {
+  it('an auction whose orders all leave goes whole; the rest stay in order', () => {
     const index = new OrderIndex();
-    const orders = Array.from({ length: 10 }, (_, n) => order(n));
-    for (const o of orders.slice(0, 4)) index.add(o.orderId, o);
-    index.seal();
-    for (const o of orders.slice(4, 8)) index.add(o.orderId, o);
-    index.seal();
-    for (const o of orders.slice(8)) index.add(o.orderId, o);
-    const [first, second] = index.generations() as ReadonlyMap<string, Order>[];
-    index.remove(first as ReadonlyMap<string, Order>, orders.slice(0, 4));
-    expect(index.generations()).toHaveLength(2);
-    index.remove(second as ReadonlyMap<string, Order>, [orders[4], orders[5], orders[7]] as Order[]);
-    expect(index.generations()).toHaveLength(2);
-    expect([...index.keys()]).toEqual(['o-6', 'o-8', 'o-9']);
-    expect(index.size).toBe(3);
-    // The newest generation, emptied, stays (it takes the next adds).
-    const newest = index.generations()[1] as ReadonlyMap<string, Order>;
-    index.remove(newest, orders.slice(8));
-    expect(index.generations()).toHaveLength(2);
-    index.add('o-10', order(10));
-    expect([...index.keys()]).toEqual(['o-6', 'o-10']);
-  });
-
-  it('under a store, each auction in memory has a generation of its own, and every order is found', async () => {
-    const sim = createSimulator({
-      clock: 'manual',
-      startTime: Date.parse('2026-01-01T00:00:00Z'),
-      seed: 3,
-      market: { preset: 'busy', noise: { count: 30 }, liquidity: { count: 1 } },
-      store: { file: `${process.env.TMPDIR ?? '/tmp'}/order-index-${process.pid}.db`, retainMs: 20_000 },
-    });
-    const { state } = sim.engine;
-    for (let i = 0; i < 60; i++) sim.advance(10_000);
-    // The store turned it on: a generation is one auction's orders, so its eviction drops it whole.
-    expect(state.orders.byAuction).toBe(true);
-    const auctions = state.orders
-      .generations()
-      .map((g) => [...new Set([...g.values()].map((o) => o.auctionId))]);
-    for (const ids of auctions) expect(ids.length).toBeLessThanOrEqual(1);
-    const held = new Set([...state.orders.values()].map((o) => o.auctionId));
-    expect(auctions.filter((ids) => ids.length === 1)).toHaveLength(held.size);
-    expect(held.size).toBeGreaterThan(1);
-    expect(held.size).toBeLessThan(8);
-    // The entity lists and the auctions name exactly the orders the index holds.
-    const listed = [...state.ordersByEntity.values()].flat();
-    expect(listed.length).toBe(state.orders.size);
-    for (const o of listed) expect(state.orders.get(o.orderId)).toBe(o);
-    await sim.close();
+    const a = [order(participantOrderId(1, 1, 0), 1), order('caller-1', 1)];
+    const b = [order(participantOrderId(2, 1, 0), 2), order(participantOrderId(2, 2, 0), 2)];
+    for (const o of [...a, ...b]) index.add(o.orderId, o);
+    index.removeFromAuction(1, a);
+    expect([...index.byAuction()].map(([id]) => id)).toEqual([2]);
+    expect(index.get('caller-1')).toBeUndefined();
+    expect(index.placed('caller-1')).toBe(false);
+    index.removeFromAuction(2, [b[0] as Order]);
+    expect([...index.keys()]).toEqual([(b[1] as Order).orderId]);
+    expect(index.size).toBe(1);
   });
 });

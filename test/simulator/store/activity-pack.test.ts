@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ActivityEntry } from '../../../src/simulator/engine/account.js';
 import { activityRows, packActivity } from '../../../src/simulator/store/activity-pack.js';
-import { groupByEntity } from '../../../src/simulator/store/order-row.js';
+import { groupByEntity } from '../../../src/simulator/engine/group-by.js';
 
 const entry = (entityId: string, at: number, n: number): ActivityEntry => ({
   entityId,

@@ -7,8 +7,8 @@ import { rollChildOrderId } from '../../../src/simulator/engine/ids.js';
 import { participantOrderId } from '../../../src/simulator/engine/market-order-ids.js';
 import { BURNER, UncheckedDriver } from '../helpers.js';
 
-// A market placement asks the store only for keys someone else used before the market made them
-// (OrderArchive.mayHoldMarketKey); these tests place such keys first, as a bot could.
+// A market placement's key is looked up in the file only when someone else used it before the
+// market made it (store/kept-ids.ts); these tests place such keys first, as a bot could.
 const START = Date.parse('2026-01-01T00:00:00Z');
 const OPTIONS = {
   startTime: START,
@@ -67,10 +67,6 @@ describe('store: reused keys', () => {
     // In the file only, before the market reaches their auctions.
     expect(keys.filter((id) => stored.engine.state.orders.has(id))).toEqual([]);
     expect(keys.every((id) => memory.engine.state.orders.has(id))).toBe(true);
-    // Memory's contested ids (engine/contested-ids.ts) left with their orders.
-    expect(keys.every((id) => memory.engine.state.contestedIds.has(id))).toBe(true);
-    const contested = [...stored.engine.state.contestedIds];
-    expect(contested.filter((id) => !stored.engine.state.orders.has(id))).toEqual([]);
     // Stopped and resumed here: the store knows the keys from its checkpoint (`market_keys`).
     await stored.close();
     const resumed = createSimulator({ store: storeOf('keys.db') });

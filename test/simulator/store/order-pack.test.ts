@@ -3,7 +3,8 @@ import type { Auction, Order } from '../../../src/simulator/engine/types.js';
 import { BUCKETS, bucketRows, idKey, offsetsOf } from '../../../src/simulator/store/id-buckets.js';
 import { hashes } from '../../../src/simulator/store/id-filter.js';
 import { chunkRows, entityChunks, packBuffers, packOrders } from '../../../src/simulator/store/order-pack.js';
-import { groupByEntity, toRow } from '../../../src/simulator/store/order-row.js';
+import { groupByEntity } from '../../../src/simulator/engine/group-by.js';
+import { toRow } from '../../../src/simulator/store/order-row.js';
 
 const auction = (clearingFeeCentiBps: number | null) =>
   ({ clearingFeeCentiBps, clearedAt: 1_767_225_610_000 }) as Auction;

@@ -1,21 +1,61 @@
 /**
- * Eviction: which orders leave memory. An order leaves once it can no longer change (a final
+ * Eviction, the engine's own operation (`VenueEngine.evict`): which orders leave memory, for a
+ * store to keep (src/simulator/store/). An order leaves once it can no longer change (a final
  * status, and its auction settled) and its auction cleared before the retention cutoff. Its
  * auction leaves with it when none of the auction's orders stays, so the state keeps no reference
- * to an evicted order and a snapshot of the rest still resolves every id it names.
+ * to an evicted order and a snapshot of the rest still resolves every id it names. The account
+ * activity entries no fill can join any more leave with them. The engine drops both from its own
+ * indexes and hands them over as one batch; nothing outside the engine edits its state.
  *
  * It runs on the simulator's thread once a retention window, over tens of thousands of orders on
  * a busy day, so it looks nothing up per order where the lists' order makes a lookup needless:
  * state.orders, each entity's list and each auction's list are in creation order, so the evicted
  * orders of a list are a subsequence of it in the same order (mostly its prefix), found by walking
  * both (a Set of the evicted orders, and filtering every touched list through it, was half of the
- * function's time). With a store `state.orders` holds each auction's orders as a generation
- * (engine/order-index.ts), and an evicted auction's generation goes whole, not by a delete an order
- * (the deletes from one Map were most of what remained here).
+ * function's time).
  */
-import type { EngineState } from '../engine/state.js';
-import type { Order, OrderStatus } from '../engine/types.js';
-import { groupBy, groupByEntity } from './order-row.js';
+import { type ActivityEntry, drainActivity } from './account.js';
+import { groupBy, groupByEntity } from './group-by.js';
+import type { EngineState } from './state.js';
+import type { Order, OrderStatus } from './types.js';
+
+/** What one eviction took out of memory, for a store to keep. */
+export interface EvictedBatch {
+  /** The final orders that left, in creation order. */
+  orders: Order[];
+  /** The same orders by entity, each entity's in creation order (the store packs them so). */
+  byEntity: Map<string, Order[]>;
+  /** Account activity entries that left, with the cumulative sums through each (account.ts). */
+  activity: ActivityEntry[];
+  /** The auction current when they left (the market may yet make ids of it and later ones). */
+  currentAuctionId: number;
+}
+
+/**
+ * Takes out of `state` what can leave memory at `cutoffMs` (simulated ms: auctions cleared before
+ * it): the final orders, the auctions left empty, and the activity entries before the horizon.
+ */
+export function evict(state: EngineState, cutoffMs: number): EvictedBatch {
+  const byEntity = new Map<string, Order[]>();
+  const orders = evictFinalOrders(state, cutoffMs, byEntity);
+  const activity = drainActivity(state, activityHorizon(state, cutoffMs));
+  return { orders, byEntity, activity, currentAuctionId: state.currentAuctionId };
+}
+
+/**
+ * What each entity's activity log counts before its first entry (a restored document's running
+ * sums), as entries dated before any other: a store that starts a new history keeps them, so that
+ * summaries read them like any sums that left memory, where an empty store would count them as 0.
+ */
+export function activityBaselines(state: EngineState): ActivityEntry[] {
+  const out: ActivityEntry[] = [];
+  for (const [entityId, log] of state.activity) {
+    const [matched = 0, rebates = 0, fees = 0] = [log.matched[0], log.rebates[0], log.fees[0]];
+    if (matched !== 0 || rebates !== 0 || fees !== 0)
+      out.push({ entityId, at: Number.MIN_SAFE_INTEGER, matched, rebates, fees });
+  }
+  return out;
+}
 
 // `pending` and `settling` still change; every other status is where an order ends.
 const FINAL: ReadonlySet<OrderStatus> = new Set([
@@ -50,33 +90,18 @@ export function evictFinalOrders(
   };
   const evicted: Order[] = [];
   const kept = new Set<number>();
-  // state.orders is in creation order, which is auction order: stop at the first young auction.
-  // The orders of one auction are contiguous there, so its class is looked up once per run of
-  // them rather than once per order (classify reads nothing the loop changes). The walk goes
-  // generation by generation, so that each evicted one leaves whole (OrderIndex.remove).
-  let runId = Number.NaN;
-  let runClass = OLD;
-  let young = false;
-  for (const gen of [...state.orders.generations()]) {
+  // state.orders holds each auction's orders in creation order, auctions in order: stop at the
+  // first young auction. An auction all of whose orders go leaves the index whole.
+  for (const [auctionId, orders] of [...state.orders.byAuction()]) {
+    const runClass = classify(auctionId);
+    if (runClass === YOUNG) break;
     const start = evicted.length;
-    for (const o of gen.values()) {
-      if (o.auctionId !== runId) {
-        runId = o.auctionId;
-        runClass = classify(runId);
-      }
-      if (runClass === YOUNG) {
-        young = true;
-        break;
-      }
+    for (const o of orders.values())
       if (runClass === OLD && FINAL.has(o.status)) evicted.push(o);
-      else kept.add(runId);
-    }
-    if (evicted.length > start) state.orders.remove(gen, evicted.slice(start));
-    if (young) break;
+      else kept.add(auctionId);
+    if (evicted.length > start) state.orders.removeFromAuction(auctionId, evicted.slice(start));
   }
   if (evicted.length === 0) return evicted;
-  // Mostly empty (a busy market's orders are none of them): one check, not a lookup an order.
-  if (state.contestedIds.size > 0) for (const o of evicted) state.contestedIds.delete(o.orderId);
   groupByEntity(evicted, byEntity);
   for (const [entityId, gone] of byEntity) {
     const list = state.ordersByEntity.get(entityId);
@@ -134,7 +159,7 @@ function withoutFallbacks(fallbacks: Order[], evicted: readonly Order[]): Order[
  * Activity entries before this instant can leave memory: their auctions cleared before the
  * cutoff and settled, so no fill will be added at their time (fills settle in clearing order).
  */
-export function activityHorizon(state: EngineState, cutoffMs: number): number {
+function activityHorizon(state: EngineState, cutoffMs: number): number {
   let horizon = cutoffMs;
   for (const a of state.auctions.values())
     if (a.clearedAt !== null && a.settledAt === null && a.clearedAt < horizon) horizon = a.clearedAt;

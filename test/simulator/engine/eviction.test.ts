@@ -1,9 +1,10 @@
 import { createSimulator } from 'match-venue/simulator';
+import { checkInvariants } from '../../../src/simulator/engine/invariants.js';
 import { describe, expect, it } from 'vitest';
 import { createState, type EngineState, newAuction } from '../../../src/simulator/engine/state.js';
 import { DEFAULT_ENGINE_CONFIG, type Order, type OrderStatus } from '../../../src/simulator/engine/types.js';
-import { groupByEntity } from '../../../src/simulator/store/order-row.js';
-import { evictFinalOrders } from '../../../src/simulator/store/retention.js';
+import { groupByEntity } from '../../../src/simulator/engine/group-by.js';
+import { evictFinalOrders } from '../../../src/simulator/engine/eviction.js';
 
 // evictFinalOrders walks lists in step instead of looking each order up in a Set: it must evict
 // the same orders in the same order and leave the same state as this straightforward reference
@@ -72,7 +73,8 @@ const CUTOFF = T0 + 55_000;
  * order left pending past the window (kept, its final orders go), 3 old but unsettled (held),
  * 4 old and final but named last cleared (held), 5 settled and old, 6 cleared after the cutoff
  * (the scan stops there), 7 open. Orders of auction 0 (already evicted) are left over, one
- * final; one order of auction 5 was created after auction 6's (past the stop: not scanned).
+ * final; one order of auction 5 was created after auction 6's (the index keeps it with its
+ * auction's, so it goes with them).
  * `scramble` puts one entity's list and auction 2's list out of creation order.
  */
 function handBuilt(scramble: boolean): EngineState {
@@ -96,7 +98,7 @@ function handBuilt(scramble: boolean): EngineState {
       auctionId,
       status,
     } as Order;
-    state.orders.set(o.orderId, o);
+    state.orders.add(o.orderId, o);
     state.ordersByEntity.get(o.entityId)?.push(o);
     state.auctions.get(auctionId)?.orders.push(o);
     return o;
@@ -125,14 +127,14 @@ function handBuilt(scramble: boolean): EngineState {
   return state;
 }
 
-describe('store: evictFinalOrders', () => {
+describe('engine: evictFinalOrders', () => {
   it('evicts what the reference evicts and leaves the same state (hand-built edge cases)', () => {
     for (const scramble of [false, true]) {
       const [mine, theirs] = [handBuilt(scramble), handBuilt(scramble)];
       const evicted = evictFinalOrders(mine, CUTOFF).map((o) => o.orderId);
       expect(evicted).toEqual(referenceEvict(theirs, CUTOFF).map((o) => o.orderId));
       expect(view(mine)).toEqual(view(theirs));
-      // Exactly these: the leftover final order of auction 0, auction 1, auction 2's final orders, auction 5's scanned ones.
+      // Exactly these: the leftover final order of auction 0, auction 1, auction 2's final orders, auction 5's.
       expect(evicted).toEqual([
         'order-001',
         'order-003',
@@ -144,13 +146,15 @@ describe('store: evictFinalOrders', () => {
         'order-014',
         'order-015',
         'order-016',
+        'order-019',
       ]);
       // Auction 1 emptied, 5 went with the order created past the stop; 2 (a pending order), 3 and 4 (held) stay.
       expect([...mine.auctions.keys()]).toEqual([2, 3, 4, 6, 7]);
       expect(mine.auctions.get(2)?.orders.map((x) => x.orderId)).toEqual(['order-007']);
       expect(mine.fallbacks.map((x) => x.orderId)).toEqual(['order-011', 'order-010']);
       expect(mine.orders.has('order-002')).toBe(true);
-      expect(mine.orders.has('order-019')).toBe(true);
+      expect(mine.orders.has('order-019')).toBe(false);
+      expect(mine.orders.has('order-018')).toBe(true);
       // Nothing left to evict: the same empty answer, the same state.
       expect(evictFinalOrders(mine, CUTOFF)).toEqual([]);
       expect(referenceEvict(theirs, CUTOFF)).toEqual([]);
@@ -189,5 +193,38 @@ describe('store: evictFinalOrders', () => {
     // The market made orders to evict, and the two stayed alike while it ran on.
     expect(total).toBeGreaterThan(500);
     expect(mine.engine.state.orders.size).toBe(theirs.engine.state.orders.size);
+  });
+
+  it('engine.evict hands over one batch the engine already dropped from its own indexes', () => {
+    const market = { preset: 'busy', noise: { count: 40 }, liquidity: { count: 2 } } as const;
+    const sim = createSimulator({ clock: 'manual', startTime: T0, seed: 7, market });
+    for (let i = 0; i < 12; i++) sim.advance(10_000);
+    const before = sim.engine.state.orders.size;
+    const cutoff = sim.now() - 30_000;
+    const batch = sim.engine.evict(cutoff);
+    expect(batch.orders.length).toBeGreaterThan(100);
+    expect(batch.currentAuctionId).toBe(sim.engine.state.currentAuctionId);
+    expect(sim.engine.state.orders.size).toBe(before - batch.orders.length);
+    expect([...batch.byEntity]).toEqual([...groupByEntity(batch.orders)]);
+    for (const o of batch.orders) {
+      expect(['filled', 'partial_fill', 'unfilled', 'cancelled', 'failed']).toContain(o.status);
+      expect(o.clearedIn?.clearedAt).toBeLessThan(cutoff);
+      expect(sim.engine.state.orders.has(o.orderId)).toBe(false);
+      expect(sim.engine.state.ordersByEntity.get(o.entityId)).not.toContain(o);
+    }
+    // Activity entries before the cutoff left with them, cumulative sums and all.
+    expect(batch.activity.length).toBeGreaterThan(0);
+    for (const a of batch.activity) expect(a.at).toBeLessThan(cutoff);
+    for (const log of sim.engine.state.activity.values()) for (const at of log.at) expect(at).toBeGreaterThanOrEqual(cutoff);
+    // Without an archive, what left is gone for readers too; the rest still balances.
+    const [gone] = batch.orders as [Order];
+    expect(() => sim.engine.getOrder(gone.entityId, { id: gone.orderId })).toThrow(
+      expect.objectContaining({ status: 404 }),
+    );
+    expect(checkInvariants(sim.engine.state, { records: false })).toEqual([]);
+    // A second eviction at the same cutoff finds nothing more.
+    const again = sim.engine.evict(cutoff);
+    expect(again.orders).toEqual([]);
+    expect(again.activity).toEqual([]);
   });
 });
