@@ -121,7 +121,8 @@ export class Simulator extends SimulatorReads {
       archive: store?.archive,
       // Only the simulator's current engine checkpoints (not one a restore is still building).
       afterStep:
-        store && (() => engine === this.engine && store.afterStep(engine.state, this.now(), this.doc)),
+        store &&
+        (() => engine === this.engine && store.afterStep(engine.writableState(), this.now(), this.doc)),
       population: run ?? population,
       now: () => this.now(),
       config,
@@ -257,7 +258,7 @@ export class Simulator extends SimulatorReads {
   restore(doc: unknown): void {
     this.jumps.idle();
     this.restoreDocument(doc);
-    this.store?.restart(this.engine.state, this.now(), this.doc);
+    this.store?.restart(this.engine.writableState(), this.now(), this.doc);
   }
 
   private restoreDocument(doc: unknown): void {
@@ -275,7 +276,7 @@ export class Simulator extends SimulatorReads {
     this.log?.control(this.now(), 'reset');
     this.renew();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
-    this.store?.restart(this.engine.state, this.now(), this.doc);
+    this.store?.restart(this.engine.writableState(), this.now(), this.doc);
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.time.arm();
@@ -326,7 +327,7 @@ export class Simulator extends SimulatorReads {
     this.time.stop();
     this.jumps.close();
     const closed = await Promise.allSettled([this.servers.closeAll(), this.platform.close()]);
-    this.store?.close(this.engine.state, this.now(), this.doc);
+    this.store?.close(this.engine.writableState(), this.now(), this.doc);
     for (const c of closed) if (c.status === 'rejected') throw c.reason;
   }
 }

@@ -38,7 +38,8 @@ describe('contested ids', () => {
   it('a roll child id of the market’s shape asks memory: it may be a market order', async () => {
     const sim = createSimulator(OPTIONS);
     sim.advance(10_000);
-    const { state } = sim.engine;
+    // mayBeTaken reads the engine's own state (a test of engine internals).
+    const state = sim.engine.writableState();
     const marketOrder = [...state.orders.values()].find((o) => o.parentOrderId === null);
     const id = String(marketOrder?.orderId);
     expect(state.contestedIds.has(id)).toBe(false);
@@ -90,10 +91,12 @@ describe('contested ids', () => {
     const r = await new UncheckedDriver(sim).burn('100.00', { idempotencyKey: id });
     expect(r.status, r.text).toBe(202);
     expect(checkInvariants(sim)).toEqual([]);
-    sim.engine.state.contestedIds.delete(id);
+    // Broken on purpose, through the engine's writable state.
+    const { contestedIds } = sim.engine.writableState();
+    contestedIds.delete(id);
     expect(checkInvariants(sim)).toEqual([`order ${id} is not in contestedIds`]);
-    sim.engine.state.contestedIds.add(id);
-    sim.engine.state.contestedIds.add('gone');
+    contestedIds.add(id);
+    contestedIds.add('gone');
     expect(checkInvariants(sim)).toEqual(['contestedIds names gone, not in memory']);
     await sim.close();
   });

@@ -98,7 +98,8 @@ describe('order index', () => {
       market: { preset: 'busy', noise: { count: 30 }, liquidity: { count: 1 } },
       store: { file: `${process.env.TMPDIR ?? '/tmp'}/order-index-${process.pid}.db`, retainMs: 20_000 },
     });
-    const { state } = sim.engine;
+    // The index's generations are the engine's internals: read from its writable state.
+    const state = sim.engine.writableState();
     for (let i = 0; i < 60; i++) sim.advance(10_000);
     // The store turned it on: a generation is one auction's orders, so its eviction drops it whole.
     expect(state.orders.byAuction).toBe(true);
