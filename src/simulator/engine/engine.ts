@@ -164,7 +164,7 @@ export class VenueEngine implements EngineOperations {
     return nextDeadline(this.context());
   }
 
-  entityForApiKey(apiKey: string): Entity | undefined {
+  entityForApiKey(apiKey: string): Readonly<Entity> | undefined {
     return this.live.byApiKey.get(apiKey);
   }
 
