@@ -86,6 +86,21 @@ module.exports = {
       to: { path: '^src/simulator/', pathNot: '^src/simulator/engine/' },
     },
     {
+      name: 'engine-state-private',
+      comment:
+        "The engine's state (src/simulator/engine/state.ts: EngineState, EngineContext) is the engine's own: " +
+        'VenueEngine is its only writer. Other modules read it through the engine (its methods, the read-only ' +
+        'views of engine/state-views.ts) and change it only through operations the engine defines (its venue ' +
+        'operations, the seeder, the market desk); a module outside engine/ holding the state could change it ' +
+        'behind the invariants.',
+      severity: 'error',
+      from: {
+        path: '^src/simulator/',
+        pathNot: '^src/simulator/engine/',
+      },
+      to: { path: '^src/simulator/engine/state[.]ts$' },
+    },
+    {
       name: 'simulator-market-and-store-on-engine',
       comment: 'The background market and the store build on the engine alone (and on themselves).',
       severity: 'error',
@@ -260,6 +275,9 @@ module.exports = {
 // For the boundaries test, which proves every allowlist entry is still needed. Not enumerable: the
 // tool validates the exported object against its schema, which has no such key.
 Object.defineProperty(module.exports, 'temporaryAllowlists', {
-  value: { simulator: SIMULATOR_TEMPORARY_ALLOWLIST, typeCycles: TYPE_CYCLE_TEMPORARY_ALLOWLIST },
+  value: {
+    simulator: SIMULATOR_TEMPORARY_ALLOWLIST,
+    typeCycles: TYPE_CYCLE_TEMPORARY_ALLOWLIST,
+  },
   enumerable: false,
 });

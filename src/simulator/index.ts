@@ -16,7 +16,7 @@ export type { WireMoney } from './engine/money.js';
 export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';
 export type { WireAuction, WireOrder } from './engine/rest-shapes.js';
 export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
-export type { EngineState } from './engine/state.js';
+export type { EngineStateView } from './engine/state-views.js';
 export type {
   AuctionPhase,
   EngineConfig,

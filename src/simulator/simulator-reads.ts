@@ -1,7 +1,7 @@
 import type { AllOrdersQuery } from './engine/dashboard-views.js';
 import type { VenueEngine } from './engine/engine.js';
 import type { ClearingReport, IndicativeReport } from './engine/report.js';
-import type { EngineState } from './engine/state.js';
+import type { EngineStateView } from './engine/state-views.js';
 import type { EntityRef } from './simulator-types.js';
 
 /**
@@ -50,8 +50,8 @@ export abstract class SimulatorReads {
     return this.engine.clearedAuctions(limit);
   }
 
-  /** The engine's state, for `checkInvariants`; not a stable API. @internal */
-  get state(): EngineState {
+  /** The engine's state, read-only, for `checkInvariants`; not a stable API. @internal */
+  get state(): EngineStateView {
     return this.engine.state;
   }
 }

@@ -26,7 +26,7 @@ import { simulatorPort } from './simulator-port.js';
 import { SimulatorReads } from './simulator-reads.js';
 import type { ControlSignal, EventLogView, SimulatorStateView } from './simulator-types.js';
 import * as snapshots from './snapshot/document.js';
-import { SimulatorStore } from './store/simulator-store.js';
+import { SimulatorStore, type StoreSource } from './store/simulator-store.js';
 import { lazyTicketIssuer, type TicketIssuer } from './ws/tickets.js';
 
 export type { Logger, OptionDefaults, SimulatorOptions } from './options.js';
@@ -75,7 +75,8 @@ export class Simulator extends SimulatorReads {
     this.restoreLimitBytes = restoreLimitBytes;
     this.config = config;
     this.log = newEventLog(options.eventLog);
-    this.store = options.store === undefined ? undefined : SimulatorStore.open(options.store);
+    this.store =
+      options.store === undefined ? undefined : SimulatorStore.open(options.store, this.storeSource);
     this.renew();
     if (scenario) this.applyFaults(initialFaults(scenario));
     this.tickets = lazyTicketIssuer({
@@ -120,7 +121,7 @@ export class Simulator extends SimulatorReads {
     const engine: VenueEngine = new VenueEngine({
       archive: store?.archive,
       // Only the simulator's current engine checkpoints (not one a restore is still building).
-      afterStep: store && (() => engine === this.engine && store.afterStep(this.now(), this.evict, this.doc)),
+      afterStep: store && (() => engine === this.engine && store.afterStep()),
       population: run ?? population,
       now: () => this.now(),
       config,
@@ -238,13 +239,13 @@ export class Simulator extends SimulatorReads {
   snapshot(): snapshots.SnapshotDocument {
     return this.document(false);
   }
-  // The store takes each batch from the running engine (VenueEngine.evict).
-  private readonly evict = (cutoffMs: number) => this.engine.evict(cutoffMs);
-  // The store's checkpoint serializes its document at once: it may share the live state's objects.
-  private readonly doc = (): snapshots.SnapshotDocument => this.document(true);
-  // A new history's first checkpoint, taken where the new engine stands: a step could act (the
-  // market places in its first auction) against the old history's file before the store drops it.
-  private readonly newHistoryDoc = (): snapshots.SnapshotDocument => this.document(true, false);
+  // The store reads the running engine; its checkpoint serializes a document at once, so the
+  // document may share the live state's objects.
+  private readonly storeSource: StoreSource = {
+    now: () => this.now(),
+    evict: (cutoffMs) => this.engine.evict(cutoffMs),
+    document: () => this.document(true),
+  };
   private document(shared: boolean, advance = true): snapshots.SnapshotDocument {
     if (advance) this.engine.advanceTo();
     const { population: p, market: m, seed, faults } = this;
@@ -261,7 +262,7 @@ export class Simulator extends SimulatorReads {
   restore(doc: unknown): void {
     this.jumps.idle();
     this.restoreDocument(doc);
-    this.store?.restart(this.now(), this.engine.activityBaselines(), this.newHistoryDoc);
+    this.store?.restart(this.document(true, false), this.engine.activityBaselines());
     this.signal({ type: 'reset' });
   }
 
@@ -279,7 +280,7 @@ export class Simulator extends SimulatorReads {
     this.log?.control(this.now(), 'reset');
     this.renew();
     this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
-    this.store?.restart(this.now(), this.engine.activityBaselines(), this.newHistoryDoc);
+    this.store?.restart(this.document(true, false), this.engine.activityBaselines());
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });
     this.time.arm();
@@ -330,7 +331,7 @@ export class Simulator extends SimulatorReads {
     this.time.stop();
     this.jumps.close();
     const closed = await Promise.allSettled([this.servers.closeAll(), this.platform.close()]);
-    this.store?.close(this.now(), this.evict, this.doc);
+    this.store?.close();
     for (const c of closed) if (c.status === 'rejected') throw c.reason;
   }
 }

@@ -129,6 +129,12 @@ describe('layer boundaries (dependency-cruiser)', () => {
 
     // The simulator's sub-layers, correct: engine, market on it, ui on http, serve, the root, the CLI.
     write('src/simulator/engine/types.ts', 'export type Phase = 1;\n');
+    // The engine's state, read inside engine/ (its private module), as engine.ts and its helpers do.
+    write('src/simulator/engine/state.ts', 'export type EngineState = { a: 1 };\n');
+    write(
+      'src/simulator/engine/engine.ts',
+      "import type { EngineState } from './state.js';\nexport type Engine = { state: EngineState };\n",
+    );
     write(
       'src/simulator/market/config.ts',
       "import type { Phase } from '../engine/types.js';\nexport const market = 1 as Phase;\n",
@@ -179,6 +185,11 @@ describe('layer boundaries (dependency-cruiser)', () => {
     write(
       'src/simulator/engine/__probe__.ts',
       "import { market } from '../market/config.js';\nexport const p = market;\n",
+    );
+    // The engine's state reached from outside engine/ (a market writing it behind the engine's back).
+    write(
+      'src/simulator/market/__probe__.ts',
+      "import type { EngineState } from '../engine/state.js';\nexport type P = EngineState;\n",
     );
     write(
       'src/simulator/store/__probe__.ts',
@@ -256,6 +267,7 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/core\/validation\.ts$/,
       /^simulator-imports-only-contract: src\/simulator\/platform\/signers\.ts -> src\/webhooks\/sns-message\.ts$/,
       /^simulator-engine-at-bottom: src\/simulator\/engine\/__probe__\.ts -> src\/simulator\/market\/config\.ts$/,
+      /^engine-state-private: src\/simulator\/market\/__probe__\.ts -> src\/simulator\/engine\/state\.ts$/,
       /^simulator-market-and-store-on-engine: src\/simulator\/store\/__probe__\.ts -> src\/simulator\/scenario\/run\.ts$/,
       /^simulator-domain-under-bindings: src\/simulator\/scenario\/__probe__\.ts -> src\/simulator\/http\/router\.ts$/,
       /^simulator-bindings-under-serve: src\/simulator\/ws\/__probe__\.ts -> src\/simulator\/serve\/listen\.ts$/,

@@ -300,14 +300,14 @@ describe('off loopback: the control token', () => {
     // An entity that is not one of the published seeded test entities (none can be made over HTTP).
     const burner = sim.state.entities.get(SEEDED.burner.entityId);
     const extra = { ...burner, id: ID, name: 'private', apiKey: secret } as NonNullable<typeof burner>;
-    sim.state.entities.set(ID, extra);
+    sim.engine.writableState().entities.set(ID, extra);
     const keysOf = (data: unknown) =>
       (data as { entities: { name: string; apiKey: string | null }[] }).entities.map((e) => [
         e.name,
         e.apiKey,
       ]);
     const open = await start();
-    open.sim.state.entities.set(ID, extra);
+    open.sim.engine.writableState().entities.set(ID, extra);
     const without = json(await send(open.port, 'GET', '/_sim/state'));
     expect(keysOf(without.data)).toContainEqual(['private', null]);
     expect(keysOf(without.data)).toContainEqual(['burner', SEEDED.burner.apiKey]);

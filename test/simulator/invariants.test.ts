@@ -5,7 +5,8 @@ describe('checkInvariants', () => {
   it('is empty for the seeded state and reports tampering', () => {
     const sim = createSimulator();
     expect(checkInvariants(sim)).toEqual([]);
-    const wallet = sim.state.wallets.get(SEEDED.burner.walletId);
+    // Tampering goes through the engine's writable state: `sim.state` is a read-only view.
+    const wallet = sim.engine.writableState().wallets.get(SEEDED.burner.walletId);
     if (!wallet) throw new Error('seeded wallet missing');
     wallet.balanceCents += 1;
     wallet.reservedCents += 5;
@@ -28,7 +29,8 @@ describe('checkInvariants over the funding flows', () => {
     const sim = createSimulator();
     mint(sim, '00000000-0000-4000-8000-000000000001', '500.00');
     expect(checkInvariants(sim)).toEqual([]);
-    const minter = sim.state.entities.get(SEEDED.minter.entityId);
+    const state = sim.engine.writableState();
+    const minter = state.entities.get(SEEDED.minter.entityId);
     if (!minter) throw new Error('seeded minter missing');
     minter.venueReservedCents -= 100;
     expect(checkInvariants(sim)).toContain(
@@ -37,7 +39,7 @@ describe('checkInvariants over the funding flows', () => {
     minter.venueReservedCents += 100;
     // Conserved (the stablecoin went to the issuer) but now below what the order holds.
     minter.venueBalanceCents = 400_00;
-    sim.state.issuer.stablecoinCents += 100_000_000_00 - 400_00;
+    state.issuer.stablecoinCents += 100_000_000_00 - 400_00;
     expect(checkInvariants(sim)).toContain('entity minter venue-only balance negative or over-reserved');
   });
 
@@ -56,18 +58,19 @@ describe('checkInvariants over the funding flows', () => {
     sim.wire({ entityId: SEEDED.burner.entityId, amount: { amount: '10.00', currency: 'USD' } });
     expect(checkInvariants(sim)).toEqual([]);
     // A rebate paid twice, the second time by the house to the wallet: conserved, not explained.
-    const wallet = sim.state.wallets.get(SEEDED.minter.walletId);
+    const state = sim.engine.writableState();
+    const wallet = state.wallets.get(SEEDED.minter.walletId);
     if (!wallet) throw new Error('seeded wallet missing');
     wallet.balanceCents += 50;
-    sim.state.house.stablecoinCents -= 50;
+    state.house.stablecoinCents -= 50;
     // The fill's 0.50 rebate is the house's only stablecoin move; the tampering doubles it.
     expect(checkInvariants(sim)).toEqual(['house stablecoin moved -100, settled fills explain -50']);
-    sim.state.house.stablecoinCents += 50;
+    state.house.stablecoinCents += 50;
     wallet.balanceCents -= 50;
     // USD handed from the issuer back to the bank without a record: conserved, not explained.
-    const bank = sim.state.fiatAccounts.get(SEEDED.burner.fiatAccountId);
+    const bank = state.fiatAccounts.get(SEEDED.burner.fiatAccountId);
     if (!bank) throw new Error('seeded fiat account missing');
-    sim.state.issuer.usdCents -= 1000;
+    state.issuer.usdCents -= 1000;
     bank.balanceCents += 1000;
     expect(checkInvariants(sim)).toEqual([
       'issuer USD moved -100000, wires, fills, fallbacks and withdrawals explain -99000',

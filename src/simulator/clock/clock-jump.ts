@@ -18,7 +18,6 @@
 import { MatchVenueError } from '../../contract/base-error.js';
 import type { VenueEngine } from '../engine/engine.js';
 import { VenueError } from '../engine/errors.js';
-import { currentAuction } from '../engine/state.js';
 import type { Logger } from '../events/logger.js';
 import type { SimClock } from './sim-clock.js';
 
@@ -144,9 +143,9 @@ export class ClockJumps {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('ms must be a non-negative number');
     this.idle();
     const { engine } = this.sim;
-    const held = engine.state.orders.size;
+    const held = engine.orderCount;
     const auctions = Math.ceil(ms / engine.config.cycleMs);
-    const terms = engine.jumpTerms(engine.state.currentAuctionId, auctions, JUMP_ORDER_LIMIT - held);
+    const terms = engine.jumpTerms(engine.currentAuction().auctionId, auctions, JUMP_ORDER_LIMIT - held);
     if (!terms.evicts && terms.orders > 0 && held + terms.orders > JUMP_ORDER_LIMIT)
       throw new ClockJumpTooLargeError(ms, held, terms.orders);
   }
@@ -225,7 +224,7 @@ class Jump {
     // A jump of one cycle or less stays one step, as before parts: a caller stepping an auction at
     // a time sees each step (and a store's eviction and checkpoint) end where it asked.
     this.inParts = ms > cycleMs && engine.jumpTerms(0, 0, 0).everyAuction;
-    const auction = currentAuction(engine.state);
+    const auction = engine.currentAuction();
     this.firstAuction = auction.auctionId;
     // Ids count elapsed cycles: the auction open at the end is this many after the first.
     const to = this.from + ms;
@@ -258,7 +257,7 @@ class Jump {
 
   view(): JumpView {
     const iso = (t: number) => new Date(t).toISOString();
-    const done = this.sim.engine.state.currentAuctionId - this.firstAuction;
+    const done = this.sim.engine.currentAuction().auctionId - this.firstAuction;
     return {
       from: iso(this.from),
       to: iso(this.from + this.ms),

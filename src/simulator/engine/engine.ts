@@ -3,9 +3,12 @@ import { landWire, type WireInput } from './bank-wires.js';
 import { advanceTo, nextDeadline } from './clock.js';
 import { clearAuction, lockAuction, settleAuction, unlockAuction } from './cycle.js';
 import { type AllOrdersQuery, allOrders, clearedAuctions } from './dashboard-views.js';
+import type { EnginePopulation, EngineOptions, EngineSnapshot } from './engine-options.js';
 import { balanceEvent } from './events.js';
 import { activityBaselines, type EvictedBatch, evict } from './eviction.js';
 import { SeededRandom } from './ids.js';
+import { checkInvariants } from './invariants.js';
+import { marketDesk } from './market-desk.js';
 import type { OrderArchive } from './order-archive.js';
 import {
   cancelAllOrders,
@@ -17,10 +20,12 @@ import {
 } from './orders.js';
 import { type PlaceInput, placeOrder } from './placement.js';
 import { clearingReport, indicativeReport } from './report.js';
-import { toWireAuction, toWireLastClear } from './rest-shapes.js';
-import { type EngineStateDocument, exportEngineState, importEngineState } from './snapshot.js';
+import { toWireAuction } from './rest-shapes.js';
+import { seedState } from './seeder.js';
+import { exportEngineState, importEngineState } from './snapshot.js';
 import { createState, currentAuction, type EngineContext, type EngineState, mustEntity } from './state.js';
-import { stateView } from './state-view.js';
+import { marketView, stateView } from './state-view.js';
+import type { AuctionView, EngineStateView } from './state-views.js';
 import {
   type Auction,
   DEFAULT_ENGINE_CONFIG,
@@ -33,56 +38,7 @@ import {
 import type { EngineOperations, RequestOf } from './venue-operations.js';
 import { createWithdrawal } from './withdrawals.js';
 
-/**
- * How a VenueEngine is built.
- * @hidden
- */
-export interface EngineOptions {
-  /** The injected clock (ms since the epoch). */
-  now: () => number;
-  config?: Partial<EngineConfig>;
-  /** Seeds the generator behind settlement-failure rates. */
-  seed?: number;
-  onEvent?: (event: SimulatorEvent) => void;
-  /**
-   * Whether anyone reads market events (`entityId` undefined) or this entity's account events; the
-   * engine builds no event nobody reads. Default: every event while `onEvent` is given, none without.
-   */
-  wantsEvents?: (entityId?: string) => boolean;
-  /** A background population (market/population.ts): its entities join the state, it acts as auctions open. */
-  population?: EnginePopulation;
-  /** With a store (src/simulator/store/): where evicted orders are read back. */
-  archive?: OrderArchive;
-  /** Runs after every step (the store's checkpoint); not during one. */
-  afterStep?: () => void;
-}
-
-/**
- * The engine's changing state as JSON.
- * @hidden
- */
-export interface EngineSnapshot {
-  /** The engine's clock: the instant of its last step (epoch ms). */
-  time: number;
-  /** The fault draws' generator word. */
-  random: number;
-  /** The population has yet to act in auction 1. */
-  firstOpenPending: boolean;
-  state: EngineStateDocument;
-}
-
-/**
- * What the engine needs of a background population.
- * @hidden
- */
-export interface EnginePopulation {
-  /** Adds its entities (with their balances) to a fresh state. */
-  seed(state: EngineState): void;
-  /** Places its orders in an auction that just opened, through the engine's own rules. */
-  onOpened(ctx: EngineContext, auction: Auction): void;
-  /** About how many orders it adds over `auctions` auctions from `fromAuctionId` on (market/rate.ts). */
-  expectedOrders?(fromAuctionId: number, auctions: number, capPerEntity: number, ceiling: number): number;
-}
+export type { EngineOptions, EnginePopulation, EngineSnapshot } from './engine-options.js';
 
 /**
  * The venue as a pure state machine: no I/O, no timers, time only from `now()`. Every public call
@@ -94,7 +50,8 @@ export interface EnginePopulation {
  */
 export class VenueEngine implements EngineOperations {
   readonly config: EngineConfig;
-  state: EngineState;
+  /** The state: the engine alone writes it (state-views.ts); `state` reads it. */
+  private live: EngineState;
   faults: SettlementFaults = {};
   private readonly now: () => number;
   private readonly rng: SeededRandom;
@@ -121,12 +78,13 @@ export class VenueEngine implements EngineOperations {
     this.wants = options.wantsEvents ?? (() => listening);
     this.time = this.now();
     this.archive = options.archive;
-    this.state = createState(this.config, this.time);
+    this.live = createState(this.config, this.time);
     this.population = options.population;
     const archive = options.archive;
     this.archived = archive && ((entityId, at) => archive.activityBefore(entityId, at));
     this.afterStep = options.afterStep;
-    this.population?.seed(this.state);
+    const population = this.population;
+    if (population) seedState(this.live, (seeder) => population.seed(seeder));
     this.firstOpenPending = this.population !== undefined;
   }
 
@@ -136,16 +94,16 @@ export class VenueEngine implements EngineOperations {
    * (eviction.ts). Reads over an archive go on answering for what left.
    */
   evict(cutoffMs: number): EvictedBatch {
-    return evict(this.state, cutoffMs);
+    return evict(this.live, cutoffMs);
   }
   /** What the activity logs count before their first entries, for a store starting a history. */
   activityBaselines() {
-    return activityBaselines(this.state);
+    return activityBaselines(this.live);
   }
 
   private context(): EngineContext {
     return {
-      state: this.state,
+      state: this.live,
       config: this.config,
       faults: this.faults,
       random: this.random,
@@ -159,7 +117,7 @@ export class VenueEngine implements EngineOperations {
   }
 
   private readonly opened = (ctx: EngineContext, auction: Auction): void => {
-    this.population?.onOpened(ctx, auction);
+    this.population?.onOpened(marketDesk(ctx), auction);
   };
 
   /** The population acts in auction 1 at the engine's first step (its listeners exist by then). */
@@ -190,10 +148,10 @@ export class VenueEngine implements EngineOperations {
   /** balance.updated for each entity a step touched, at the step's end. */
   private reportBalances(dirty: ReadonlySet<string>): void {
     for (const entityId of dirty) {
-      const entity = this.state.entities.get(entityId);
+      const entity = this.live.entities.get(entityId);
       if (!entity?.hasAccount || !this.wants(entityId)) continue;
       const { activityWindowMs } = this.config;
-      const numbers = accountNumbers(this.state, entityId, this.time, activityWindowMs, this.archived);
+      const numbers = accountNumbers(this.live, entityId, this.time, activityWindowMs, this.archived);
       this.onEvent(balanceEvent(entityId, numbers));
     }
   }
@@ -219,8 +177,36 @@ export class VenueEngine implements EngineOperations {
     return nextDeadline(this.context());
   }
 
-  entityForApiKey(apiKey: string): Entity | undefined {
-    return this.state.byApiKey.get(apiKey);
+  entityForApiKey(apiKey: string): Readonly<Entity> | undefined {
+    return this.live.byApiKey.get(apiKey);
+  }
+
+  // Reads of the state as the last step left it (no transition runs): read-only, for the modules
+  // outside engine/ (clock jumps, snapshots, invariant checks, tests), which never write it.
+  /** The whole state, read-only (state-views.ts); its shape is the engine's and not a stable API. */
+  get state(): EngineStateView {
+    return this.live;
+  }
+  /** The auction open (or locked) now. */
+  currentAuction(): AuctionView {
+    return currentAuction(this.live);
+  }
+  /** How many orders are in memory (a store evicts final ones). */
+  get orderCount(): number {
+    return this.live.orders.size;
+  }
+  /** The invariant checker's violations (invariants.ts); empty when the books balance. */
+  checkInvariants(options: { records?: boolean } = {}): string[] {
+    return checkInvariants(this.live, options);
+  }
+  /**
+   * The state, writable, for the store's retention (src/simulator/store/), which evicts from it
+   * between steps until it runs as an engine operation, and for tests that break the books on
+   * purpose. Nothing else writes the engine's state.
+   * @internal
+   */
+  writableState(): EngineState {
+    return this.live;
   }
 
   // The venue operations, named and typed by the contract's endpoint table (venue-operations.ts).
@@ -264,7 +250,7 @@ export class VenueEngine implements EngineOperations {
   }
   /** Ticket issuance is the HTTP layer's; the engine only says whether the entity may ask. */
   assertEligible(entityId: string): void {
-    requireEligible(mustEntity(this.state, entityId));
+    requireEligible(mustEntity(this.live, entityId));
   }
 
   /** Runs the current auction to its end now; with settle false it stays settling until settle(). */
@@ -296,19 +282,7 @@ export class VenueEngine implements EngineOperations {
    * `lastClear`, the last clear's outcome (null before the first).
    */
   marketSnapshot() {
-    return this.step((ctx) => {
-      const s = ctx.state;
-      const settling = s.settlingAuctionId === null ? undefined : s.auctions.get(s.settlingAuctionId);
-      const last = s.lastClearedAuctionId === null ? undefined : s.auctions.get(s.lastClearedAuctionId);
-      return {
-        /** The auction open (or locked) now. */
-        auction: toWireAuction(currentAuction(s)),
-        /** The auction that cleared and has not settled yet, if any. */
-        settling: settling ? toWireAuction(settling) : null,
-        /** The outcome of the last clear; null before the first. */
-        lastClear: toWireLastClear(last),
-      };
-    });
+    return this.step((ctx) => marketView(ctx.state));
   }
 
   /** The clearing report of a cleared auction (`GET /_sim/auctions/{id}`); undefined when none cleared. */
@@ -333,7 +307,7 @@ export class VenueEngine implements EngineOperations {
       time: this.time,
       random: this.rng.word,
       firstOpenPending: this.firstOpenPending,
-      state: exportEngineState(this.state, shared),
+      state: exportEngineState(this.live, shared),
     };
   }
   /**
@@ -341,7 +315,7 @@ export class VenueEngine implements EngineOperations {
    * `owned`: the document is the engine's to keep (no copy).
    */
   importSnapshot(s: EngineSnapshot, owned = false): void {
-    this.state = importEngineState(s.state, owned);
+    this.live = importEngineState(s.state, owned);
     this.time = s.time;
     this.rng.word = s.random;
     this.firstOpenPending = s.firstOpenPending && this.population !== undefined;

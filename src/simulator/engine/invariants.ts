@@ -1,5 +1,6 @@
 import { fillOf } from './records.js';
-import { currencyTotals, type EngineState } from './state.js';
+import { currencyTotals } from './state.js';
+import type { EngineStateView } from './state-views.js';
 
 /**
  * The books must always balance. Returns every violation found (empty when sound):
@@ -11,7 +12,7 @@ import { currencyTotals, type EngineState } from './state.js';
  * fills and roll lineage consistent; no entity resting on both sides of one auction.
  */
 export function checkInvariants(
-  target: EngineState | { readonly state: EngineState },
+  target: EngineStateView | { readonly state: EngineStateView },
   /**
    * `records: false` leaves out what only the whole history explains (the house's and the
    * issuer's ledgers from settled fills, each auction's fills, roll lineage): a state a store has

@@ -1,8 +1,8 @@
 /**
  * A trading entity added to a fresh state beside the seeded ones, with one USD wallet, one bank
  * account and a venue-only balance: what the background market's participants and a scenario's
- * new entities both are. The caller fixes the ids (by number, so a run can be replayed) and sets
- * the ledgers and opening totals again once all are added.
+ * new entities both are, added through the engine's seeder (seeder.ts, which books the money once
+ * all are added). The caller fixes the ids (by number, so a run can be replayed).
  */
 import { entityRecord, fiatAccountRecord, walletRecord } from './account-records.js';
 import type { EngineState } from './state.js';

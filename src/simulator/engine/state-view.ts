@@ -1,8 +1,11 @@
-/** What `GET /_sim/state` answers, built from the engine's state (engine.ts `snapshot()`). */
+/**
+ * What `GET /_sim/state` and the WebSocket `auction.snapshot` answer, built from the engine's state
+ * (engine.ts `snapshot()`, `marketSnapshot()`).
+ */
 
 import { toWireWire } from './bank-wires.js';
 import { formatCents, usdMoney, type WireMoney } from './money.js';
-import { iso, toWireAuction } from './rest-shapes.js';
+import { iso, toWireAuction, toWireLastClear } from './rest-shapes.js';
 import { currentAuction, type EngineState } from './state.js';
 
 /** The current auction and every entity with its balances (no secrets hidden: test keys). */
@@ -102,6 +105,20 @@ export function stateView(s: EngineState, time: number) {
       /** When it was routed. */
       routedAt: iso(o.updatedAt),
     })),
+  };
+}
+
+/** The current auction, the one settling (if any) and `lastClear`, the last clear's outcome. */
+export function marketView(s: EngineState) {
+  const settling = s.settlingAuctionId === null ? undefined : s.auctions.get(s.settlingAuctionId);
+  const last = s.lastClearedAuctionId === null ? undefined : s.auctions.get(s.lastClearedAuctionId);
+  return {
+    /** The auction open (or locked) now. */
+    auction: toWireAuction(currentAuction(s)),
+    /** The auction that cleared and has not settled yet, if any. */
+    settling: settling ? toWireAuction(settling) : null,
+    /** The outcome of the last clear; null before the first. */
+    lastClear: toWireLastClear(last),
   };
 }
 

@@ -2,6 +2,7 @@ import { ledgerRecord } from './account-records.js';
 import type { OrderArchive } from './order-archive.js';
 import { OrderIndex } from './order-index.js';
 import { SEED_BALANCES, seedWorld } from './seed.js';
+import type { EngineStateView } from './state-views.js';
 import type {
   Auction,
   EngineConfig,
@@ -18,9 +19,9 @@ import type {
 } from './types.js';
 
 /**
- * The engine's whole state, for `checkInvariants` and debugging; its shape follows the engine's
- * internals and is not a stable API.
- * @hidden
+ * The engine's whole state, writable: private to src/simulator/engine/ (.dependency-cruiser.cjs
+ * `engine-state-private`), whose VenueEngine is its only writer. Outside engine/ it is read as an
+ * EngineStateView (state-views.ts) and changed only through the engine's operations.
  */
 export interface EngineState {
   entities: Map<string, Entity>;
@@ -157,7 +158,9 @@ export function newAuction(auctionId: number, opensAt: number, config: EngineCon
   };
 }
 
-export function currencyTotals(state: EngineState): {
+export function currencyTotals(
+  state: Pick<EngineStateView, 'house' | 'issuer' | 'entities' | 'fiatAccounts' | 'wallets'>,
+): {
   usdCents: number;
   stablecoinCents: number;
   eurCents: number;

@@ -1,10 +1,10 @@
 /**
  * The background participants as venue entities: each its own entity with its own API key, wallet,
- * bank and venue-only balance, added to a fresh engine state next to the seeded ones. Their ids
- * are fixed by their number (prefix 5, beside the seeded 1 to 4), so a run can be replayed.
+ * bank and venue-only balance, added through the engine's seeder (engine/seeder.ts) next to the
+ * seeded ones. Their ids are fixed by their number (prefix 5, beside the seeded 1 to 4), so a run
+ * can be replayed.
  */
-import { addEntity } from '../engine/new-entity.js';
-import { currencyTotals, type EngineState } from '../engine/state.js';
+import type { EngineSeeder } from '../engine/seeder.js';
 import type { FundingSide } from '../engine/types.js';
 
 /** One background participant's account, as the population acts through it. */
@@ -32,12 +32,11 @@ export function participantIds(number: number) {
 
 /**
  * Adds the participants, each holding `balanceCents` in its stablecoin wallet (what BURN orders
- * draw on), as venue-only balance (MINT orders; prefunded like the seeded minter's: a wire that
- * already settled, whose USD the issuer holds) and in its bank. The seeded ledgers and the opening
- * totals are set again, so the invariants count the participants' money as there from the start.
+ * draw on), as venue-only balance (MINT orders; the seeder prefunds it like the seeded minter's)
+ * and in its bank.
  */
 export function addParticipants(
-  state: EngineState,
+  seeder: EngineSeeder,
   people: readonly { name: string; fundingSide: FundingSide }[],
   balanceCents: number,
 ): ParticipantAccount[] {
@@ -45,7 +44,7 @@ export function addParticipants(
   people.forEach((p, i) => {
     const number = i + 1;
     const ids = participantIds(number);
-    addEntity(state, {
+    seeder.addEntity({
       ids,
       name: p.name,
       fundingSide: p.fundingSide,
@@ -55,10 +54,5 @@ export function addParticipants(
     });
     accounts.push({ number, name: p.name, ...ids });
   });
-  const prefund = balanceCents * people.length;
-  state.issuer.usdCents += prefund;
-  state.issuer.stablecoinCents -= prefund;
-  state.seededLedgers = { house: state.seededLedgers.house, issuer: { ...state.issuer } };
-  state.initialTotals = currencyTotals(state);
   return accounts;
 }

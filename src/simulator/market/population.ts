@@ -5,11 +5,11 @@
  * the market channel like anyone's. Deterministic: one seeded generator, drawn in a fixed order.
  */
 import { VenueError } from '../engine/errors.js';
+import type { MarketDesk } from '../engine/market-desk.js';
 import { formatCentiBps, formatCents, parseCentiBps, parseCents } from '../engine/money.js';
-import { requireEligible } from '../engine/orders.js';
-import { placeOrder, placeParsed } from '../engine/placement.js';
-import { type EngineContext, type EngineState, mustEntity } from '../engine/state.js';
-import type { Auction, OrderType, PostFillAction } from '../engine/types.js';
+import type { EngineSeeder } from '../engine/seeder.js';
+import type { AuctionView } from '../engine/state-views.js';
+import type { OrderType, PostFillAction } from '../engine/types.js';
 import { type MarketConfig, MarketConfigError } from './config.js';
 import { addParticipants, type ParticipantAccount } from './entities.js';
 import { idMiddle, idPrefix, idTail } from '../engine/market-order-ids.js';
@@ -55,9 +55,8 @@ const cents = (usd: string) => parseCents(usd) as number;
 const centi = (bps: string) => parseCentiBps(bps) as number;
 
 /** Per entity, its roll orders alive: resting in `auction`, or settling with a remainder to roll. */
-function rollsAlive(state: EngineState, auction: Auction): Map<string, number> {
+function rollsAlive(auction: AuctionView, settling: AuctionView | undefined): Map<string, number> {
   const out = new Map<string, number>();
-  const settling = state.settlingAuctionId === null ? undefined : state.auctions.get(state.settlingAuctionId);
   // Both books in turn, without copying them into one array first.
   for (const orders of [auction.orders, settling?.orders ?? []])
     for (const o of orders) {
@@ -117,7 +116,7 @@ export class MarketPopulation {
   }
 
   /** Adds the participants' entities to a fresh state. */
-  seed(state: EngineState): void {
+  seed(seeder: EngineSeeder): void {
     const { noise, lp, balance } = this.sizes;
     const balanceCents = cents(balance);
     // Wallet, venue-only balance and bank for each: the totals must stay exact integers.
@@ -135,7 +134,7 @@ export class MarketPopulation {
         fundingSide: 'BURN' as OrderType,
       })),
     ];
-    const accounts = addParticipants(state, people, balanceCents);
+    const accounts = addParticipants(seeder, people, balanceCents);
     this.participants = accounts.map((a, i) => ({
       ...a,
       kind: i < noise ? 'noise' : 'lp',
@@ -146,7 +145,7 @@ export class MarketPopulation {
   }
 
   /** Places the participants' orders in an auction that just opened. */
-  onOpened(ctx: EngineContext, auction: Auction): void {
+  onOpened(desk: MarketDesk, auction: AuctionView): void {
     const config = this.configFor(auction.auctionId);
     const r = this.random;
     if (this.burstLeft === 0 && r.next() < config.bursts.chance)
@@ -160,8 +159,8 @@ export class MarketPopulation {
     }
     const oneSided = this.oneSidedLeft > 0;
     if (oneSided) this.oneSidedLeft--;
-    const ref = config.liquidity.referenceFeeBps ?? formatCentiBps(ctx.config.referenceFeeCentiBps);
-    const rolling = rollsAlive(ctx.state, auction);
+    const ref = config.liquidity.referenceFeeBps ?? formatCentiBps(desk.config.referenceFeeCentiBps);
+    const rolling = rollsAlive(auction, desk.settling());
     // The configuration's decimals read once per auction, not once per participant or order.
     const at: AuctionTerms = {
       idPrefix: idPrefix(auction.auctionId),
@@ -175,15 +174,15 @@ export class MarketPopulation {
     for (const p of this.participants) {
       if (p.kind === 'noise') {
         if (p.rank >= config.noise.count || (oneSided && p.side !== this.oneSidedSide)) continue;
-        this.noise(ctx, at, p, config.noise, burst ? Math.max(1, config.bursts.factor) : 1, rolling);
+        this.noise(desk, at, p, config.noise, burst ? Math.max(1, config.bursts.factor) : 1, rolling);
       } else if (p.rank < config.liquidity.count) {
-        this.quote(ctx, auction, at, p);
+        this.quote(desk, auction, at, p);
       }
     }
   }
 
   private noise(
-    ctx: EngineContext,
+    desk: MarketDesk,
     at: AuctionTerms,
     p: Participant,
     c: MarketConfig['noise'],
@@ -206,16 +205,16 @@ export class MarketPopulation {
         if (alive >= c.maxResting) election = 'cancel';
         else rolling.set(p.entityId, alive + 1);
       }
-      if (!this.place(ctx, at, p, k, p.side, amount, market ? null : limit, election)) return;
+      if (!this.place(desk, at, p, k, p.side, amount, market ? null : limit, election)) return;
     }
   }
 
   /** A liquidity provider quotes one side per auction, alternating, a half-spread off the reference. */
-  private quote(ctx: EngineContext, auction: Auction, at: AuctionTerms, p: Participant): void {
+  private quote(desk: MarketDesk, auction: AuctionView, at: AuctionTerms, p: Participant): void {
     const side: OrderType = (auction.auctionId + p.rank) % 2 === 0 ? 'BURN' : 'MINT';
     const { ref, half } = at;
     const limit = side === 'BURN' ? Math.max(0, ref - half) : ref + half;
-    this.place(ctx, at, p, 0, side, this.size(at.quoteSize), limit, 'cancel');
+    this.place(desk, at, p, 0, side, this.size(at.quoteSize), limit, 'cancel');
   }
 
   /** A multiple of 100.00 between min and max (the venue's order amounts). */
@@ -229,13 +228,13 @@ export class MarketPopulation {
   }
 
   /**
-   * Through the venue's own rules (placeParsed: idempotency, limit, cap, wallet, self-match,
-   * balance), in integers: what placeOrder would read from the texts of these integers (its
-   * eligibility first, then the amount, currency and fee, which such texts always pass).
+   * Through the venue's own rules (the desk's placeParsed: eligibility, idempotency, limit, cap,
+   * wallet, self-match, balance), in integers: what placeOrder would read from the texts of these
+   * integers (eligibility first, then the amount, currency and fee, which such texts always pass).
    * A refusal is counted and ends this participant's turn.
    */
   private place(
-    ctx: EngineContext,
+    desk: MarketDesk,
     at: AuctionTerms,
     p: Participant,
     k: number,
@@ -253,7 +252,7 @@ export class MarketPopulation {
         !Number.isSafeInteger(amountCents) ||
         (limit !== null && !(Number.isSafeInteger(limit) && limit >= 0))
       )
-        placeOrder(ctx, p.entityId, {
+        desk.place(p.entityId, {
           idempotencyKey,
           orderType: side,
           amount: { amount: formatCents(amountCents), currency: 'USD' },
@@ -262,9 +261,7 @@ export class MarketPopulation {
           ...(burn ? { sourceWalletId: p.walletId, fiatAccountId: p.fiatAccountId } : {}),
         });
       else {
-        const entity = mustEntity(ctx.state, p.entityId);
-        requireEligible(entity);
-        placeParsed(ctx, entity, {
+        desk.placeParsed(p.entityId, {
           idempotencyKey,
           orderType: side,
           amountCents,

@@ -1,14 +1,14 @@
 /**
- * A scenario's entities on a fresh engine state: a seeded entity's opening balances replaced, a
+ * A scenario's entities on a fresh engine state, through the engine's seeder (engine/seeder.ts,
+ * which prefunds venue-only balances and books them): a seeded entity's opening balances replaced, a
  * new entity added with its own API key (`TEST_API_KEY:<name>:sim`), wallet, bank and venue-only
  * balance. Ids of new entities are fixed by their order in the file, so a run can be replayed, and
  * shaped as the seeded ones (docs/MARKET.md, Scenarios): the first group is 6 and the entity's
  * number, the tail says what the id names, as the seeded burner's do.
  */
 import { parseCents } from '../engine/money.js';
-import { addEntity } from '../engine/new-entity.js';
 import { SEEDED, type SeededName } from '../engine/seed.js';
-import { currencyTotals, type EngineState } from '../engine/state.js';
+import type { EngineSeeder } from '../engine/seeder.js';
 import type { ScenarioEntity } from './schema.js';
 
 /**
@@ -28,45 +28,31 @@ export function scenarioEntityIds(number: number) {
 
 const cents = (usd: string | undefined) => (usd === undefined ? undefined : (parseCents(usd) as number));
 
-/**
- * Sets the balances and adds the entities (names checked by check.ts). A venue-only balance is
- * prefunded as the seeded minter's is (a wire that already settled, whose USD the issuer holds);
- * the seeded ledgers and opening totals are set again, so the invariants count it from the start.
- */
-export function applyEntities(state: EngineState, entities: Readonly<Record<string, ScenarioEntity>>): void {
-  let prefund = 0;
+/** Sets the balances and adds the entities (names checked by check.ts). */
+export function applyEntities(
+  seeder: EngineSeeder,
+  entities: Readonly<Record<string, ScenarioEntity>>,
+): void {
   let added = 0;
   for (const [name, e] of Object.entries(entities)) {
-    const seeded = Object.hasOwn(SEEDED, name) ? SEEDED[name as SeededName] : undefined;
     const wallet = cents(e.wallet);
     const venue = cents(e.venueBalance);
     const bank = cents(e.bank);
-    if (seeded) {
-      const entity = state.entities.get(seeded.entityId);
-      if (!entity) continue;
-      const w = state.wallets.get(seeded.walletId);
-      if (w && wallet !== undefined) w.balanceCents = wallet;
-      const f = state.fiatAccounts.get(seeded.fiatAccountId);
-      if (f && bank !== undefined) f.balanceCents = bank;
-      if (venue !== undefined) {
-        prefund += venue - entity.venueBalanceCents;
-        entity.venueBalanceCents = venue;
-      }
+    if (Object.hasOwn(SEEDED, name)) {
+      seeder.setOpeningBalances(name as SeededName, {
+        walletCents: wallet,
+        venueCents: venue,
+        bankCents: bank,
+      });
       continue;
     }
-    const ids = scenarioEntityIds(++added);
-    const entity = addEntity(state, {
-      ids,
+    seeder.addEntity({
+      ids: scenarioEntityIds(++added),
       name,
       fundingSide: e.fundingSide ?? 'BURN',
       walletCents: wallet ?? 0,
       venueCents: venue ?? 0,
       bankCents: bank ?? 0,
     });
-    prefund += entity.venueBalanceCents;
   }
-  state.issuer.usdCents += prefund;
-  state.issuer.stablecoinCents -= prefund;
-  state.seededLedgers = { house: state.seededLedgers.house, issuer: { ...state.issuer } };
-  state.initialTotals = currencyTotals(state);
 }

@@ -8,9 +8,11 @@
  */
 import type { EnginePopulation } from '../engine/engine.js';
 import type { FaultSettings } from '../engine/faults.js';
+import type { MarketDesk } from '../engine/market-desk.js';
 import { parseCents } from '../engine/money.js';
-import type { EngineContext, EngineState } from '../engine/state.js';
-import type { Auction, SettlementFaults } from '../engine/types.js';
+import type { EngineSeeder } from '../engine/seeder.js';
+import type { AuctionView } from '../engine/state-views.js';
+import type { SettlementFaults } from '../engine/types.js';
 import { MARKET_PRESETS, type MarketConfig } from '../market/config.js';
 import { MarketPopulation, populationFor } from '../market/population.js';
 import type { ResolvedScenario } from './check.js';
@@ -80,25 +82,25 @@ export class ScenarioRun implements EnginePopulation {
     } else this.market = market && populationFor(market, seed);
   }
 
-  seed(state: EngineState): void {
-    applyEntities(state, this.scenario.entities);
-    this.market?.seed(state);
+  seed(seeder: EngineSeeder): void {
+    applyEntities(seeder, this.scenario.entities);
+    this.market?.seed(seeder);
   }
 
-  onOpened(ctx: EngineContext, auction: Auction): void {
+  onOpened(desk: MarketDesk, auction: AuctionView): void {
     const auctionId = auction.auctionId;
     const phase = this.scenario.phases.find((p) => p.fromAuction === auctionId);
     const faults = this.scenario.faults.find((f) => f.atAuction === auctionId);
     if (phase || faults)
-      this.hooks.control(ctx.time, {
+      this.hooks.control(desk.time, {
         auctionId,
         ...(phase ? { market: phase.market } : {}),
         ...(faults ? { faults: faults.set } : {}),
       });
     // Auction 1's faults are in force from creation (initialFaults); a later set from this step
     // on, settlements within it included.
-    if (faults && auctionId > 1) ctx.faults = this.hooks.setFaults(faults.set);
-    this.market?.onOpened(ctx, auction);
+    if (faults && auctionId > 1) desk.setFaults(this.hooks.setFaults(faults.set));
+    this.market?.onOpened(desk, auction);
   }
 
   expectedOrders(fromAuctionId: number, auctions: number, capPerEntity: number, ceiling: number): number {

@@ -7,9 +7,8 @@ import type { z } from 'zod';
 import { MatchVenueError } from '../../contract/base-error.js';
 import type { EngineSnapshot, VenueEngine } from '../engine/engine.js';
 import { type Faults, FaultsBody } from '../engine/faults.js';
-import { checkInvariants } from '../engine/invariants.js';
 import { SnapshotReferenceError } from '../engine/snapshot.js';
-import type { EngineState } from '../engine/state.js';
+import type { EngineStateView } from '../engine/state-views.js';
 import type { EngineConfig } from '../engine/types.js';
 import { type MarketConfig, MarketConfigError, resolveMarket } from '../market/config.js';
 import type { MarketPopulation, PopulationState } from '../market/population.js';
@@ -169,7 +168,7 @@ export interface PreparedRestore {
 export function prepareRestore(
   input: unknown,
   build: (setup: EngineSetup) => { engine: VenueEngine; population: MarketPopulation | undefined },
-  current: EngineState,
+  current: Pick<EngineStateView, 'entities'>,
 ): PreparedRestore {
   const { document: d, market, faults } = checkSnapshot(input);
   const setup = { market, seed: d.seed, config: d.config };
@@ -183,13 +182,14 @@ export function prepareRestore(
       throw new SnapshotError(`snapshot ${err.message}`, 'engine.state');
     throw err;
   }
+  const built = engine.state;
   for (const p of population?.accounts() ?? []) {
-    const e = engine.state.entities.get(p.entityId);
-    const wallet = engine.state.wallets.get(p.walletId);
+    const e = built.entities.get(p.entityId);
+    const wallet = built.wallets.get(p.walletId);
     if (
       !e?.hasAccount ||
       wallet?.entityId !== e.id ||
-      engine.state.fiatAccounts.get(p.fiatAccountId)?.entityId !== e.id
+      built.fiatAccounts.get(p.fiatAccountId)?.entityId !== e.id
     )
       throw new SnapshotError(
         `snapshot engine.state.entities must hold the market's participant ${p.name} (entity ${p.entityId}) with its wallet and fiat account`,
@@ -197,7 +197,7 @@ export function prepareRestore(
       );
   }
   // Without the checks only the whole history explains: a store's document has evicted it.
-  const broken = checkInvariants(engine.state, { records: false });
+  const broken = engine.checkInvariants({ records: false });
   if (broken.length > 0)
     throw new SnapshotError(`snapshot engine.state: the books do not balance: ${broken[0]}`, 'engine.state');
   if (d.market) population?.setState(d.market.state);

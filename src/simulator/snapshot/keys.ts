@@ -6,7 +6,7 @@
  * simulator leaves every bot's key working), else a new random one (read it from `/_sim/state` with
  * the control token). A document with its keys restores them exactly, as before.
  */
-import type { EngineState } from '../engine/state.js';
+import type { EngineStateView } from '../engine/state-views.js';
 import type { Entity } from '../engine/types.js';
 
 /** A document's entity: its key may be withheld. */
@@ -20,7 +20,10 @@ function freshKey(name: string): string {
 }
 
 /** `entities` with every withheld key filled (see above); each key distinct from every other. */
-export function withKeys(entities: readonly DocumentEntity[], current: EngineState): Entity[] {
+export function withKeys(
+  entities: readonly DocumentEntity[],
+  current: Pick<EngineStateView, 'entities'>,
+): Entity[] {
   if (entities.every((e) => e.apiKey !== null)) return entities as Entity[];
   const taken = new Set<string>();
   for (const e of entities) if (e.apiKey !== null) taken.add(e.apiKey);

@@ -45,8 +45,15 @@ export const DEFAULT_RETAIN_MS = 60_000;
  */
 export const DEFAULT_CHECKPOINT_MS = 1_800_000;
 
-/** The engine's eviction (VenueEngine.evict): what leaves memory at a cutoff, as one batch. */
-export type Evict = (cutoffMs: number) => EvictedBatch;
+/** What a store takes from its simulator: the running engine's batches, and documents of the rest. */
+export interface StoreSource {
+  /** Simulated now (ms). */
+  now(): number;
+  /** The running engine's eviction (VenueEngine.evict): what leaves memory at a cutoff. */
+  evict(cutoffMs: number): EvictedBatch;
+  /** The simulator's snapshot document, for a checkpoint (it steps the engine first). */
+  document(): unknown;
+}
 
 export class SimulatorStore {
   /** What the engine's listing and getOrder read from the file. */
@@ -60,7 +67,12 @@ export class SimulatorStore {
   private closed = false;
   private failure: StoreWriteError | undefined;
 
-  private constructor(orders: OrderStore, retainMs: number, checkpointMs: number) {
+  private constructor(
+    orders: OrderStore,
+    private readonly source: StoreSource,
+    retainMs: number,
+    checkpointMs: number,
+  ) {
     this.orders = orders;
     this.retainMs = retainMs;
     this.checkpointMs = checkpointMs;
@@ -68,7 +80,7 @@ export class SimulatorStore {
   }
 
   /** Opens (or creates) the file; throws StoreUnavailableError without better-sqlite3. */
-  static open(option: StoreOption, load?: ModuleLoader): SimulatorStore {
+  static open(option: StoreOption, source: StoreSource, load?: ModuleLoader): SimulatorStore {
     const {
       file,
       retainMs = DEFAULT_RETAIN_MS,
@@ -81,7 +93,7 @@ export class SimulatorStore {
       throw new RangeError('store.retainMs must be a positive integer of milliseconds');
     if (!Number.isInteger(checkpointMs) || checkpointMs < 1)
       throw new RangeError('store.checkpointMs must be a positive integer of milliseconds');
-    return new SimulatorStore(new OrderStore(loadSqlite(load), file), retainMs, checkpointMs);
+    return new SimulatorStore(new OrderStore(loadSqlite(load), file), source, retainMs, checkpointMs);
   }
 
   /** The last checkpoint's snapshot document, to resume from; undefined for a new file. */
@@ -92,17 +104,16 @@ export class SimulatorStore {
 
   /**
    * After an engine step: an eviction when a window passed, with a checkpoint when one is due.
-   * `evict` is the engine's (VenueEngine.evict): it takes the batch out of memory. `snapshot` takes
-   * the simulator's document (it steps the engine again; `busy` keeps that from evicting inside
-   * this one).
+   * The checkpoint's document steps the engine again: `busy` keeps that from evicting inside this.
    */
-  afterStep(now: number, evict: Evict, snapshot: () => unknown): void {
+  afterStep(): void {
     if (this.busy || this.closed || this.failure) return;
+    const now = this.source.now();
     this.lastEvictionAt ??= now;
     this.lastCheckpointAt ??= now;
     if (now - this.lastEvictionAt < this.retainMs) return;
     try {
-      this.evict(now, evict, now - this.lastCheckpointAt >= this.checkpointMs ? snapshot : undefined);
+      this.evict(now, now - this.lastCheckpointAt >= this.checkpointMs);
     } catch (err) {
       // Thrown once, by this step; from here on nothing leaves memory (the file cannot take it),
       // and `close()` throws it again.
@@ -111,17 +122,17 @@ export class SimulatorStore {
     }
   }
 
-  /** Evicts what is old enough; with `snapshot`, commits the document of the rest with it. */
-  private evict(now: number, evict: Evict, snapshot: (() => unknown) | undefined): void {
+  /** Evicts what is old enough; with `checkpoint`, commits the document of the rest with it. */
+  private evict(now: number, checkpoint: boolean): void {
     this.busy = true;
     try {
       // Before anything leaves memory: a writer that failed takes nothing more, so nothing is lost.
       this.orders.ready();
-      const batch = evict(now - this.retainMs);
-      const doc = snapshot && JSON.stringify(snapshot());
+      const batch = this.source.evict(now - this.retainMs);
+      const doc = checkpoint ? JSON.stringify(this.source.document()) : undefined;
       this.orders.evict(batch, doc);
       this.lastEvictionAt = now;
-      if (snapshot) this.lastCheckpointAt = now;
+      if (checkpoint) this.lastCheckpointAt = now;
     } finally {
       this.busy = false;
     }
@@ -129,13 +140,15 @@ export class SimulatorStore {
 
   /**
    * A reset or a restore starts another history: the stored orders belong to the old one, so
-   * they go, and the new state is the checkpoint. `baselines`: what the new state's activity logs
-   * count before their first entries (VenueEngine.activityBaselines).
+   * they go, and the new state is the checkpoint: `doc`, taken without a step (one would act on
+   * the old history's file). `baselines`: what the new state's activity logs count before their
+   * first entries (VenueEngine.activityBaselines).
    */
-  restart(now: number, baselines: ActivityEntry[], snapshot: () => unknown): void {
+  restart(doc: unknown, baselines: ActivityEntry[]): void {
     this.busy = true;
+    const now = this.source.now();
     try {
-      this.orders.replaceAll(JSON.stringify(snapshot()), baselines);
+      this.orders.replaceAll(JSON.stringify(doc), baselines);
       this.lastEvictionAt = now;
       this.lastCheckpointAt = now;
     } finally {
@@ -148,11 +161,11 @@ export class SimulatorStore {
    * failure, an earlier one or that of this last checkpoint (the file and its thread are closed
    * all the same).
    */
-  close(now: number, evict: Evict, snapshot: () => unknown): void {
+  close(): void {
     if (this.closed) return;
     this.closed = true;
     try {
-      if (!this.failure) this.evict(now, evict, snapshot);
+      if (!this.failure) this.evict(this.source.now(), true);
     } finally {
       this.orders.close();
     }

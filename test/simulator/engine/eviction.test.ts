@@ -182,12 +182,12 @@ describe('engine: evictFinalOrders', () => {
       }
       const cutoff = mine.now() - 20_000;
       const byEntity = new Map<string, Order[]>();
-      const gone = evictFinalOrders(mine.engine.state, cutoff, byEntity);
+      const gone = evictFinalOrders(mine.engine.writableState(), cutoff, byEntity);
       const evicted = gone.map((o) => o.orderId);
-      expect(evicted).toEqual(referenceEvict(theirs.engine.state, cutoff).map((o) => o.orderId));
+      expect(evicted).toEqual(referenceEvict(theirs.engine.writableState(), cutoff).map((o) => o.orderId));
       // The groups it hands the store: each entity's evicted orders, in order (what packOrders takes).
       expect([...byEntity]).toEqual([...groupByEntity(gone)]);
-      expect(view(mine.engine.state)).toEqual(view(theirs.engine.state));
+      expect(view(mine.engine.writableState())).toEqual(view(theirs.engine.writableState()));
       total += evicted.length;
     }
     // The market made orders to evict, and the two stayed alike while it ran on.

@@ -68,7 +68,8 @@ async function busyState() {
     await d.clear(i % 3 !== 2);
   }
   expect((await d.wire(MINTER.entityId, '100.00')).status).toBe(200);
-  return { sim: d.sim, state: d.sim.engine.state };
+  // exportEngineState is the engine's own: it takes the engine's state, not the read-only view.
+  return { sim: d.sim, state: d.sim.engine.writableState() };
 }
 
 describe('exportEngineState', () => {
@@ -117,7 +118,7 @@ describe('exportEngineState', () => {
       const { orders, auctions } = fork.engine.state;
       expect(new Set([...orders.values()].map(keysOf))).toEqual(new Set([orderKeys]));
       expect(new Set([...auctions.values()].map(keysOf))).toEqual(new Set([auctionKeys]));
-      expect(JSON.stringify(exportEngineState(fork.engine.state))).toBe(text);
+      expect(JSON.stringify(exportEngineState(fork.engine.writableState()))).toBe(text);
     }
   });
 });

@@ -207,12 +207,20 @@ describe('store: listings while the store changes', () => {
 });
 
 describe('store: options and the optional driver', () => {
+  // The store never reads its source when it cannot open.
+  const NO_SOURCE = {
+    now: () => 0,
+    evict: () => {
+      throw new Error('not read');
+    },
+    document: () => ({}),
+  };
   it('names the install command when better-sqlite3 cannot be loaded', () => {
     const missing = () => {
       throw new Error("Cannot find module 'better-sqlite3'\nRequire stack: ...");
     };
-    expect(() => SimulatorStore.open(join(dir, 'x.db'), missing)).toThrow(StoreUnavailableError);
-    expect(() => SimulatorStore.open(join(dir, 'x.db'), missing)).toThrow(
+    expect(() => SimulatorStore.open(join(dir, 'x.db'), NO_SOURCE, missing)).toThrow(StoreUnavailableError);
+    expect(() => SimulatorStore.open(join(dir, 'x.db'), NO_SOURCE, missing)).toThrow(
       "store needs better-sqlite3 (12.x, an optional peer dependency), which could not be loaded (Cannot find module 'better-sqlite3'); install it with: npm install --save-exact better-sqlite3@12.9.0",
     );
   });
