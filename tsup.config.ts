@@ -70,8 +70,8 @@ function embedBundledSources(dir: string): void {
 }
 
 // Two builds, one per format, since they differ in more than the output syntax: the CommonJS one
-// carries jose inside it (below) and has no CLI. Both write into dist/ at once, so neither may
-// clean it; it is emptied here, once, before either starts.
+// carries jose inside it (below) and has no CLI; and the store's writer thread. All write into
+// dist/ at once, so none may clean it; it is emptied here, once, before any starts.
 export default defineConfig(() => {
   rmSync('dist', { recursive: true, force: true });
   return [
@@ -99,6 +99,16 @@ export default defineConfig(() => {
         copyFileSync('node_modules/jose/LICENSE.md', 'dist/jose.LICENSE.md');
         embedBundledSources('dist');
       },
+    },
+    {
+      ...shared,
+      // The store's writer thread, which a Worker starts from this file (src/simulator/store/
+      // writer-entry.ts finds it from either format's simulator): one ES module, split from
+      // nothing, so the thread loads only what it runs. No types: nothing imports it.
+      entry: { 'simulator/store-writer': 'src/simulator/store/writer-thread.ts' },
+      format: 'esm',
+      splitting: false,
+      esbuildOptions: esbuildOptionsFor(false),
     },
   ];
 });

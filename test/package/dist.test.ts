@@ -1,7 +1,6 @@
 // Checks the published artifacts (dist/), not the source: `npm test` builds before running vitest.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -124,38 +123,5 @@ describe('built package', () => {
   it('ships the simulator CLI with a shebang', () => {
     const cli = readFileSync(join(dist, 'simulator/cli.js'), 'utf8');
     expect(cli.startsWith('#!/usr/bin/env node')).toBe(true);
-  });
-
-  // The store writes from its own thread (src/simulator/store/writer.ts), started from text in the
-  // bundle: started as a CommonJS script, a thread that inherited --input-type=module (a flag, or
-  // NODE_OPTIONS) read it as an ES module and died before it could report.
-  it('writes a store from the ESM and the CommonJS build, whatever flags node was started with', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'match-venue-dist-store-'));
-    const run = (file: string) =>
-      `const sim = s.createSimulator({ seed: 1, market: 'busy', store: { file: ${JSON.stringify(join(dir, file))}, retainMs: 10000 } });
-       for (let i = 0; i < 12; i++) sim.advance(10000);
-       const listed = (await sim.handle(new Request('http://sim/v1/match/orders?pageSize=1', { headers: { authorization: 'Bearer TEST_API_KEY:noise-0001:sim' } }))).status;
-       await sim.close();
-       console.log(listed);`;
-    try {
-      const esm = node([
-        '--input-type=module',
-        '-e',
-        `const s = await import('match-venue/simulator'); ${run('esm.db')}`,
-      ]);
-      // The same flag through NODE_OPTIONS, which a worker thread reads too.
-      const viaEnv = execFileSync(
-        process.execPath,
-        ['-e', `const s = await import('match-venue/simulator'); ${run('env.db')}`],
-        { cwd: root, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '--input-type=module' } },
-      ).trim();
-      const cjs = node([
-        '-e',
-        `const s = require('match-venue/simulator'); (async () => { ${run('cjs.db')} })();`,
-      ]);
-      expect([esm, viaEnv, cjs]).toEqual(['200', '200', '200']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
   });
 });

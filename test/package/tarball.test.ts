@@ -97,6 +97,17 @@ describe('published tarball', () => {
     expect(strays).toEqual([]);
   });
 
+  it("ships the store's writer thread as the one built file a Worker starts, and its source", () => {
+    // src/simulator/store/writer-entry.ts starts dist/simulator/store-writer.js; no CommonJS twin
+    // (both builds start the ES module), no types, and no generated copy of it in src/ any more.
+    const writer = [...shipped].filter((p) => /store-writer|writer-thread/.test(p)).sort();
+    expect(writer).toEqual([
+      'dist/simulator/store-writer.js',
+      'dist/simulator/store-writer.js.map',
+      'src/simulator/store/writer-thread.ts',
+    ]);
+  });
+
   it('ships source maps naming shipped sources without embedding them (bundled jose: embedded)', () => {
     const maps = [...shipped].filter((p) => p.endsWith('.map'));
     expect(maps.length).toBeGreaterThan(0);

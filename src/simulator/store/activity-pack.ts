@@ -5,8 +5,8 @@
  * Encoding a thousand entities' rows as JSON and posting them as arrays of strings took 0.4 ms of
  * each auction on the simulator's thread (profiled, a stored day).
  *
- * The writer thread's bundle includes this module (scripts/generate-store-writer.ts), so it
- * imports Node's modules and types only.
+ * The writer thread's built file (dist/simulator/store-writer.js, tsup.config.ts) carries this
+ * module, so it imports Node's modules and types only: the thread loads nothing it does not run.
  */
 import type { ActivityEntry } from '../engine/account.js';
 import { groupByEntity } from '../engine/group-by.js';

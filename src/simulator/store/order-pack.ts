@@ -9,8 +9,8 @@
  * copies an order. Strings of few values (an entity, a status, a wallet) are sent once per
  * eviction as a list and named by their index; an order's own ids go as UTF-8 bytes.
  *
- * The writer thread's bundle includes this module (scripts/generate-store-writer.ts), so it
- * imports Node's modules and types only.
+ * The writer thread's built file (dist/simulator/store-writer.js, tsup.config.ts) carries this
+ * module, so it imports Node's modules and types only: the thread loads nothing it does not run.
  */
 import { Buffer } from 'node:buffer';
 import type { Order } from '../engine/types.js';

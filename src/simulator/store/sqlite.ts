@@ -41,7 +41,10 @@ export type DatabaseConstructor = new (file: string, options?: DatabaseOptions) 
 /** The exact command that installs the driver, named by the error (12.x: 13.x needs Node 22). */
 export const SQLITE_INSTALL = 'npm install --save-exact better-sqlite3@12.9.0';
 
-/** `store` was given but better-sqlite3 cannot be loaded. */
+/**
+ * `store` was given but cannot run here: better-sqlite3 cannot be loaded, or the writer thread has
+ * no file to start from (writer-entry.ts). The message names what to install or build.
+ */
 export class StoreUnavailableError extends MatchVenueError {
   static override readonly kind = 'SIM_STORE_UNAVAILABLE';
   /** Always `StoreUnavailableError`. */

@@ -3,11 +3,11 @@
  * and reports the commit in the shared state. SQLite took about half of a stored run's time on
  * the simulator's thread (day bench, 600 auctions: 10 of 24 s); here it overlaps with trading.
  *
- * It runs as an ES module's text (writer-thread.generated.ts: scripts/generate-store-writer.ts
- * bundles this file with what it imports) so that the Worker starts the same way from src/ under
- * tsx or vitest and from dist/ as ESM or CommonJS, with no file to find at run time. So what it
- * imports imports nothing but Node's modules and types (order-pack.ts, activity-pack.ts,
- * order-row.ts, id-buckets.ts, id-filter.ts, store-file.ts).
+ * The build makes it one ES module with what it imports, dist/simulator/store-writer.js
+ * (tsup.config.ts), which a Worker starts from either build; from src/ (vitest, tsx) the Worker
+ * loads this file through tsx (writer-entry.ts). What it imports imports nothing but Node's
+ * modules and types (order-pack.ts, activity-pack.ts, order-row.ts, id-buckets.ts, id-filter.ts,
+ * store-file.ts), so the thread loads nothing it does not run.
  */
 
 import { Buffer } from 'node:buffer';

@@ -11,8 +11,8 @@ import { MatchVenueError } from '../../contract/base-error.js';
 import type { ActivityEntry } from '../engine/account.js';
 import type { Order } from '../engine/types.js';
 import { groupByEntity } from '../engine/group-by.js';
+import { writerEntry } from './writer-entry.js';
 import { type Batch, SLOTS, type WriterMessage, type WriterSetup } from './writer-protocol.js';
-import { WRITER_THREAD_SOURCE } from './writer-thread.generated.js';
 
 /**
  * Batches posted and not yet committed before an eviction waits: bounds the memory they hold. Four:
@@ -60,8 +60,12 @@ export class StoreWriter {
   private crash: Error | undefined;
   private failed: StoreWriteError | undefined;
 
-  /** `sqlite`: the module name or path better-sqlite3 loads from on this thread. */
+  /**
+   * `sqlite`: the module name or path better-sqlite3 loads from on this thread. Throws
+   * StoreUnavailableError when the thread has no file to start from (writer-entry.ts).
+   */
   constructor(file: string, eviction: number, sqlite = 'better-sqlite3') {
+    const entry = writerEntry();
     this.posted = eviction;
     Atomics.store(this.state, SLOTS.committed, eviction);
     const setup: WriterSetup = {
@@ -71,11 +75,11 @@ export class StoreWriter {
       slots: SLOTS,
       errors: this.errors.port2,
     };
-    // An ES module from a data: URL: it runs as one whatever flags started this process (as eval'd
-    // text, --input-type=module in NODE_OPTIONS made a CommonJS script an ES module, which died).
-    // No execArgv: a loader such as tsx's has nothing to load in it.
-    const url = `data:text/javascript,${encodeURIComponent(WRITER_THREAD_SOURCE)}`;
-    this.worker = new Worker(new URL(url), { execArgv: [], workerData: setup, transferList: [setup.errors] });
+    // An ES module from a file (or, from source, a data: URL), started with none of this process's
+    // flags, which it does not need: neither its execArgv nor NODE_OPTIONS, which a worker reads from
+    // its env (--input-type=module there refuses any file as a thread's entry).
+    const { NODE_OPTIONS: _flags, ...env } = process.env;
+    this.worker = new Worker(entry, { execArgv: [], env, workerData: setup, transferList: [setup.errors] });
     // Seen only between calls (the event cannot arrive while a wait blocks), and not fatal to the process.
     this.worker.on('error', (err) => {
       this.crash = err;
