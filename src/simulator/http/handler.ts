@@ -9,6 +9,8 @@ import type { PlatformHandler, SimulatorPort } from './port.js';
 import { type ResolvedRoute, resolveRoute } from './resolve-route.js';
 import { type Answer, answerToResponse, HttpError, invalidRequest, jsonAnswer } from './responses.js';
 
+export type { ResolvedRoute } from './resolve-route.js';
+
 /**
  * The `dropResponse` fault: the request was applied but its answer never arrives. In process this
  * is a rejection shaped like undici's `fetch failed`; the node server destroys the socket instead.
@@ -26,8 +28,6 @@ export class DroppedResponseError extends TypeError {
     });
   }
 }
-
-export type { ResolvedRoute } from './resolve-route.js';
 
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
 
@@ -209,12 +209,9 @@ export async function handleRequest(port: SimulatorPort, req: Request): Promise<
     body: req,
     web: () => req,
   };
-  const res = await dispatch(
-    port,
-    inbound,
-    requestId,
-    resolveRoute(port.platform, inbound.method, inbound.path),
-  );
+  // The route first, once: 404 and 405 before the key, the faults and the body.
+  const route = resolveRoute(port.platform, inbound.method, inbound.path);
+  const res = await dispatch(port, inbound, requestId, route);
   // HEAD: the GET's status and headers, no body (node:http drops it on its own).
   const head = inbound.method === 'HEAD';
   if (!(res instanceof Response)) {
