@@ -20,7 +20,9 @@
 // runs back up:
 //   engine/                                        the venue as a pure state machine; imports none of the others
 //   market/ scenario/ store/ clock/ events/ snapshot/   on the engine (market and store on the engine alone)
-//   http/ ws/ platform/ ui/                        the bindings; ui is built on http, never under it
+//   http/                                          the HTTP binding: routes, dispatch, node:http edges
+//   ws/ platform/ ui/                              the other bindings, on http (the platform hands its
+//                                                  routes to http through http/port.ts)
 //   serve/                                         listen(): the bindings on node:http
 //   simulator.ts, options.ts, index.ts, ...        the composition root
 //   cli/, cli.ts                                   the command line, on top
@@ -126,12 +128,21 @@ module.exports = {
       to: { path: '^src/simulator/', pathNot: `^src/simulator/(${SIM_DOMAIN}|${SIM_BINDINGS})/` },
     },
     {
+      name: 'simulator-http-under-bindings',
+      comment:
+        'The HTTP binding (http) is the one the others build on: it imports none of ws, platform or ui. The ' +
+        'platform hands its routes to the dispatch through http/port.ts (PlatformPort), listen() hands http the ' +
+        'dashboard asset paths.',
+      severity: 'error',
+      from: { path: '^src/simulator/http/' },
+      to: { path: '^src/simulator/(ws|platform|ui)/' },
+    },
+    {
       name: 'simulator-ui-on-http',
       comment:
-        'The dashboard (ui) is built on the HTTP binding, never under it: http, ws and platform do not import ui ' +
-        '(listen() hands http the dashboard asset paths).',
+        'The dashboard (ui) is built on the HTTP binding, beside ws and platform, which do not import it.',
       severity: 'error',
-      from: { path: '^src/simulator/(http|ws|platform)/' },
+      from: { path: '^src/simulator/(ws|platform)/' },
       to: { path: '^src/simulator/ui/' },
     },
     {

@@ -4,9 +4,9 @@ import { defineConfig, type Options } from 'tsup';
 
 const entry = {
   index: 'src/index.ts',
-  // Public entries of the testing layer (src/testing/README.md): `./simulator` is the simulator's
-  // own API plus createMockVenue; `./testing` is what mock mode loads.
-  'simulator/index': 'src/testing/simulator.ts',
+  // `./simulator` is the simulator's own API, nothing of the testing layer; `./testing` (what mock
+  // mode loads, createMockVenue) and `./msw` are the testing layer's (src/testing/README.md).
+  'simulator/index': 'src/simulator/index.ts',
   'simulator/cli': 'src/simulator/cli.ts',
   'msw/index': 'src/testing/msw.ts',
   'testing/index': 'src/testing/index.ts',

@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     // Tests import the package by its published name; during tests that name is the source tree.
     alias: [
-      { find: /^match-venue\/simulator$/, replacement: src('testing/simulator.ts') },
+      { find: /^match-venue\/simulator$/, replacement: src('simulator/index.ts') },
       { find: /^match-venue\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^match-venue\/testing$/, replacement: src('testing/index.ts') },
       { find: /^match-venue\/webhooks$/, replacement: src('webhooks/index.ts') },

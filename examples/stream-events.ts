@@ -8,7 +8,8 @@
  *     npx tsx examples/stream-events.ts
  */
 import { type AccountEvent, isEvent, type MarketEvent, usd } from 'match-venue';
-import { createMockVenue, SEEDED } from 'match-venue/simulator';
+import { SEEDED } from 'match-venue/simulator';
+import { createMockVenue } from 'match-venue/testing';
 
 // Never hang a CI job: give up loudly after 20 s.
 const watchdog = setTimeout(() => {

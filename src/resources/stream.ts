@@ -84,7 +84,7 @@ export class Stream {
     if (wsUrl === undefined) {
       throw new ConfigurationError(
         'Streaming needs a WebSocket URL: pass wsUrl. A client served by a plain in-process handler has no ' +
-          "socket to stream on: use a client of createMockVenue() from 'match-venue/simulator', which streams from its simulator.",
+          "socket to stream on: use a client of createMockVenue() from 'match-venue/testing', which streams from its simulator.",
       );
     }
     const stream = connectStream(

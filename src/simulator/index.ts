@@ -1,3 +1,11 @@
+/**
+ * The reference simulator: {@link createSimulator} in-process or on a port, its controls, and the
+ * seeded entities ({@link SEEDED}). Clients bound to a simulator (`createMockVenue`,
+ * `getMockSimulator`) are test support: `match-venue/testing`.
+ *
+ * @module match-venue/simulator
+ */
+
 export {
   type AdvanceOptions,
   ClockJumpInProgressError,

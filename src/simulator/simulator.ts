@@ -11,7 +11,7 @@ import type { WireAuction } from './engine/rest-shapes.js';
 import type { EngineConfig, SimulatorEvent } from './engine/types.js';
 import { EventFanout, type EventInterest } from './events/event-fanout.js';
 import { type EventLog, newEventLog } from './events/event-log.js';
-import { dispatch, handleRequest, type Inbound, type Outcome } from './http/handler.js';
+import { dispatch, handleRequest, type Inbound, type Outcome, type ResolvedRoute } from './http/handler.js';
 import type { MaybeAsync } from './http/maybe-async.js';
 import type { SimulatorPort } from './http/port.js';
 import type { MarketConfig } from './market/config.js';
@@ -168,8 +168,8 @@ export class Simulator extends SimulatorReads {
    * The dispatch behind {@link handle} for node:http (no web Request): the answer, or a Promise of it.
    * @internal
    */
-  dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome> {
-    return dispatch(this.port, req, requestId);
+  dispatch(req: Inbound, requestId: string, route: ResolvedRoute): MaybeAsync<Outcome> {
+    return dispatch(this.port, req, requestId, route);
   }
 
   /** Serves HTTP and the WebSocket on a port (loopback, any free port by default). */

@@ -99,8 +99,9 @@ function trackStreams(venue: MatchVenue, open: Set<VenueStream>, isClosed: () =>
  *
  * @example
  * ```ts
- * import { createMockVenue, SEEDED } from 'match-venue/simulator';
  * import { usd } from 'match-venue';
+ * import { SEEDED } from 'match-venue/simulator';
+ * import { createMockVenue } from 'match-venue/testing';
  *
  * const mock = await createMockVenue();
  * const burner = mock.client('burner');

@@ -152,6 +152,10 @@ describe('layer boundaries (dependency-cruiser)', () => {
       "import { router } from '../http/router.js';\nexport const ui = router;\n",
     );
     write(
+      'src/simulator/platform/routes.ts',
+      "import { router } from '../http/router.js';\nexport const platform = router;\n",
+    );
+    write(
       'src/simulator/serve/listen.ts',
       "import { ui } from '../ui/serve.js';\nexport const listen = ui;\n",
     );
@@ -203,7 +207,15 @@ describe('layer boundaries (dependency-cruiser)', () => {
       'src/simulator/ws/__probe__.ts',
       "import { listen } from '../serve/listen.js';\nexport const p = listen;\n",
     );
-    write('src/simulator/http/__probe__.ts', "import { ui } from '../ui/serve.js';\nexport const p = ui;\n");
+    // The HTTP binding naming the platform (as http/handler.ts did for the platform's 404 and 405).
+    write(
+      'src/simulator/http/__probe__.ts',
+      "import { platform } from '../platform/routes.js';\nexport const p = platform;\n",
+    );
+    write(
+      'src/simulator/platform/__probe__.ts',
+      "import { ui } from '../ui/serve.js';\nexport const p = ui;\n",
+    );
     write(
       'src/simulator/serve/__probe__.ts',
       "import { simulator } from '../simulator.js';\nexport const p = simulator;\n",
@@ -271,7 +283,8 @@ describe('layer boundaries (dependency-cruiser)', () => {
       /^simulator-market-and-store-on-engine: src\/simulator\/store\/__probe__\.ts -> src\/simulator\/scenario\/run\.ts$/,
       /^simulator-domain-under-bindings: src\/simulator\/scenario\/__probe__\.ts -> src\/simulator\/http\/router\.ts$/,
       /^simulator-bindings-under-serve: src\/simulator\/ws\/__probe__\.ts -> src\/simulator\/serve\/listen\.ts$/,
-      /^simulator-ui-on-http: src\/simulator\/http\/__probe__\.ts -> src\/simulator\/ui\/serve\.ts$/,
+      /^simulator-http-under-bindings: src\/simulator\/http\/__probe__\.ts -> src\/simulator\/platform\/routes\.ts$/,
+      /^simulator-ui-on-http: src\/simulator\/platform\/__probe__\.ts -> src\/simulator\/ui\/serve\.ts$/,
       /^simulator-serve-under-root: src\/simulator\/serve\/__probe__\.ts -> src\/simulator\/simulator\.ts$/,
       /^simulator-cli-on-top: src\/simulator\/options\.ts -> src\/simulator\/cli\/args\.ts$/,
       /^core-imports-only-core-and-contract: src\/core\/__probe__\.ts -> src\/resources\/orders\.ts$/,

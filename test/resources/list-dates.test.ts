@@ -1,5 +1,6 @@
 import { usd, ValidationError } from 'match-venue';
-import { createMockVenue, SEEDED } from 'match-venue/simulator';
+import { SEEDED } from 'match-venue/simulator';
+import { createMockVenue } from 'match-venue/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 
 const mock = await createMockVenue({ clock: 'manual' });

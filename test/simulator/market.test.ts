@@ -1,10 +1,5 @@
-import {
-  checkInvariants,
-  createMockVenue,
-  createSimulator,
-  SEEDED,
-  type Simulator,
-} from 'match-venue/simulator';
+import { checkInvariants, createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { createMockVenue } from 'match-venue/testing';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MarketConfigError, resolveMarket } from '../../src/simulator/market/config.js';

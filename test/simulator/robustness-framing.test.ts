@@ -81,6 +81,15 @@ describe('malformed framing gets the JSON error body (issue 9.3d)', () => {
       },
     });
     conn.destroy();
+    // The route comes before the missing Host: a path no route has is still its 404.
+    const unrouted = await RawConnection.open(port);
+    unrouted.write('GET /nowhere HTTP/1.1\r\n\r\n');
+    const nowhere = await answer(unrouted);
+    expect({ status: nowhere.status, body: json(nowhere) }).toEqual({
+      status: 404,
+      body: { code: -1, message: 'No route for GET /nowhere' },
+    });
+    unrouted.destroy();
 
     const connect = await rawAnswer(
       port,

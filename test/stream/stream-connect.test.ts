@@ -1,5 +1,6 @@
 import { ConfigurationError, isEvent, MatchVenue, usd } from 'match-venue';
-import { createMockVenue, createSimulator, SEEDED } from 'match-venue/simulator';
+import { createSimulator, SEEDED } from 'match-venue/simulator';
+import { createMockVenue } from 'match-venue/testing';
 import { describe, expect, it } from 'vitest';
 
 /** Listening servers and open TCP sockets of this process, by kind. */

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isEvent, usd } from 'match-venue';
-import { createMockVenue, type MockVenue, SEEDED } from 'match-venue/simulator';
+import { SEEDED } from 'match-venue/simulator';
+import { createMockVenue, type MockVenue } from 'match-venue/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { attachWebSocket } from '../../src/simulator/ws/server.js';
 import { take } from './socket-server.js';

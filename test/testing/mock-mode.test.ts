@@ -1,8 +1,8 @@
 import net from 'node:net';
 import { APIConnectionError, isEvent, MatchVenue, usd } from 'match-venue';
-import { createMockVenue, SEEDED } from 'match-venue/simulator';
+import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getMockSimulator } from 'match-venue/testing';
+import { createMockVenue, getMockSimulator } from 'match-venue/testing';
 
 const burn = {
   orderType: 'BURN' as const,

@@ -1,18 +1,15 @@
 import { sleep } from '../../contract/retry-policy.js';
 import { ClockJumpInProgressError, ClockJumpTooLargeError } from '../clock/clock-jump.js';
 import { VenueError } from '../engine/errors.js';
-import { matchPlatformRoute } from '../platform/routes.js';
-import { platformControlRoutes } from '../platform/sns-endpoints.js';
 import { bearerKey, unknownKey } from './auth.js';
 import type { BodySource } from './body.js';
-import { controlRoutes } from './control-routes.js';
-import type { ControlHandler } from './market-routes.js';
 import { andThen, type MaybeAsync } from './maybe-async.js';
-import { type OperationRoute, runOperation } from './operations.js';
-import type { SimulatorPort } from './port.js';
+import { runOperation } from './operations.js';
+import type { PlatformHandler, SimulatorPort } from './port.js';
+import { type ResolvedRoute, resolveRoute } from './resolve-route.js';
 import { type Answer, answerToResponse, HttpError, invalidRequest, jsonAnswer } from './responses.js';
-import { handlerFor, matchRoute, methodNotAllowed, notFound } from './router.js';
-import { type VenueRequest, venueRoutes } from './venue-routes.js';
+
+export type { ResolvedRoute } from './resolve-route.js';
 
 /**
  * The `dropResponse` fault: the request was applied but its answer never arrives. In process this
@@ -32,14 +29,7 @@ export class DroppedResponseError extends TypeError {
   }
 }
 
-const PLATFORM_PREFIXES = ['/v1/configuration', '/v1/notifications/', '/v2/'];
 const REQUEST_ID = /^[\w.:-]{1,128}$/;
-
-// A loop rather than `some` with a closure: this runs on every request (issue 23).
-function isPlatformPath(path: string): boolean {
-  for (const p of PLATFORM_PREFIXES) if (path === p || path.startsWith(p)) return true;
-  return false;
-}
 
 /** The caller's `x-request-id` when it is a short token, else a fresh `req_<uuid>`. */
 export function requestIdFor(incoming: string | null | undefined): string {
@@ -81,70 +71,6 @@ export interface Inbound {
 /** An answer before its `x-request-id`: plain data from the venue routes, a Response from the others. */
 export type Outcome = Answer | Response;
 
-/**
- * What a path and method resolve to, before anything else is read: a path no route has is 404, a
- * method the path does not serve 405 with `Allow` (router.ts), whatever the Host-admitted request
- * holds besides (key, body). `handler` undefined: one of the platform's own `/_sim/` paths.
- */
-type Resolved =
-  | { kind: 'control'; handler: ControlHandler | undefined; params: Record<string, string> }
-  | { kind: 'platform' }
-  | { kind: 'venue'; operation: OperationRoute<VenueRequest>; params: Record<string, string> };
-
-/** The route of `method` on `path` across every kind; throws the 404 or 405 HttpError. */
-function resolveRoute(method: string, path: string): Resolved {
-  if (path.startsWith('/_sim/')) {
-    const own = Object.hasOwn(platformControlRoutes, path) ? platformControlRoutes[path] : undefined;
-    if (own) {
-      handlerOrRefusal(own, method, path);
-      return { kind: 'control', handler: undefined, params: {} };
-    }
-    const m = matchRoute(controlRoutes, path);
-    if (!m) throw notFound(method, path);
-    return { kind: 'control', handler: handlerOrRefusal(m.methods, method, path), params: m.params };
-  }
-  if (isPlatformPath(path)) {
-    const m = matchPlatformRoute(path);
-    if (!m) throw notFound(method, path);
-    handlerOrRefusal(m.methods, method, path);
-    return { kind: 'platform' };
-  }
-  const m = matchRoute(venueRoutes, path);
-  if (!m) throw notFound(method, path);
-  return { kind: 'venue', operation: handlerOrRefusal(m.methods, method, path), params: m.params };
-}
-
-/** What serves `method` among the path's `methods`, else the path's 405 (router.ts). */
-function handlerOrRefusal<T>(methods: Partial<Record<string, T>>, method: string, path: string): T {
-  const handler = handlerFor(methods, method);
-  if (handler === undefined) throw methodNotAllowed(methods, method, path);
-  return handler;
-}
-
-/** {@link resolveRoute}'s refusal alone: node:http answers it before reading the body. */
-export function routeRefusal(method: string, path: string): HttpError | undefined {
-  try {
-    resolveRoute(method, path);
-    return undefined;
-  } catch (err) {
-    if (err instanceof HttpError) return err;
-    throw err;
-  }
-}
-
-/** `/_sim/`: no auth, no faults; the platform's simulator-only endpoints answer their own paths. */
-async function control(
-  port: SimulatorPort,
-  req: Request,
-  handler: ControlHandler | undefined,
-  params: Record<string, string>,
-): Promise<Response> {
-  if (handler) return handler(port.control, req, params);
-  const res = await port.platform.handleControl(req);
-  if (!res) throw notFound(req.method, new URL(req.url).pathname);
-  return res;
-}
-
 interface Admitted {
   entityId: string;
   drop: boolean;
@@ -184,14 +110,16 @@ interface Routed {
   drop: boolean;
 }
 
-/** The route's answer; synchronous for a venue route when nothing needs awaiting (maybe-async.ts). */
-function route(port: SimulatorPort, req: Inbound): MaybeAsync<Routed> {
-  // The route first: 404 and 405 before the key, the faults and the body (method before body).
-  const found = resolveRoute(req.method, req.path);
-  if (found.kind === 'control')
-    return control(port, req.web(), found.handler, found.params).then((res) => ({ res, drop: false }));
+/**
+ * The resolved route's answer; synchronous for a venue route when nothing needs awaiting
+ * (maybe-async.ts). The route came first: 404 and 405 before the key, the faults and the body.
+ */
+function route(port: SimulatorPort, req: Inbound, found: ResolvedRoute): MaybeAsync<Routed> {
+  // `/_sim/`: no auth, no faults.
+  if (found.kind === 'control') return controlAnswer(found.handler(port.control, req.web(), found.params));
+  if (found.kind === 'platform-control') return controlAnswer(found.handler(req.web()));
   return andThen(admit(port, req.header('authorization')), ({ entityId, drop }) => {
-    if (found.kind === 'platform') return platform(port, req, entityId, drop);
+    if (found.kind === 'platform') return platform(req, found.handler, found.params, entityId, drop);
     // Ineligibility answers before the body is read or validated, on every venue path.
     port.venue.assertEligible(entityId);
     const { params } = found;
@@ -200,22 +128,38 @@ function route(port: SimulatorPort, req: Inbound): MaybeAsync<Routed> {
   });
 }
 
-async function platform(port: SimulatorPort, req: Inbound, entityId: string, drop: boolean): Promise<Routed> {
-  const res = await port.platform.handle(req.web(), { entityId });
-  if (!res) throw notFound(req.method, req.path);
-  return { res, drop };
+/** A `/_sim/` route's answer: never dropped (the faults are not applied there). */
+async function controlAnswer(res: Response | Promise<Response>): Promise<Routed> {
+  return { res: await res, drop: false };
+}
+
+async function platform(
+  req: Inbound,
+  handler: PlatformHandler,
+  params: Record<string, string>,
+  entityId: string,
+  drop: boolean,
+): Promise<Routed> {
+  return { res: await handler(req.web(), { entityId, params }), drop };
 }
 
 /**
- * The one dispatch behind both bindings: routes, auth, rate limit, faults and validation. Throws
- * DroppedResponseError for the dropResponse fault; the caller adds `requestId` to the answer.
- * Returns the answer itself when nothing was awaited (node:http then writes it at once), else a
- * Promise of it (maybe-async.ts); either way `afterRequest` runs once the route is done.
+ * The one dispatch behind both bindings, on the route (or the 404/405) its binding resolved once
+ * (resolve-route.ts): auth, rate limit, faults and validation. Throws DroppedResponseError for the
+ * dropResponse fault; the caller adds `requestId` to the answer. Returns the answer itself when
+ * nothing was awaited (node:http then writes it at once), else a Promise of it (maybe-async.ts);
+ * either way `afterRequest` runs once the route is done.
  */
-export function dispatch(port: SimulatorPort, req: Inbound, requestId: string): MaybeAsync<Outcome> {
+export function dispatch(
+  port: SimulatorPort,
+  req: Inbound,
+  requestId: string,
+  found: ResolvedRoute | HttpError,
+): MaybeAsync<Outcome> {
+  if (found instanceof HttpError) return settle(port, req, requestId, undefined, found);
   let routed: MaybeAsync<Routed>;
   try {
-    routed = route(port, req);
+    routed = route(port, req, found);
   } catch (err) {
     return settle(port, req, requestId, undefined, err);
   }
@@ -265,7 +209,9 @@ export async function handleRequest(port: SimulatorPort, req: Request): Promise<
     body: req,
     web: () => req,
   };
-  const res = await dispatch(port, inbound, requestId);
+  // The route first, once: 404 and 405 before the key, the faults and the body.
+  const route = resolveRoute(port.platform, inbound.method, inbound.path);
+  const res = await dispatch(port, inbound, requestId, route);
   // HEAD: the GET's status and headers, no body (node:http drops it on its own).
   const head = inbound.method === 'HEAD';
   if (!(res instanceof Response)) {

@@ -15,6 +15,23 @@ export type ControlHandler = (
 
 const AUCTION_ID = /^[1-9]\d{0,14}$/;
 
+/**
+ * `POST /_sim/restore`: the one route whose body may pass MAX_BODY_BYTES, up to the restore limit
+ * (resolve-route.ts, bodyLimitOf, keys node:http's read on it).
+ */
+export const restoreSnapshot: ControlHandler = async (sim, req) => {
+  const doc = await readJsonObject(req, false, sim.restoreLimitBytes);
+  try {
+    sim.restore(doc);
+  } catch (err) {
+    if (!(err instanceof SnapshotError)) throw err;
+    throw invalidRequest(`Invalid request: ${err.message.slice(0, 500)}`, [
+      { error: 'invalid_snapshot', message: err.message.slice(0, 500), location: err.path || 'body' },
+    ]);
+  }
+  return dataResponse(200, visibleState(sim.getState(), req));
+};
+
 /** Keyed by path like the other control routes; `current` is exact, so it wins over `{auctionId}`. */
 export const marketRoutes: RouteTable<ControlHandler> = {
   // The document itself, not under `data`: it is posted back to /_sim/restore as it came.
@@ -40,20 +57,7 @@ export const marketRoutes: RouteTable<ControlHandler> = {
       });
     },
   },
-  '/_sim/restore': {
-    POST: async (sim, req) => {
-      const doc = await readJsonObject(req, false, sim.restoreLimitBytes);
-      try {
-        sim.restore(doc);
-      } catch (err) {
-        if (!(err instanceof SnapshotError)) throw err;
-        throw invalidRequest(`Invalid request: ${err.message.slice(0, 500)}`, [
-          { error: 'invalid_snapshot', message: err.message.slice(0, 500), location: err.path || 'body' },
-        ]);
-      }
-      return dataResponse(200, visibleState(sim.getState(), req));
-    },
-  },
+  '/_sim/restore': { POST: restoreSnapshot },
   '/_sim/auctions/current': {
     GET: (sim) => dataResponse(200, sim.currentAuctionReport()),
   },

@@ -32,19 +32,26 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
  */
 function targetOf(req: IncomingMessage, fallbackHost: string): URL {
   const host = req.headers.host;
-  // RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (Node's own answer has no body).
-  if (host === undefined && req.httpVersion === '1.1')
-    throw badTarget({ error: 'missing_host', message: 'HTTP/1.1 requires a Host header', location: 'host' });
+  if (host === undefined && req.httpVersion === '1.1') throw noHost();
   try {
     return new URL(req.url ?? '/', `http://${host ?? fallbackHost}`);
   } catch {
-    throw badTarget({
-      error: 'invalid_url',
-      message: 'is not a valid request target',
-      location: 'url',
-      invalidValue: String(req.url),
-    });
+    throw invalidTarget(req.url);
   }
+}
+
+// RFC 9112 3.2: an HTTP/1.1 request without Host is answered 400 (Node's own answer has no body).
+function noHost(): HttpError {
+  return badTarget({ error: 'missing_host', message: 'HTTP/1.1 requires a Host header', location: 'host' });
+}
+
+function invalidTarget(target: string | undefined): HttpError {
+  return badTarget({
+    error: 'invalid_url',
+    message: 'is not a valid request target',
+    location: 'url',
+    invalidValue: String(target),
+  });
 }
 
 /**
@@ -77,39 +84,52 @@ export function toRequest(req: IncomingMessage, fallbackHost: string, body: Buff
 // A target of plain path segments and a plain query: its own path and search, as the URL parser
 // would give them (nothing to normalise, nothing to percent-encode), so the parse is skipped.
 const PLAIN_TARGET = /^(\/(?!\/)[\w\-/]*)(\?[\w\-.~%&=+:,]*)?$/;
-// Host values a URL has been parsed with (a server hears a handful): those need no parse again.
-const parsedHosts = new Set<string>();
+
+/** The request target read once: the path every step routes on, its query, and its deferred 400. */
+export interface RequestTarget {
+  readonly path: string;
+  /** The query string, `?` included ('' without one). */
+  readonly search: string;
+  /** An HTTP/1.1 request without Host: answered 400 once the route is found and the body read. */
+  readonly missingHost: HttpError | undefined;
+}
+
+/**
+ * The target's path and query, as toRequest's URL has them; the 400 of a target that is no URL
+ * (answered once the body is read). A plain target is its own path and query, whatever the Host:
+ * a Host that is no `host[:port]`, the one thing the full parse would refuse besides, is refused by
+ * the access rules before the path is used (access.ts).
+ */
+export function requestTarget(req: IncomingMessage, fallbackHost: string): RequestTarget | HttpError {
+  const target = req.url ?? '/';
+  const host = req.headers.host;
+  const missingHost = host === undefined && req.httpVersion === '1.1' ? noHost() : undefined;
+  const plain = PLAIN_TARGET.exec(target);
+  if (plain)
+    return { path: plain[1] ?? '/', search: plain[2] && plain[2] !== '?' ? plain[2] : '', missingHost };
+  try {
+    const url = new URL(target, `http://${host ?? fallbackHost}`);
+    return { path: url.pathname, search: url.search, missingHost };
+  } catch {
+    return missingHost ?? invalidTarget(target);
+  }
+}
 
 /**
  * The node request as the dispatch reads it, without a web Request (issue 23: building one and
- * reading its answer back cost a third of the server's time). The Host and target checks of
- * toRequest come first, so both paths refuse the same requests; the body is its route's to refuse,
- * after 404 and 405. `web()` builds the Request (marked by withholdKeys unless the control token
- * came) only for the routes that take one.
+ * reading its answer back cost a third of the server's time), over its target read once and
+ * refused nothing (requestTarget). `web()` builds the Request (marked by withholdKeys unless the
+ * control token came) only for the routes that take one.
  */
 export function nodeInbound(
   req: IncomingMessage,
   fallbackHost: string,
+  target: RequestTarget,
   body: Buffer,
   tokenGiven: boolean,
 ): Inbound {
   const method = (req.method ?? 'GET').toUpperCase();
-  const target = req.url ?? '/';
-  const plain = PLAIN_TARGET.exec(target);
-  const host = req.headers.host;
-  let path: string;
-  let search: string;
-  if (plain && host !== undefined && parsedHosts.has(host)) {
-    path = plain[1] ?? '/';
-    search = plain[2] && plain[2] !== '?' ? plain[2] : '';
-  } else {
-    // Anything else takes the full parse, with its refusals (Host, target).
-    const url = targetOf(req, fallbackHost);
-    if (host !== undefined && target.startsWith('/') && parsedHosts.size < 64) parsedHosts.add(host);
-    path = url.pathname;
-    search = url.search;
-  }
-  return new NodeInbound(method, path, search, req, fallbackHost, body, tokenGiven);
+  return new NodeInbound(method, target.path, target.search, req, fallbackHost, body, tokenGiven);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AllOrdersQuery } from '../engine/dashboard-views.js';
 import type { FaultSettings, Faults } from '../engine/faults.js';
 import type { VenueOperations } from '../engine/venue-operations.js';
 import type { Logger } from '../events/logger.js';
+import type { RouteTable } from './router.js';
 
 /** Admission of an authenticated request: who is calling, throttling and injected faults. */
 export interface AdmissionPort {
@@ -37,12 +38,25 @@ export interface VenuePort extends VenueOperations {
   accountSeq(entityId: string): number | undefined;
 }
 
-/** The platform APIs (configuration, webhook subscriptions) and their simulator-only endpoints. */
+/** A platform route: answers a request the dispatch has resolved to it and admitted (auth, faults). */
+export type PlatformHandler = (
+  req: Request,
+  ctx: { entityId: string; params: Record<string, string> },
+) => Promise<Response>;
+
+/** A simulator-only platform route under `/_sim/` (no auth, no faults). */
+export type PlatformControlHandler = (req: Request) => Promise<Response>;
+
+/**
+ * The platform APIs (configuration, webhook subscriptions) and their simulator-only endpoints, as
+ * route tables the dispatch resolves with its own (resolve-route.ts): the platform registers its
+ * routes here, so this binding never names the platform.
+ */
 export interface PlatformPort {
-  /** Authenticated platform routes; undefined when the path is not one. */
-  handle(req: Request, ctx: { entityId: string }): Promise<Response | undefined>;
-  /** Unauthenticated `/_sim/sns/*` and `/_sim/platform/*`; undefined otherwise. */
-  handleControl(req: Request): Promise<Response | undefined>;
+  /** The authenticated routes by path template; a request path's trailing slashes are ignored. */
+  readonly routes: RouteTable<PlatformHandler>;
+  /** `/_sim/sns/*` and `/_sim/platform/*`, by exact path. */
+  readonly controlRoutes: RouteTable<PlatformControlHandler>;
 }
 
 /** The `/_sim/` control operations (the same as the simulator's own methods). */

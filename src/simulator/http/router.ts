@@ -37,6 +37,21 @@ function templatesOf<T>(table: RouteTable<T>): Template<T>[] {
   return templates;
 }
 
+/**
+ * `table` with each handler made by `bind` (a refusal, `HEAD: undefined`, stays one): how a binding
+ * hands the dispatch routes closed over what they serve with (platform/index.ts).
+ */
+export function mapRoutes<T, U>(table: RouteTable<T>, bind: (handler: T) => U): RouteTable<U> {
+  const mapped: RouteTable<U> = {};
+  for (const [template, methods] of Object.entries(table)) {
+    const bound: Partial<Record<string, U>> = {};
+    for (const [method, handler] of Object.entries(methods))
+      bound[method] = handler === undefined ? undefined : bind(handler);
+    mapped[template] = bound;
+  }
+  return mapped;
+}
+
 export function matchRoute<T>(table: RouteTable<T>, path: string): RouteMatch<T> | undefined {
   const exact = table[path];
   if (exact) return { methods: exact, params: {} };

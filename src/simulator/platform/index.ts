@@ -1,16 +1,17 @@
 /**
  * The simulator's platform APIs: configuration, webhook subscriptions (v1 SNS-style and v2) and
- * signed webhook deliveries with retries. SIM's router forwards authenticated `/v1/configuration`,
- * `/v1/notifications/*` and `/v2/*` requests to `handle`, and unauthenticated `/_sim/sns/*` and
- * `/_sim/platform/*` requests to `handleControl`. Behaviour and choices: ./README.md.
+ * signed webhook deliveries with retries. Its routes (authenticated `/v1/configuration`,
+ * `/v1/notifications/*` and `/v2/*`; unauthenticated `/_sim/sns/*` and `/_sim/platform/*`) go to
+ * the HTTP binding through its port, which resolves and serves them. Behaviour and choices: ./README.md.
  */
 import type { SimulatorEvent } from '../engine/types.js';
+import type { PlatformPort } from '../http/port.js';
 import { DeliveryQueue, type DeliveryRecord, type Sleep } from './deliveries.js';
 import { EndpointGuard, type WebhookLookup, type WebhookTargets } from './endpoint-guard.js';
 import { WebhookPublisher } from './publisher.js';
-import { routePlatform } from './routes.js';
+import { platformRoutes } from './routes.js';
 import { createDefaultSigners, type PlatformSigners } from './signers.js';
-import { routeControl } from './sns-endpoints.js';
+import { platformControlRoutes } from './sns-endpoints.js';
 import { type PlatformMode, toV1Wire, V1SubscriptionStore } from './v1-store.js';
 import { toV2Wire, V2SubscriptionStore } from './v2-store.js';
 
@@ -81,12 +82,13 @@ export interface PlatformState {
   publicKeyId: string | undefined;
 }
 
-export interface Platform {
+/**
+ * The platform: its routes (the authenticated ones, and the simulator-only ones under /_sim/sns/
+ * and /_sim/platform/), which the HTTP binding resolves and serves through its port, and the
+ * webhook deliveries.
+ */
+export interface Platform extends PlatformPort {
   readonly mode: PlatformMode;
-  /** Authenticated platform routes; undefined when the path is not a platform path. */
-  handle(req: Request, ctx: { entityId: string }): Promise<Response | undefined>;
-  /** Unauthenticated simulator-only routes under /_sim/sns/ and /_sim/platform/; undefined otherwise. */
-  handleControl(req: Request): Promise<Response | undefined>;
   /**
    * Sends `payload` as a `notificationType` webhook to every matching subscription of the entity:
    * v2 subscriptions whose notificationTypes match, and every v1 subscription with a confirmed
@@ -179,22 +181,20 @@ export function createPlatform(deps: PlatformDeps): Platform {
   const platform: Platform = {
     mode: deps.mode,
 
-    handle(req, ctx) {
-      return routePlatform(req, ctx, {
-        v1,
-        v2,
-        fetch: deps.fetch,
-        guard,
-        timeoutMs,
-        now: deps.now,
-        masterWalletId: deps.masterWalletId ?? derivedMasterWalletId,
-        signers,
-        onV1Created: (subscription) => track(publisher.sendConfirmations(subscription, baseUrlFor(req))),
-        onV1Deleted: (subscription) => publisher.forget(subscription.id),
-      });
-    },
+    routes: platformRoutes((req) => ({
+      v1,
+      v2,
+      fetch: deps.fetch,
+      guard,
+      timeoutMs,
+      now: deps.now,
+      masterWalletId: deps.masterWalletId ?? derivedMasterWalletId,
+      signers,
+      onV1Created: (subscription) => track(publisher.sendConfirmations(subscription, baseUrlFor(req))),
+      onV1Deleted: (subscription) => publisher.forget(subscription.id),
+    })),
 
-    handleControl: (req) => routeControl(req, { v1, signers, state: () => platform.state() }),
+    controlRoutes: platformControlRoutes({ v1, signers, state: () => platform.state() }),
 
     publish(entityId, notificationType, payload) {
       return track(publisher.publish(entityId, notificationType, payload));

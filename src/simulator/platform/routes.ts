@@ -8,7 +8,8 @@ import { type Check, runCheck } from '../../validation/index.js';
 import { readJson } from '../http/body.js';
 import { type OperationHandlers, routesByOperation, serveOperation } from '../http/operations.js';
 import { HttpError, invalidRequest } from '../http/responses.js';
-import { handlerFor, matchRoute, methodNotAllowed } from '../http/router.js';
+import type { PlatformHandler } from '../http/port.js';
+import { mapRoutes, type RouteTable } from '../http/router.js';
 import type { EndpointGuard } from './endpoint-guard.js';
 import { entriesFromIssues, entry } from './responses.js';
 import type { PlatformSigners } from './signers.js';
@@ -208,29 +209,19 @@ const platformOperations: OperationHandlers<PlatformRequest> = {
   getNotificationPublicKey: publicKey,
 };
 
-const platformRoutes = routesByOperation(platformOperations);
+const operationRoutes = routesByOperation(platformOperations);
 
-/** The platform route of a path (a trailing slash is ignored); the dispatch resolves 404 and 405 with it. */
-export function matchPlatformRoute(path: string) {
-  return matchRoute(platformRoutes, path.replace(/\/+$/, ''));
-}
-
-/** Answers a platform path; undefined for any other path. */
-export async function routePlatform(
-  req: Request,
-  { entityId }: { entityId: string },
-  ctx: RouteContext,
-): Promise<Response | undefined> {
-  const { pathname } = new URL(req.url);
-  const m = matchPlatformRoute(pathname);
-  if (!m) return undefined;
-  try {
-    const method = req.method.toUpperCase();
-    const route = handlerFor(m.methods, method);
-    if (!route) throw methodNotAllowed(m.methods, method, pathname);
-    return await serveOperation(route, { req, entityId, params: m.params, ctx });
-  } catch (err) {
-    if (err instanceof HttpError) return err.toResponse();
-    throw err;
-  }
+/**
+ * The platform's routes as the HTTP dispatch serves them (http/port.ts), each on the context
+ * `contextFor` gives its request; a refusal is answered as a Response here.
+ */
+export function platformRoutes(contextFor: (req: Request) => RouteContext): RouteTable<PlatformHandler> {
+  return mapRoutes(operationRoutes, (route) => async (req, { entityId, params }) => {
+    try {
+      return await serveOperation(route, { req, entityId, params, ctx: contextFor(req) });
+    } catch (err) {
+      if (err instanceof HttpError) return err.toResponse();
+      throw err;
+    }
+  });
 }

@@ -4,7 +4,8 @@
  * like SNS does; the signing certificate; and the platform state.
  */
 import { dataResponse } from '../http/responses.js';
-import { handlerFor, type RouteTable } from '../http/router.js';
+import type { PlatformControlHandler } from '../http/port.js';
+import { mapRoutes, type RouteTable } from '../http/router.js';
 import { xml, xmlEscape } from './responses.js';
 import type { PlatformSigners } from './signers.js';
 import type { V1SubscriptionStore } from './v1-store.js';
@@ -65,7 +66,7 @@ type SnsHandler = (deps: ControlDeps, url: URL) => Response | Promise<Response>;
  * reads; the SubscribeURL and the UnsubscribeURL change a subscription, so HEAD on them (a link
  * checker, a preview) is refused with 405 rather than confirming or ending one.
  */
-export const platformControlRoutes: RouteTable<SnsHandler> = {
+const snsRoutes: RouteTable<SnsHandler> = {
   [SNS_CERT_PATH]: {
     GET: async (deps) => {
       const { sns } = await deps.signers();
@@ -80,12 +81,7 @@ export const platformControlRoutes: RouteTable<SnsHandler> = {
   [PLATFORM_STATE_PATH]: { GET: (deps) => dataResponse(200, deps.state()) },
 };
 
-/** A request one of the paths above serves; undefined for any other (the dispatch answers 404/405). */
-export async function routeControl(req: Request, deps: ControlDeps): Promise<Response | undefined> {
-  const url = new URL(req.url);
-  const methods = Object.hasOwn(platformControlRoutes, url.pathname)
-    ? platformControlRoutes[url.pathname]
-    : undefined;
-  const handler = methods && handlerFor(methods, req.method.toUpperCase());
-  return handler ? handler(deps, url) : undefined;
+/** The paths above as the HTTP dispatch serves them (http/port.ts), on `deps`. */
+export function platformControlRoutes(deps: ControlDeps): RouteTable<PlatformControlHandler> {
+  return mapRoutes(snsRoutes, (handler) => async (req) => handler(deps, new URL(req.url)));
 }

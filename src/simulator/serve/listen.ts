@@ -92,7 +92,7 @@ export function listen(sim: ServedSimulator, options: ListenOptions = {}): Promi
   } catch (err) {
     return Promise.reject(err);
   }
-  // Host is checked by toRequest, so that its absence gets the JSON error body too.
+  // A missing Host is refused by serve() (requestTarget), so that its absence gets the JSON error body too.
   const hook = options.onRequest;
   const server = createServer({ keepAlive: true, requireHostHeader: false }, (req, res) => {
     // The log's path is cut and cleaned only when there is a log: it costs on every request.

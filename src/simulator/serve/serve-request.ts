@@ -7,10 +7,20 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../events/logger.js';
 import type { AccessPolicy } from '../http/access.js';
 import { MAX_BODY_BYTES } from '../http/body.js';
-import { type Inbound, type Outcome, requestIdFor, routeRefusal } from '../http/handler.js';
+import { type Inbound, type Outcome, requestIdFor } from '../http/handler.js';
 import type { MaybeAsync } from '../http/maybe-async.js';
 import { type NodeBody, readNodeBody } from '../http/node-body.js';
-import { nodeInbound, rejectTooLarge, writeAnswer, writeJsonError, writeResponse } from '../http/node-io.js';
+import {
+  nodeInbound,
+  type RequestTarget,
+  rejectTooLarge,
+  requestTarget,
+  writeAnswer,
+  writeJsonError,
+  writeResponse,
+} from '../http/node-io.js';
+import type { PlatformPort } from '../http/port.js';
+import { bodyLimitOf, type ResolvedRoute, resolveRoute } from '../http/resolve-route.js';
 import {
   clientCorrelation,
   errorCodeOf,
@@ -24,7 +34,10 @@ import type { WsSimulator } from '../ws/server.js';
 
 /** What the node:http + WebSocket binding serves: the dispatch behind the web handler, and the socket layer's port. */
 export interface ServedSimulator extends WsSimulator {
-  dispatch(req: Inbound, requestId: string): MaybeAsync<Outcome>;
+  /** Its routes beside the venue's and the controls' (resolve-route.ts). */
+  readonly platform: PlatformPort;
+  /** Serves a route resolved here (no web Request). */
+  dispatch(req: Inbound, requestId: string, route: ResolvedRoute): MaybeAsync<Outcome>;
   readonly logger: Logger;
   /** The largest `POST /_sim/restore` body read. */
   readonly restoreLimitBytes: number;
@@ -50,7 +63,9 @@ export function serve(
   ui: UiEventStream | undefined,
 ): MaybeAsync<void> {
   const method = (req.method ?? 'GET').toUpperCase();
-  const path = pathOf(req.url);
+  // The target read once; one that is no URL has no path ('') and gets its 400 once the body is read.
+  const target = requestTarget(req, host);
+  const path = target instanceof HttpError ? '' : target.path;
   const admission = access.admit(method, path, req.headers, req.url);
   // An answer given before the body is read leaves the body to node:http, which discards it once
   // the answer is sent (the keep-alive connection goes on); an oversized one is not held in memory.
@@ -71,27 +86,37 @@ export function serve(
     return;
   }
   // Method before body (RFC 9110 15.5.6): a path the target names gets its 404 or 405 whatever the
-  // body holds or weighs. A target that is no URL ('') is the dispatch's 400.
-  const refused = path === '' ? undefined : routeRefusal(method, path);
-  if (refused) {
-    const { status, code, message, headers } = refused;
-    report(
-      writeJsonError(req, res, status, code, message, undefined, { ...cors, ...headers }) ? status : null,
-      code,
-    );
-    return;
+  // body holds or weighs. The route, resolved once here, is what the dispatch serves.
+  let next: Routed | HttpError;
+  let limit = MAX_BODY_BYTES;
+  if (target instanceof HttpError) next = target;
+  else {
+    const route = resolveRoute(sim.platform, method, path);
+    if (route instanceof HttpError) {
+      const { status, code, message, headers } = route;
+      report(
+        writeJsonError(req, res, status, code, message, undefined, { ...cors, ...headers }) ? status : null,
+        code,
+      );
+      return;
+    }
+    // Its body read within the route's limit (the restore limit for a snapshot, as admitted above).
+    limit = bodyLimitOf(route, sim.restoreLimitBytes);
+    // A request without the Host HTTP/1.1 requires still gets its route's 404, 405 or body limit.
+    next = target.missingHost ?? { target, route };
   }
-  // A snapshot is far larger than any other body: `POST /_sim/restore` from a caller the access
-  // rules admitted above (the control token, where one is required) is read up to the restore
-  // limit, still counted as it arrives; every other body up to MAX_BODY_BYTES.
-  const limit = method === 'POST' && path === RESTORE_PATH ? sim.restoreLimitBytes : MAX_BODY_BYTES;
   const body = readNodeBody(req, limit);
   const tokenGiven = admission.tokenGiven;
   if (body instanceof Promise)
-    return body.then((read) => answer(sim, req, res, read, host, tokenGiven, cors, report, limit));
-  return answer(sim, req, res, body, host, tokenGiven, cors, report, limit);
+    return body.then((read) => answer(sim, req, res, read, host, next, tokenGiven, cors, report, limit));
+  return answer(sim, req, res, body, host, next, tokenGiven, cors, report, limit);
 }
-const RESTORE_PATH = '/_sim/restore';
+
+/** A request's target and its route, once both are known good; its body comes next. */
+interface Routed {
+  target: RequestTarget;
+  route: ResolvedRoute;
+}
 
 function answer(
   sim: ServedSimulator,
@@ -99,6 +124,7 @@ function answer(
   res: ServerResponse,
   body: NodeBody,
   host: string,
+  next: Routed | HttpError,
   tokenGiven: boolean,
   cors: Record<string, string> | undefined,
   report: Report,
@@ -112,18 +138,15 @@ function answer(
     report(rejectTooLarge(req, res, limit) ? 413 : null, -1);
     return;
   }
-  let inbound: Inbound;
-  try {
-    inbound = nodeInbound(req, host, body, tokenGiven);
-  } catch (err) {
-    if (!(err instanceof HttpError)) throw err;
-    const sent = writeJsonError(req, res, err.status, err.code, err.message, err.errors, cors);
-    report(sent ? err.status : null, err.code);
+  if (next instanceof HttpError) {
+    const sent = writeJsonError(req, res, next.status, next.code, next.message, next.errors, cors);
+    report(sent ? next.status : null, next.code);
     return;
   }
+  const inbound = nodeInbound(req, host, next.target, body, tokenGiven);
   const requestId = requestIdFor(inbound.header('x-request-id'));
   try {
-    const outcome = sim.dispatch(inbound, requestId);
+    const outcome = sim.dispatch(inbound, requestId, next.route);
     const written =
       outcome instanceof Promise
         ? outcome.then((done) => deliver(done, requestId, req, res, cors, report))
@@ -162,21 +185,6 @@ function lost(sim: ServedSimulator, req: IncomingMessage, report: Report, err: u
   if (!(err instanceof TypeError)) sim.logger.error('simulator handler rejected', err);
   req.socket.destroy();
   report(null);
-}
-
-const PLAIN_PATH = /^\/(?!\/)[\w\-/]*$/;
-
-/** The path the handler will route on (the same parse as toRequest's); '' when there is none. */
-function pathOf(target: string | undefined): string {
-  // The common target (plain segments, perhaps a query) is its own path; the parser handles the rest.
-  const end = target?.indexOf('?') ?? -1;
-  const raw = end < 0 ? target : target?.slice(0, end);
-  if (raw && PLAIN_PATH.test(raw)) return raw;
-  try {
-    return new URL(target ?? '/', 'http://localhost').pathname;
-  } catch {
-    return '';
-  }
 }
 
 /** The request log's reporter for one request (a no-op without a hook). */

@@ -1,7 +1,9 @@
-import { createSimulator, SEEDED } from 'match-venue/simulator';
+import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { ReadBody } from '../../../src/simulator/http/body.js';
 import type { Inbound, Outcome } from '../../../src/simulator/http/handler.js';
+import { resolveRoute } from '../../../src/simulator/http/resolve-route.js';
+import { HttpError } from '../../../src/simulator/http/responses.js';
 
 const AUTH = `Bearer ${SEEDED.burner.apiKey}`;
 
@@ -19,14 +21,21 @@ function inbound(method: string, path: string, body = ''): Inbound {
   };
 }
 
+/** `req` dispatched as node:http does, on its route resolved once beforehand. */
+function dispatch(sim: Simulator, req: Inbound, requestId: string) {
+  const route = resolveRoute(sim.platform, req.method, req.path);
+  if (route instanceof HttpError) throw route;
+  return sim.dispatch(req, requestId, route);
+}
+
 // Issue 23: with nothing to await, dispatch answers at once (no Promise, no microtask), and only
 // what truly waits (the latency fault here) returns a Promise; both give the same answer.
 describe('dispatch', () => {
   it('answers a venue GET and a body POST synchronously, the same answer as with latency', async () => {
     const sim = createSimulator({ clock: 'manual', seed: 5 });
-    const account = sim.dispatch(inbound('GET', '/v1/match/account'), 'r1');
+    const account = dispatch(sim, inbound('GET', '/v1/match/account'), 'r1');
     expect(account).not.toBeInstanceOf(Promise);
-    const refused = sim.dispatch(inbound('POST', '/v1/match/orders/modify', '{"a":'), 'r2');
+    const refused = dispatch(sim, inbound('POST', '/v1/match/orders/modify', '{"a":'), 'r2');
     expect(refused).not.toBeInstanceOf(Promise);
     expect(refused).toEqual({
       status: 400,
@@ -35,7 +44,7 @@ describe('dispatch', () => {
     });
 
     sim.setFaults({ latencyMs: 20 });
-    const later = sim.dispatch(inbound('GET', '/v1/match/account'), 'r3');
+    const later = dispatch(sim, inbound('GET', '/v1/match/account'), 'r3');
     expect(later).toBeInstanceOf(Promise);
     expect(await later).toEqual(account as Outcome);
     await sim.close();
@@ -44,8 +53,8 @@ describe('dispatch', () => {
   it('throws the dropResponse fault synchronously too, once; the next request is answered', async () => {
     const sim = createSimulator({ clock: 'manual', seed: 5 });
     sim.setFaults({ dropResponse: 1 });
-    expect(() => sim.dispatch(inbound('GET', '/v1/match/account'), 'r1')).toThrow('fetch failed');
-    expect(sim.dispatch(inbound('GET', '/v1/match/account'), 'r2')).toMatchObject({ status: 200 });
+    expect(() => dispatch(sim, inbound('GET', '/v1/match/account'), 'r1')).toThrow('fetch failed');
+    expect(dispatch(sim, inbound('GET', '/v1/match/account'), 'r2')).toMatchObject({ status: 200 });
     await sim.close();
   });
 });
