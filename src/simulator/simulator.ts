@@ -154,10 +154,6 @@ export class Simulator extends SimulatorReads {
   get faults(): Faults {
     return this.faultState.current;
   }
-  /** Replaces the fault set the request path reads; prefer `setFaults` (it tells the engine too). */
-  set faults(faults: Faults) {
-    this.faultState.current = faults;
-  }
 
   /** Answers one request in-process, as the HTTP server would (a fetch-style handler). */
   handle(req: Request): Promise<Response> {
@@ -239,8 +235,7 @@ export class Simulator extends SimulatorReads {
   snapshot(): snapshots.SnapshotDocument {
     return this.document(false);
   }
-  // The store reads the running engine; its checkpoint serializes a document at once, so the
-  // document may share the live state's objects.
+  // The store reads the running engine; a checkpoint serializes its document at once (shared: true).
   private readonly storeSource: StoreSource = {
     now: () => this.now(),
     evict: (cutoffMs) => this.engine.evict(cutoffMs),
