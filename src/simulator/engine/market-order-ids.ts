@@ -1,8 +1,9 @@
 /**
  * The background market's order ids: order k of participant `number` in an auction, unique by
  * construction (no two share auction, participant and rank), shaped as UUID v4, ending in the hex
- * of "market". The engine's: it keeps contested ids and checks invariants by this shape, and the
- * market (which makes the ids) and the store (which keeps them) build on the engine.
+ * of "market". The engine's: `state.orders` looks a market key up in its auction's orders by this
+ * shape (order-index.ts), and the market (which makes the ids) and the store (which keeps the few
+ * stored ones it may yet make apart) build on the engine.
  */
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 

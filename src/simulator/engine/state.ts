@@ -28,7 +28,7 @@ export interface EngineState {
   byApiKey: Map<string, Entity>;
   wallets: Map<string, Wallet>;
   fiatAccounts: Map<string, FiatAccount>;
-  /** Every order in memory by id, in creation order (a Map's reads, in generations). */
+  /** Every order in memory by id, in creation order, one Map per auction (order-index.ts). */
   orders: OrderIndex;
   /** Each entity's orders in creation order. */
   ordersByEntity: Map<string, Order[]>;
