@@ -9,8 +9,8 @@
  */
 import type { OrderArchive } from '../engine/order-archive.js';
 import { toWireOrder, type WireOrder } from '../engine/rest-shapes.js';
-import type { Auction, Order } from '../engine/types.js';
-import { listedBefore, type OrderRow, rowMatches, type StoredOrderFilter } from './order-row.js';
+import type { Order } from '../engine/types.js';
+import { fromRow, listedBefore, rowMatches, type StoredOrderFilter } from './order-row.js';
 import type { OrderStore, StoredOrder } from './order-store.js';
 
 /** How many of the sorted `stored` list before `o` (binary search). */
@@ -33,62 +33,11 @@ function storedMatches(store: OrderStore, entityId: string, f: StoredOrderFilter
   return rowMatches(found.row, f) ? [{ orderId, createdAt: found.row[1], row: found.row }] : [];
 }
 
-/**
- * The order record a row stands for: what the REST shape and a replay of its key read (the live
- * limit and the clearing auction's other fields are not kept).
- */
-function rowOrder(entityId: string, row: OrderRow): Order {
-  const [
-    orderId,
-    createdAt,
-    status,
-    orderType,
-    auctionId,
-    amountCents,
-    feeBps,
-    postFillAction,
-    updatedAt,
-    sourceWalletId,
-    fiatAccountId,
-    parentOrderId,
-    childOrderId,
-    filledCents,
-    feeCents,
-    clearingFeeCentiBps,
-    clearedAt,
-    cleared,
-    placedLimitCentiBps,
-  ] = row;
-  // fillOf reads only these two fields of the clearing auction.
-  const clearedIn = cleared ? ({ clearingFeeCentiBps, clearedAt } as Auction) : null;
-  return {
-    orderId,
-    entityId,
-    auctionId,
-    orderType,
-    amountCents,
-    feeBps,
-    limitCentiBps: null,
-    postFillAction,
-    status,
-    createdAt,
-    updatedAt,
-    sourceWalletId,
-    fiatAccountId,
-    parentOrderId,
-    childOrderId,
-    clearedIn,
-    filledCents,
-    feeCents,
-    placedLimitCentiBps,
-  };
-}
-
 export function storeArchive(store: OrderStore): OrderArchive {
   return {
     find(orderId) {
       const found = store.get(orderId);
-      return found && rowOrder(found.entityId, found.row);
+      return found && fromRow(found.entityId, found.row);
     },
     placed: (key) => store.placed(key),
     activityBefore: (entityId, at) => store.activityBefore(entityId, at),
@@ -117,7 +66,7 @@ export function storeArchive(store: OrderStore): OrderArchive {
       for (const row of rows) {
         while (m < inPage.length && listedBefore(inPage[m] as Order, row))
           orders.push(toWireOrder(inPage[m++] as Order));
-        orders.push(toWireOrder(rowOrder(entityId, row.row)));
+        orders.push(toWireOrder(fromRow(entityId, row.row)));
       }
       while (m < inPage.length) orders.push(toWireOrder(inPage[m++] as Order));
       return { orders, pagination: { page, pageSize, total } };

@@ -1,6 +1,7 @@
 /**
  * A final order as the store keeps it: its engine record's fields as one row, read back through
- * the same toWireOrder as an order in memory (listing.ts), so the REST shape has one home. An
+ * the same toWireOrder as an order in memory (listing.ts), so the REST shape has one home; `toRow`
+ * and `fromRow` are the row's two directions, side by side. An
  * entity's orders of one eviction are one chunk, one SQLite row (the bytes of order-pack.ts,
  * built on the writer thread, whose bundle includes this module: it imports types only).
  *
@@ -8,7 +9,7 @@
  * day writes about 29 million orders (placements and their roll children); a row per entity and
  * eviction holds a dozen of them for one insert (1M orders: 11.3 s as rows, 3.4 s as chunks).
  */
-import type { Order, OrderStatus, OrderType, PostFillAction } from '../engine/types.js';
+import type { Auction, Order, OrderStatus, OrderType, PostFillAction } from '../engine/types.js';
 
 /** One order's fields, in order (the chunk's row holds the entity). */
 export type OrderRow = [
@@ -34,6 +35,57 @@ export type OrderRow = [
   /** The limit the placing request named: a replay of its key compares it, as in memory. */
   placedLimitCentiBps: number | null,
 ];
+
+/**
+ * The order record a row stands for: what the REST shape and a replay of its key read (the live
+ * limit and the clearing auction's other fields are not kept).
+ */
+export function fromRow(entityId: string, row: OrderRow): Order {
+  const [
+    orderId,
+    createdAt,
+    status,
+    orderType,
+    auctionId,
+    amountCents,
+    feeBps,
+    postFillAction,
+    updatedAt,
+    sourceWalletId,
+    fiatAccountId,
+    parentOrderId,
+    childOrderId,
+    filledCents,
+    feeCents,
+    clearingFeeCentiBps,
+    clearedAt,
+    cleared,
+    placedLimitCentiBps,
+  ] = row;
+  // fillOf reads only these two fields of the clearing auction.
+  const clearedIn = cleared ? ({ clearingFeeCentiBps, clearedAt } as Auction) : null;
+  return {
+    orderId,
+    entityId,
+    auctionId,
+    orderType,
+    amountCents,
+    feeBps,
+    limitCentiBps: null,
+    postFillAction,
+    status,
+    createdAt,
+    updatedAt,
+    sourceWalletId,
+    fiatAccountId,
+    parentOrderId,
+    childOrderId,
+    clearedIn,
+    filledCents,
+    feeCents,
+    placedLimitCentiBps,
+  };
+}
 
 /** Listing order: createdAt, then orderId (as the in-memory listing sorts). */
 export const listedBefore = (

@@ -215,7 +215,8 @@ describe('engine: evictFinalOrders', () => {
     // Activity entries before the cutoff left with them, cumulative sums and all.
     expect(batch.activity.length).toBeGreaterThan(0);
     for (const a of batch.activity) expect(a.at).toBeLessThan(cutoff);
-    for (const log of sim.engine.state.activity.values()) for (const at of log.at) expect(at).toBeGreaterThanOrEqual(cutoff);
+    for (const log of sim.engine.state.activity.values())
+      for (const at of log.at) expect(at).toBeGreaterThanOrEqual(cutoff);
     // Without an archive, what left is gone for readers too; the rest still balances.
     const [gone] = batch.orders as [Order];
     expect(() => sim.engine.getOrder(gone.entityId, { id: gone.orderId })).toThrow(

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createSimulator, type Simulator, StoreLayoutError } from 'match-venue/simulator';
+import { LAYOUT } from '../../../src/simulator/store/store-file.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { UncheckedDriver } from '../helpers.js';
 
@@ -226,14 +227,16 @@ describe('store: checkpoints', () => {
         `store ${v2} is not a match-venue simulator store this version reads (application_id 0, user_version 2, tables: orders); nothing was changed: use another file`,
       ),
     );
-    // A store (its application id) of another layout says so.
-    const v7 = join(dir, 'v7.db');
-    const newer = new Sqlite(v7);
-    newer.exec(`PRAGMA application_id = ${0x4d56534d}; PRAGMA user_version = 7; CREATE TABLE chunks (chunk)`);
+    // A store (its application id) of another layout says so (the next layout: no edit at a bump).
+    const next = join(dir, 'next.db');
+    const newer = new Sqlite(next);
+    newer.exec(
+      `PRAGMA application_id = ${0x4d56534d}; PRAGMA user_version = ${LAYOUT + 1}; CREATE TABLE chunks (chunk)`,
+    );
     newer.close();
-    expect(() => createSimulator({ store: v7 })).toThrow(
+    expect(() => createSimulator({ store: next })).toThrow(
       new StoreLayoutError(
-        `store ${v7} was written by another version of the simulator (layout 7, this one reads 6); use a new file`,
+        `store ${next} was written by another version of the simulator (layout ${LAYOUT + 1}, this one reads ${LAYOUT}); use a new file`,
       ),
     );
     expect(() => createSimulator({ store: { file: join(dir, 'z.db'), checkpointMs: 1.5 } })).toThrow(

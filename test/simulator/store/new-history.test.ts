@@ -17,7 +17,7 @@ const dir = mkdtempSync(join(tmpdir(), 'match-venue-new-history-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The events a simulator sends from `act` on, and what the market did, after `auctions` more. */
-function after(sim: Simulator, act: () => void, auctions: number) {
+function runFrom(sim: Simulator, act: () => void, auctions: number) {
   const events: SimulatorEvent[] = [];
   const stop = sim.onEvent((e) => events.push(e));
   act();
@@ -31,7 +31,7 @@ describe('store: a new history reads nothing of the old one', () => {
     const stored = createSimulator({ ...OPTIONS, store: { file: join(dir, 'reset.db'), retainMs: 10_000 } });
     const plain = createSimulator(OPTIONS);
     for (const sim of [stored, plain]) for (let i = 0; i < 8; i++) sim.advance(10_000);
-    const [got, want] = [stored, plain].map((sim) => after(sim, () => sim.reset(), 3));
+    const [got, want] = [stored, plain].map((sim) => runFrom(sim, () => sim.reset(), 3));
     expect(want?.events.length).toBeGreaterThan(100);
     expect(got).toEqual(want);
     await Promise.all([stored.close(), plain.close()]);
@@ -45,7 +45,7 @@ describe('store: a new history reads nothing of the old one', () => {
     const plain = createSimulator(OPTIONS);
     const fresh = createSimulator(OPTIONS).snapshot();
     for (const sim of [stored, plain]) for (let i = 0; i < 8; i++) sim.advance(10_000);
-    const [got, want] = [stored, plain].map((sim) => after(sim, () => sim.restore(fresh), 3));
+    const [got, want] = [stored, plain].map((sim) => runFrom(sim, () => sim.restore(fresh), 3));
     expect(want?.events.length).toBeGreaterThan(100);
     expect(got).toEqual(want);
     await Promise.all([stored.close(), plain.close()]);
