@@ -1,14 +1,12 @@
 import { SEEDED_API_KEYS } from '../contract/api-key.js';
-import { ClientCore, checkLimits, type RequestOptions } from '../core/api-client.js';
+import { ClientCore, type RequestOptions } from '../core/api-client.js';
 import { ConfigurationError } from '../core/error.js';
 import { createLogger } from '../core/logger.js';
-import { defaultRetrySettings } from '../core/retry.js';
-import { type ClientEvents, isHeaderName, type ListenerOptions } from '../core/telemetry/index.js';
+import type { ClientEvents, ListenerOptions } from '../core/telemetry/index.js';
 import { defaultTransport, lazyTransport } from '../core/default-transport.js';
 import { fetchTransport, handlerTransport } from '../core/fetch-transport.js';
 import type { Transport } from '../core/transport.js';
 import { undiciTransport } from '../core/undici-transport.js';
-import { DEFAULT_MAX_UNKNOWN_KEYS, DEFAULT_SETTLE_WINDOW_MS } from '../core/unknown-keys.js';
 import { Account } from '../resources/account.js';
 import { ConfigurationResource } from '../resources/configuration.js';
 import { Orders } from '../resources/orders.js';
@@ -17,7 +15,7 @@ import { Stream } from '../resources/stream.js';
 import { WebhookSubscriptions } from '../resources/webhook-subscriptions.js';
 import { Withdrawals } from '../resources/withdrawals.js';
 import { ClientState } from '../state/index.js';
-import { type Environment, envLogLevel, resolveConfig } from './config.js';
+import { checkCallLimits, type Environment, resolveOptions } from './config.js';
 import { handlerWsUrl, loadMockBinding } from './mock-mode.js';
 import type { MatchVenueOptions } from './options.js';
 
@@ -42,19 +40,6 @@ export function apiClientOf(venue: MatchVenue): ClientCore {
 /** The seeded simulator entity a mock-mode key belongs to, by its published test key. */
 function seededEntity(apiKey: string): string | undefined {
   return Object.entries(SEEDED_API_KEYS).find(([, key]) => key === apiKey)?.[0];
-}
-
-/** `settleWindowMs` and `maxUnknownKeys`, named in a ConfigurationError when out of range. */
-function checkLedgerOptions(options: MatchVenueOptions): void {
-  const { settleWindowMs: window, maxUnknownKeys: max } = options;
-  if (window !== undefined && !(typeof window === 'number' && Number.isFinite(window) && window >= 0))
-    throw new ConfigurationError(
-      `MatchVenue options: settleWindowMs must be a non-negative number of milliseconds, got ${String(window)}`,
-    );
-  if (max !== undefined && !(Number.isSafeInteger(max) && max >= 1))
-    throw new ConfigurationError(
-      `MatchVenue options: maxUnknownKeys must be a positive integer, got ${String(max)}`,
-    );
 }
 
 /**
@@ -110,14 +95,8 @@ export class MatchVenue {
   readonly #api: ClientCore;
 
   constructor(options: MatchVenueOptions = {}) {
-    checkLimits(options, 'MatchVenue options');
-    checkLedgerOptions(options);
-    const idHeader = options.requestIdHeader;
-    if (idHeader !== undefined && !(typeof idHeader === 'string' && isHeaderName(idHeader)))
-      throw new ConfigurationError(
-        `MatchVenue options: requestIdHeader must be an HTTP header name, got ${JSON.stringify(idHeader)}`,
-      );
-    const config = resolveConfig({ ...options, inProcess: options.handler !== undefined });
+    // Every default and every check of the options is config.ts's; the rest reads `config`.
+    const config = resolveOptions(options);
     let transport: Transport;
     if (options.handler) transport = handlerTransport(options.handler);
     else if (config.environment === 'mock') {
@@ -131,22 +110,22 @@ export class MatchVenue {
     else transport = defaultTransport();
 
     const apiKey = config.apiKey;
-    const logLevel = options.logLevel ?? envLogLevel() ?? (options.logger ? 'info' : 'silent');
     const api = new ClientCore({
       baseUrl: config.baseUrl,
       apiKey,
       transport,
-      timeout: options.timeout ?? 30_000,
-      totalTimeout: options.totalTimeout ?? 60_000,
-      maxRetries: options.maxRetries ?? 2,
-      retry: { ...defaultRetrySettings, ...options.retry },
-      logger: createLogger(options.logger, logLevel, () => [apiKey]),
+      timeout: config.timeout,
+      totalTimeout: config.totalTimeout,
+      maxRetries: config.maxRetries,
+      retry: config.retry,
+      logger: createLogger(options.logger, config.logLevel, () => [apiKey]),
       defaultHeaders: options.defaultHeaders,
-      validateResponses: options.validateResponses ?? true,
-      settleWindowMs: options.settleWindowMs ?? DEFAULT_SETTLE_WINDOW_MS,
-      maxUnknownKeys: options.maxUnknownKeys ?? DEFAULT_MAX_UNKNOWN_KEYS,
-      requestIdHeader: idHeader,
-      propagateTraceContext: options.propagateTraceContext,
+      validateResponses: config.validateResponses,
+      settleWindowMs: config.settleWindowMs,
+      maxUnknownKeys: config.maxUnknownKeys,
+      requestIdHeader: config.requestIdHeader,
+      propagateTraceContext: config.propagateTraceContext,
+      checkCallLimits,
     });
     this.#api = api;
     clients.set(this, api);

@@ -2,7 +2,12 @@ import type { Dispatcher } from 'undici';
 import type { Logger, LogLevelOption } from '../core/logger.js';
 import type { RetrySettings } from '../core/retry.js';
 import type { FetchLike, WebHandler } from '../core/transport.js';
-import type { Environment } from './config.js';
+
+/** Where a client sends requests; `mock` is an in-process simulator (see {@link MatchVenueOptions.environment}). */
+export type Environment = 'production' | 'sandbox' | 'mock';
+
+// The options' defaults and checks live in one place, config.ts (OPTION_DEFAULTS, resolveOptions);
+// the "Default" each doc comment below states is test/client/options.test.ts's to keep equal to it.
 
 /** Options of {@link MatchVenue}; every one is optional where an environment variable can stand in. */
 export interface MatchVenueOptions {

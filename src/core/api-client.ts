@@ -10,13 +10,7 @@ import {
 import { APIConnectionTimeoutError } from './error.js';
 import type { Logger, LogLevel } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
-import {
-  checkLimits,
-  type FinalRequest,
-  type QueryValue,
-  type RequestOptions,
-  requestUrl,
-} from './request.js';
+import { type FinalRequest, type QueryValue, type RequestOptions, requestUrl } from './request.js';
 import { type Failure, successData } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { settleRefusal } from './settle-refusal.js';
@@ -25,16 +19,11 @@ import type { Transport } from './transport.js';
 import { UnknownKeys } from './unknown-keys.js';
 
 export type { EndpointCall, EndpointData } from './endpoint.js';
-export {
-  checkLimits,
-  type FinalRequest,
-  type HttpMethod,
-  type QueryValue,
-  type RequestOptions,
-} from './request.js';
+export type { FinalRequest, HttpMethod, QueryValue, RequestOptions } from './request.js';
 
 /**
- * What the pipeline is built from; MatchVenue derives it from its options.
+ * What the pipeline is built from: MatchVenue's options as client/config.ts resolved them, every
+ * default applied (the pipeline defines none).
  * Not exported by any entry (left in the published types where a declaration needs it).
  */
 export interface ClientCoreOptions {
@@ -47,16 +36,21 @@ export interface ClientCoreOptions {
   retry: RetrySettings;
   logger: Logger & { enabled(level: LogLevel): boolean };
   defaultHeaders?: Record<string, string>;
-  /** Parse success bodies with their schemas (default true); false trusts the server's shapes. */
-  validateResponses?: boolean;
+  /** Parse success bodies with their schemas; false trusts the server's shapes. */
+  validateResponses: boolean;
   /** How long after its last ambiguous attempt a key's absence is final (core/unknown-keys.ts). */
   settleWindowMs: number;
   /** Most unsettled keys remembered. */
   maxUnknownKeys: number;
-  /** Header of the client request id sent on every attempt. Default `x-client-request-id`. */
-  requestIdHeader?: string | undefined;
-  /** Send the active trace context as `traceparent` on every attempt (core/telemetry). Default false. */
-  propagateTraceContext?: boolean | undefined;
+  /** Header of the client request id sent on every attempt. */
+  requestIdHeader: string;
+  /** Send the active trace context as `traceparent` on every attempt (core/telemetry). */
+  propagateTraceContext: boolean;
+  /**
+   * Refuses a call's own `timeout`, `totalTimeout` or `maxRetries` that the pipeline cannot honour
+   * (InvalidArgumentError): the client options' rules, which live with them in client/config.ts.
+   */
+  checkCallLimits: (limits: RequestOptions, call: { method: string; path: string }) => void;
 }
 
 // Node fires timers longer than 2^31-1 ms at once; "no limit" is capped to that instead.
@@ -151,7 +145,7 @@ export class ClientCore {
     let req: FinalRequest<EndpointData<D>>;
     try {
       req = endpointRequest(def, call, options);
-      checkLimits(req, req);
+      this.#options.checkCallLimits(req, req);
     } catch (error) {
       return APIPromise.rejected(error);
     }
@@ -188,7 +182,7 @@ export class ClientCore {
     let req: FinalRequest<Body> & { query: Record<string, QueryValue> };
     try {
       req = build();
-      checkLimits(req, req);
+      this.#options.checkCallLimits(req, req);
     } catch (error) {
       return PagePromise.rejectedPage(error);
     }
@@ -213,7 +207,7 @@ export class ClientCore {
   }
 
   #parse<T>(req: FinalRequest<T>, raw: RawResponse): T {
-    return successData(raw, req.responseSchema, this.#options.validateResponses !== false, req);
+    return successData(raw, req.responseSchema, this.#options.validateResponses, req);
   }
 
   /** One call: its attempts (#send), observed by whatever listens (core/telemetry/call.ts). */

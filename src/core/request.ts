@@ -1,6 +1,6 @@
 import type { OperationId } from '../generated/endpoints.js';
 import type { WithResponse } from './api-promise.js';
-import { type APIError, ConfigurationError, InvalidArgumentError } from './error.js';
+import type { APIError } from './error.js';
 import type { Schema } from './validation.js';
 
 /**
@@ -70,33 +70,6 @@ export interface FinalRequest<T> extends RequestOptions {
  * the refusal stand. It is never called for a refusal with nothing ambiguous before it.
  */
 export type RefusalSettler<T> = (refusal: APIError) => Promise<WithResponse<T> | undefined>;
-
-type Limits = { timeout?: number; totalTimeout?: number; maxRetries?: number };
-
-/**
- * Rejects option values the pipeline cannot honour, naming the option: a ConfigurationError for the
- * client's options (`where` names them), an InvalidArgumentError for one call's (`where` is the call).
- */
-export function checkLimits(limits: Limits, where: string | { method: string; path: string }) {
-  // The common case (no per-call limits) costs three reads.
-  if (limits.timeout === undefined && limits.totalTimeout === undefined && limits.maxRetries === undefined) {
-    return;
-  }
-  const place = () => (typeof where === 'string' ? where : `${where.method} ${where.path}`);
-  const Refusal = typeof where === 'string' ? ConfigurationError : InvalidArgumentError;
-  for (const name of ['timeout', 'totalTimeout'] as const) {
-    const value = limits[name];
-    if (value !== undefined && !(typeof value === 'number' && value > 0)) {
-      throw new Refusal(
-        `${place()}: ${name} must be a positive number of milliseconds, got ${String(value)}`,
-      );
-    }
-  }
-  const retries = limits.maxRetries;
-  if (retries !== undefined && !(Number.isSafeInteger(retries) && retries >= 0)) {
-    throw new Refusal(`${place()}: maxRetries must be a non-negative integer, got ${String(retries)}`);
-  }
-}
 
 /** `baseUrl` + `path`, with the query's defined values as a query string. */
 export function requestUrl(baseUrl: string, path: string, query?: Record<string, QueryValue>): string {

@@ -9,7 +9,10 @@ import {
 // holds the REST client's tunables and Retry-After handling. Re-exported for the client's modules.
 export { isRetryableStatus, sleep };
 
-/** Tunables of the retry loop; tests inject `sleep`, `random` and `now` to observe delays. */
+/**
+ * Tunables of the retry loop; tests inject `sleep`, `random` and `now` to observe delays. Their
+ * defaults are the client options' (client/config.ts).
+ */
 export interface RetrySettings {
   /** First backoff ceiling in ms (doubles per attempt). Default 500. */
   initialDelayMs: number;
@@ -24,15 +27,6 @@ export interface RetrySettings {
   /** Wall clock in ms, for deadlines and Retry-After dates. */
   now: () => number;
 }
-
-export const defaultRetrySettings: RetrySettings = {
-  initialDelayMs: REST_BACKOFF.initialDelayMs,
-  maxDelayMs: REST_BACKOFF.maxDelayMs,
-  maxRetryAfterMs: 60_000,
-  sleep,
-  random: Math.random,
-  now: Date.now,
-};
 
 /**
  * The wait before REST retry number `retry` (0 first): the contract's backoff with REST's full

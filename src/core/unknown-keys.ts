@@ -6,18 +6,6 @@
 // answer about the key settles it (the created object, its replay, 409 137004) or the settle
 // window has passed since that attempt ended.
 
-/**
- * How long, by default, an attempt the client gave up on may still reach the venue: 60 s. An HTTP
- * request the client abandoned stays in flight only while some hop holds it; the proxies and load
- * balancers in front of HTTP services drop a request they could not deliver after their
- * idle/read timeout, commonly 60 s (nginx's `proxy_read_timeout`, AWS ALB's idle timeout), and
- * the client's own per-attempt timeout has already run out when the window starts.
- */
-export const DEFAULT_SETTLE_WINDOW_MS = 60_000;
-
-/** How many unsettled keys a client keeps by default; the oldest is forgotten past it (and logged). */
-export const DEFAULT_MAX_UNKNOWN_KEYS = 10_000;
-
 /** A key whose outcome is unknown, as the client remembers it. */
 export interface UnknownKey {
   /** The idempotency key. */
@@ -36,9 +24,9 @@ export interface UnknownKey {
 export type UnknownKeyListener = (key: string, entry: UnknownKey | undefined) => void;
 
 export interface UnknownKeysOptions {
-  /** See {@link DEFAULT_SETTLE_WINDOW_MS}. */
+  /** How long after an ambiguous attempt its key's absence becomes final (the client's `settleWindowMs`). */
   settleWindowMs: number;
-  /** See {@link DEFAULT_MAX_UNKNOWN_KEYS}. */
+  /** Most unsettled keys kept; the oldest is forgotten past it (the client's `maxUnknownKeys`). */
   maxKeys: number;
   /** Wall clock, ms. */
   now: () => number;

@@ -1,7 +1,6 @@
 import type { Logger } from '../logger.js';
 import { CallTrace, type TelemetryHost, type TracedRequest } from './call.js';
 import { Hooks } from './hooks.js';
-import { DEFAULT_REQUEST_ID_HEADER } from './names.js';
 import { loadOtel, otelRegistered } from './otel.js';
 
 // The telemetry of one client: its hooks, how it names requests, where it sends them. Each call
@@ -23,21 +22,13 @@ export { inSpan } from './otel.js';
 /** What a client's telemetry is made from. */
 export interface TelemetryOptions {
   baseUrl: string;
-  /** Header of the client request id. Default `x-client-request-id`. */
-  requestIdHeader?: string | undefined;
-  /** Send `traceparent` (and `tracestate`) on every attempt. Default false. */
-  propagateTraceContext?: boolean | undefined;
+  /** Header of the client request id (the client's `requestIdHeader`, resolved). */
+  requestIdHeader: string;
+  /** Send `traceparent` (and `tracestate`) on every attempt. */
+  propagateTraceContext: boolean;
   /** Exact strings to redact (the API key). */
   secrets: () => readonly string[];
   logger: () => Logger;
-}
-
-// A header name as RFC 9110 allows it (a token), so a typo fails at construction, not per request.
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-
-/** Whether `name` can be the request id header. */
-export function isHeaderName(name: string): boolean {
-  return TOKEN.test(name);
 }
 
 export class ClientTelemetry implements TelemetryHost {
@@ -50,8 +41,8 @@ export class ClientTelemetry implements TelemetryHost {
 
   constructor(options: TelemetryOptions) {
     this.hooks = new Hooks(options.logger);
-    this.requestIdHeader = (options.requestIdHeader ?? DEFAULT_REQUEST_ID_HEADER).toLowerCase();
-    this.propagateTraceContext = options.propagateTraceContext === true;
+    this.requestIdHeader = options.requestIdHeader.toLowerCase();
+    this.propagateTraceContext = options.propagateTraceContext;
     this.#secrets = options.secrets;
     let address = '';
     let port = 0;

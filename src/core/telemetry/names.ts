@@ -37,8 +37,6 @@ export function methodName(operation: OperationId | undefined, method: string, p
 export const SPAN_PREFIX = 'match_venue';
 export const INSTRUMENTATION_SCOPE = 'match-venue';
 
-/** Default header carrying the client-generated request id (option `requestIdHeader`). */
-export const DEFAULT_REQUEST_ID_HEADER = 'x-client-request-id';
 /** Header carrying the attempt number (1 for the first), sent with the request id. */
 export const ATTEMPT_HEADER = 'x-client-attempt';
 
