@@ -288,8 +288,10 @@ export class ClientCore {
       }
       if (failure.ambiguous) {
         ambiguous = true;
-        settlesAt = retry.now() + this.unknownKeys.settleWindowMs;
-        if (key !== undefined) this.unknownKeys.markAmbiguous(key, req.operation ?? req.path, req.body);
+        settlesAt =
+          key === undefined
+            ? this.unknownKeys.settlesAt()
+            : this.unknownKeys.markAmbiguous(key, req.operation ?? req.path, req.body).settlesAt;
       } else if (key !== undefined && answersForKey(failure.error)) this.unknownKeys.settle(key);
 
       // An operation that is not safe to re-send is sent once more only when the failed attempt

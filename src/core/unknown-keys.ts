@@ -56,10 +56,18 @@ export class UnknownKeys {
     return this.#options.now();
   }
 
+  /**
+   * When an attempt that may have reached the venue and ends now stops being able to land: the
+   * one place this deadline is computed, for a key remembered here and for a call without a key.
+   */
+  settlesAt(endedAt: number = this.#options.now()): number {
+    return endedAt + this.settleWindowMs;
+  }
+
   /** An attempt carrying `key` ended and may have reached the venue. */
   markAmbiguous(key: string, operation: string, request: unknown): UnknownKey {
     const now = this.#options.now();
-    return this.#put({ key, operation, request, lastAttemptAt: now, settlesAt: now + this.settleWindowMs });
+    return this.#put({ key, operation, request, lastAttemptAt: now, settlesAt: this.settlesAt(now) });
   }
 
   /**
