@@ -7,6 +7,7 @@ import { BadRequestError, ErrorCode, MatchVenue, OutcomeUnknownError, usd } from
 import { SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { apiClientOf } from '../../src/client/match-venue.js';
+import { UnknownKeys } from '../../src/core/unknown-keys.js';
 import { startHoldingProxy } from '../helpers/holding-proxy.js';
 import { noWait, proxiedSimulator } from '../helpers/proxied-simulator.js';
 
@@ -148,5 +149,17 @@ describe('the ledger of unknown keys', () => {
       new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: rig.running.url, ...o });
     expect(make({ settleWindowMs: -1 })).toThrow(/settleWindowMs must be a non-negative number/);
     expect(make({ maxUnknownKeys: 0 })).toThrow(/maxUnknownKeys must be a positive integer/);
+  });
+});
+
+describe('the settle deadline', () => {
+  it('is computed in one place: a remembered key and a keyless call get the same one', () => {
+    let now = 1_000;
+    const keys = new UnknownKeys({ settleWindowMs: 250, maxKeys: 5, now: () => now });
+    expect(keys.settlesAt()).toBe(1_250);
+    expect(keys.markAmbiguous('k', 'placeOrder', {}).settlesAt).toBe(keys.settlesAt());
+    now = 2_000;
+    expect(keys.settlesAt(1_500)).toBe(1_750);
+    expect(keys.remember('j', 'placeOrder', {}, keys.settlesAt())?.lastAttemptAt).toBe(2_000);
   });
 });
