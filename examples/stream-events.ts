@@ -1,31 +1,35 @@
 /**
- * Live auction events over the WebSocket, against the embedded simulator.
+ * Live auction events over the WebSocket.
  *
- * Starts a simulator on a short real clock (1.5 s cycles) serving loopback HTTP + WebSocket,
- * streams the market channel and the burner's account channel, places a BURN (burner) and a MINT
+ * Streams the market channel and the burner's account channel, places a BURN (burner) and a MINT
  * (minter) in every auction, prints each event as it arrives and exits after two auctions settled.
+ * By default it starts an embedded simulator on a short real clock (1.5 s cycles) serving loopback
+ * HTTP + WebSocket, whose auctions clear on their own; against MATCH_VENUE_BASE_URL (a running
+ * `npx match-venue-sim`, or a venue) or in mock mode (MATCH_VENUE_ENV=mock) it clears each auction
+ * through the simulator's control plane once both orders are in (a venue clears on its own cycle).
  *
  *     npx tsx examples/stream-events.ts
+ *     MATCH_VENUE_BASE_URL=http://127.0.0.1:4010 npx tsx examples/stream-events.ts
  */
-import { type AccountEvent, isEvent, type MarketEvent, usd } from 'match-venue';
-import { SEEDED } from 'match-venue/simulator';
-import { createMockVenue } from 'match-venue/testing';
+import { type AccountEvent, isEvent, MatchVenue, type MarketEvent, usd } from 'match-venue';
+import { openTarget } from './support/target.js';
 
-// Never hang a CI job: give up loudly after 20 s.
-const watchdog = setTimeout(() => {
-  console.error('stream-events example timed out');
-  process.exit(1);
-}, 20_000);
+// Only the embedded simulator's clock is known to be short; elsewhere auctions are cleared here.
+const embedded = !process.env.MATCH_VENUE_BASE_URL && process.env.MATCH_VENUE_ENV !== 'mock';
+
+// Never hang a CI job: give up loudly (20 s on the embedded simulator; a venue's cycles are longer).
+const watchdog = setTimeout(
+  () => {
+    console.error('stream-events example timed out');
+    process.exit(1);
+  },
+  embedded ? 20_000 : 120_000,
+);
 watchdog.unref();
 
-const mock = await createMockVenue({
-  clock: 'real',
-  cycleMs: 1_500,
-  lockMs: 300,
-  settleMs: 200,
-});
-const burner = mock.client('burner');
-const minter = mock.client('minter');
+const target = await openTarget({ clock: 'real', cycleMs: 1_500, lockMs: 300, settleMs: 200 });
+const burner = new MatchVenue({ apiKey: target.burner.apiKey, baseUrl: target.baseUrl });
+const minter = new MatchVenue({ apiKey: target.minter.apiKey, baseUrl: target.baseUrl });
 const stream = burner.stream.connect();
 stream.on('state', ({ state }) => console.log(`[stream]  ${state}`));
 
@@ -35,8 +39,8 @@ async function placeBoth(): Promise<void> {
     amount: usd('1000'),
     feeBps: '6',
     postFillAction: 'cancel',
-    sourceWalletId: SEEDED.burner.walletId,
-    fiatAccountId: SEEDED.burner.fiatAccountId,
+    sourceWalletId: target.burner.walletId,
+    fiatAccountId: target.burner.fiatAccountId,
   });
   await minter.orders.place({
     orderType: 'MINT',
@@ -44,6 +48,7 @@ async function placeBoth(): Promise<void> {
     feeBps: '4',
     postFillAction: 'cancel',
   });
+  if (!embedded) await target.clearAuction();
 }
 
 function describeMarket(ev: MarketEvent): string {
@@ -81,5 +86,5 @@ for await (const ev of stream.market()) {
 
 await stream.close();
 await account;
-await mock.close();
+await target.close();
 console.log('done: two auctions settled');

@@ -1,6 +1,7 @@
 import { SEEDED_API_KEYS } from '../contract/api-key.js';
 import { ClientCore, type RequestOptions } from '../core/api-client.js';
 import { ConfigurationError } from '../core/error.js';
+import type { APIPromise } from '../core/api-promise.js';
 import { createLogger } from '../core/logger.js';
 import type { ClientEvents, ListenerOptions } from '../core/telemetry/index.js';
 import { defaultTransport, lazyTransport } from '../core/default-transport.js';
@@ -44,7 +45,8 @@ function seededEntity(apiKey: string): string | undefined {
 
 /**
  * Client of the match venue REST API and the platform APIs it shares, with the venue's WebSocket
- * under `stream`. Every method returns an {@link APIPromise}; failures are {@link MatchVenueError}s
+ * under `stream`. Every method that calls the API returns an {@link APIPromise} (the helpers that
+ * settle, wait or watch, such as `resolveUnknown`, do not); failures are {@link MatchVenueError}s
  * with a stable `kind`. The constructor throws ConfigurationError (kind `MV_INVALID_CONFIG`) for
  * options it cannot use and InvalidApiKeyError (kind `MV_INVALID_API_KEY`) for a malformed key,
  * before any request.
@@ -156,7 +158,7 @@ export class MatchVenue {
    * Whether the platform accepts this client's API key (`GET /v1/configuration`): false on a 401,
    * true on success; any other failure is thrown, since it says nothing about the key.
    */
-  verifyApiKey(options?: RequestOptions): Promise<boolean> {
+  verifyApiKey(options?: RequestOptions): APIPromise<boolean> {
     return this.configuration.verifyApiKey(options);
   }
 

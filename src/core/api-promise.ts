@@ -66,6 +66,31 @@ export class APIPromise<T> extends Promise<T> {
     });
   }
 
+  /**
+   * An APIPromise over a call made of steps (a read before the request, an answer drawn from a
+   * refusal): `work` resolves to the data and the response it stands on, which `.withResponse()`
+   * and `.asResponse()` then give.
+   * @internal
+   */
+  static from<T>(work: Promise<{ data: T; raw: RawResponse }>): APIPromise<T> {
+    let data: T;
+    const raw = work.then((done) => {
+      data = done.data;
+      return done.raw;
+    });
+    // Parsed only once `raw` resolved, so `data` is set by then.
+    return new APIPromise<T>(raw, () => data);
+  }
+
+  /**
+   * The data of `promise` with the response it came from, for a step of {@link APIPromise.from}.
+   * @internal
+   */
+  static async settle<T>(promise: APIPromise<T>): Promise<{ data: T; raw: RawResponse }> {
+    const raw = await promise.#raw;
+    return { data: await promise.#parsedPromise(), raw };
+  }
+
   #parsedPromise(): Promise<T> {
     this.#parsed ??= this.#raw.then(this.#parse);
     return this.#parsed;

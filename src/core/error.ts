@@ -127,14 +127,31 @@ function redactInit(init: APIErrorInit): APIErrorInit {
   };
 }
 
+/** What a status says by itself, for a code that arrives with another status than its catalog entry's. */
+const STATUS_MEANING: Readonly<Record<number, string>> = {
+  404: 'Not found: no such route, or no such resource for this account',
+};
+
+/**
+ * The catalog's meaning of the code, when it arrived with the status the catalog gives it. The
+ * generic code 2 is catalogued with 400 (its meaning lists malformed-request causes); the same code
+ * on a 404 (a path the server does not know) is not described by that list, so the status speaks.
+ */
+function meaningOf(status: number, info: ErrorCodeInfo | undefined): string | undefined {
+  if (!info) return undefined;
+  if (info.http === null || info.http === status) return info.meaning;
+  return STATUS_MEANING[status];
+}
+
 function describe(init: APIErrorInit, info: ErrorCodeInfo | undefined): string {
   const parts = [String(init.status)];
   if (init.venueCode !== undefined)
     parts.push(info ? `${info.name} (code ${init.venueCode})` : `code ${init.venueCode}`);
   let text = parts.join(' ');
-  if (info) text += `: ${info.meaning}`;
-  if (init.serverMessage && init.serverMessage !== info?.meaning) {
-    text += `${info ? ' —' : ':'} ${init.serverMessage}`;
+  const meaning = meaningOf(init.status, info);
+  if (meaning) text += `: ${meaning}`;
+  if (init.serverMessage && init.serverMessage !== meaning) {
+    text += `${meaning ? ' —' : ':'} ${init.serverMessage}`;
   }
   for (const detail of init.errors ?? []) {
     const where = detail.location ? `${detail.location}: ` : '';

@@ -1,6 +1,6 @@
 import type { ClientCore } from '../core/api-client.js';
 import { endpoints } from '../generated/endpoints.js';
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise } from '../core/api-promise.js';
 import { AuthenticationError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import type { Configuration } from '../generated/models.js';
@@ -27,16 +27,20 @@ export class ConfigurationResource {
 
   /**
    * Resolves true when the key is accepted and false when the platform answers 401 (a malformed
-   * credential, code 401, or an unknown key, code 156007). Any other failure (network, 403, 5xx)
-   * is thrown: it says nothing about the key.
+   * credential, code 401, or an unknown key, code 156007); `.withResponse()` gives the response the
+   * answer came from (the 401's status, headers and request id on false). Any other failure
+   * (network, 403, 5xx) is thrown: it says nothing about the key.
    */
-  async verifyApiKey(options?: RequestOptions): Promise<boolean> {
-    try {
-      await this.retrieve(options);
-      return true;
-    } catch (error) {
-      if (error instanceof AuthenticationError) return false;
-      throw error;
-    }
+  verifyApiKey(options?: RequestOptions): APIPromise<boolean> {
+    const work = APIPromise.settle(this.retrieve(options)).then(
+      ({ raw }) => ({ data: true, raw }),
+      (error: unknown) => {
+        if (!(error instanceof AuthenticationError)) throw error;
+        const { status, headers, requestId, body } = error;
+        const bodyText = typeof body === 'string' ? body : JSON.stringify(body ?? null);
+        return { data: false, raw: { status, headers, requestId, bodyText } };
+      },
+    );
+    return APIPromise.from(work);
   }
 }

@@ -1,6 +1,6 @@
 import { endpoints } from '../generated/endpoints.js';
 import type { ClientCore } from '../core/api-client.js';
-import type { APIPromise } from '../core/api-promise.js';
+import { APIPromise, type RawResponse } from '../core/api-promise.js';
 import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
@@ -108,9 +108,14 @@ export class SnsSubscriptions {
    * Deletes a v1 subscription. Makes one extra call first: it lists the subscriptions and, when
    * the one to delete has a `pending` detail, throws {@link SubscriptionPendingError} without
    * sending the DELETE (the platform would refuse it). A subscription missing from the list is
-   * still deleted by id, so the platform gives the authoritative answer.
+   * still deleted by id, so the platform gives the authoritative answer. `.withResponse()` gives
+   * the DELETE's response.
    */
-  async delete(id: string, options?: RequestOptions): Promise<void> {
+  delete(id: string, options?: RequestOptions): APIPromise<void> {
+    return APIPromise.from<void>(this.#delete(id, options));
+  }
+
+  async #delete(id: string, options?: RequestOptions): Promise<{ data: undefined; raw: RawResponse }> {
     const current = (await this.list(options)).find((s) => s.id === id);
     const pending = current?.subscriptionDetails.filter((d) => d.status === 'pending') ?? [];
     if (current && pending.length > 0) {
@@ -128,6 +133,10 @@ export class SnsSubscriptions {
             response: { status: 204, headers: refusal.headers, requestId: refusal.requestId },
           }
         : undefined;
-    await this.#client.endpoint(endpoints.deleteV1Subscription, { params: { id }, settleRefusal }, options);
+    const call = { params: { id }, settleRefusal };
+    const { raw } = await APIPromise.settle(
+      this.#client.endpoint(endpoints.deleteV1Subscription, call, options),
+    );
+    return { data: undefined, raw };
   }
 }

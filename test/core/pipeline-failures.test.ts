@@ -48,6 +48,16 @@ describe('request pipeline', () => {
     expect(err.message).toContain('amount.amount: amount must be at least 100');
   });
 
+  it('describes a 404 carrying the generic code 2 by its status, not by the 400 list of causes', async () => {
+    server.script(json(404, { code: 2, message: 'Not Found' }));
+    const err = await get(client().venue).catch((e: unknown) => e);
+    if (!isApiError(err, ErrorCode.InvalidRequest)) throw new Error('expected code 2');
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect(err.message).toBe(
+      '404 InvalidRequest (code 2): Not found: no such route, or no such resource for this account — Not Found [request req-404]',
+    );
+  });
+
   it('maps statuses to subclasses', async () => {
     server.script(json(404, { code: 156003, message: 'nope' }), json(418, { message: 'teapot' }));
     const { venue } = client();

@@ -16,6 +16,23 @@ import { packInto, root } from './pack.js';
 import { userEnv } from './shell.js';
 
 const suites = join(root, 'test/package/jest-suite');
+const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+  packages: Record<string, { version: string; peerDependencies?: Record<string, string> }>;
+};
+
+/** The README's Jest install command (Mock mode): the packages, as specs, a ts-jest user installs. */
+function readmeJestInstall(): string[] {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8').replace(/\n/g, ' ');
+  const command = /`npm i -D ([^`]*\bts-jest\b[^`]*)`/.exec(readme);
+  if (!command) throw new Error('README.md has no `npm i -D ... ts-jest ...` command');
+  return command[1]!.trim().split(/\s+/);
+}
+
+/** `typescript@5` -> ['typescript', '5']; `@types/jest` -> ['@types/jest', undefined]. */
+function splitSpec(spec: string): [string, string | undefined] {
+  const at = spec.indexOf('@', 1);
+  return at < 0 ? [spec, undefined] : [spec.slice(0, at), spec.slice(at + 1)];
+}
 const RUN_TIMEOUT_MS = 120_000;
 
 interface Project {
@@ -75,6 +92,23 @@ interface JestResult {
   testResults: { message: string; assertionResults: { fullName: string; status: string }[] }[];
 }
 
+describe("the README's Jest install command", () => {
+  it('pins a TypeScript ts-jest can use, and this suite installs what it names at those majors', () => {
+    const specs = readmeJestInstall();
+    const names = specs.map((spec) => splitSpec(spec)[0]);
+    expect(names).toEqual(expect.arrayContaining(['jest', 'ts-jest', 'typescript']));
+    const typescript = specs.map(splitSpec).find(([name]) => name === 'typescript')?.[1];
+    // ts-jest's peer range (">=4.3 <7"): a bare install of typescript takes the newest, 7.
+    const range = lock.packages['node_modules/ts-jest']!.peerDependencies!.typescript!;
+    const below = Number(/<\s*(\d+)/.exec(range)?.[1]);
+    expect(Number(typescript)).toBeLessThan(below);
+    for (const [name, major] of specs.map(splitSpec)) {
+      if (major !== undefined)
+        expect(lock.packages[`node_modules/${name}`]!.version).toMatch(new RegExp(`^${major}\\.`));
+    }
+  });
+});
+
 describe('a downstream Jest suite, with the packed package', () => {
   const work = mkdtempSync(join(tmpdir(), 'mv-jest-'));
   const app = join(work, 'app');
@@ -85,14 +119,10 @@ describe('a downstream Jest suite, with the packed package', () => {
   beforeAll(() => {
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'jest-bot', version: '1.0.0' }));
-    offlineInstall(app, packInto(work), [
-      'jest',
-      'ts-jest',
-      '@types/jest',
-      '@types/node',
-      'typescript',
-      'msw',
-    ]);
+    // What the README tells a ts-jest user to install (at the lockfile's versions, which the test
+    // above holds to the README's majors), plus what these suites use besides.
+    const readme = readmeJestInstall().map((spec) => splitSpec(spec)[0]);
+    offlineInstall(app, packInto(work), [...new Set([...readme, '@types/node', 'msw'])]);
     // The projects share the app's node_modules (Node and Jest look upwards for it), each with its
     // own package.json: its module type and its Jest configuration.
     for (const [index, project] of projects.entries()) {

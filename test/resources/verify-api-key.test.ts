@@ -14,6 +14,22 @@ describe('venue.verifyApiKey()', () => {
     );
   });
 
+  it('is an APIPromise: withResponse() gives the response the answer came from (200, or the 401)', async () => {
+    const known = await new MatchVenue({ apiKey: SEEDED.minter.apiKey, handler })
+      .verifyApiKey()
+      .withResponse();
+    expect(known.data).toBe(true);
+    expect(known.response.status).toBe(200);
+    expect(known.response.requestId).toMatch(/\S/);
+    const unknown = new MatchVenue({ apiKey: 'TEST_API_KEY:nobody:nothing', handler });
+    const refused = await unknown.configuration.verifyApiKey().withResponse();
+    expect(refused.data).toBe(false);
+    expect(refused.response.status).toBe(401);
+    const raw = await unknown.verifyApiKey().asResponse();
+    expect(raw.status).toBe(401);
+    expect(((await raw.json()) as { code: number }).code).toBe(156007);
+  });
+
   it('throws what says nothing about the key (a 503), after the retries it is allowed', async () => {
     sim.setFaults({ errorRate: 1 });
     try {

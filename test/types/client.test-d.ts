@@ -86,6 +86,33 @@ describe('public types', () => {
     expectTypeOf(usd).parameter(0).toEqualTypeOf<string | number | bigint | import('decimal.js').Decimal>();
   });
 
+  it('every method that calls the API returns an APIPromise; only the helpers that settle, wait or watch do not', () => {
+    // The names of R's methods that return something other than an APIPromise (PagePromise is
+    // one); symbol keys (util.inspect's hook) are no API call.
+    type NotApiPromise<R> = Exclude<NotApiPromiseKey<R>, symbol>;
+    type NotApiPromiseKey<R> = {
+      // biome-ignore lint/suspicious/noExplicitAny: any function, whatever its parameters
+      [K in keyof R]: R[K] extends (...args: any[]) => infer Ret
+        ? // biome-ignore lint/suspicious/noExplicitAny: an APIPromise of any data
+          Ret extends APIPromise<any>
+          ? never
+          : K
+        : never;
+    }[keyof R];
+    expectTypeOf(venue.verifyApiKey()).toEqualTypeOf<APIPromise<boolean>>();
+    expectTypeOf(venue.configuration.verifyApiKey()).toEqualTypeOf<APIPromise<boolean>>();
+    expectTypeOf(venue.snsSubscriptions.delete('id')).toEqualTypeOf<APIPromise<void>>();
+    expectTypeOf<NotApiPromise<MatchVenue>>().toEqualTypeOf<'on' | 'toJSON'>();
+    expectTypeOf<NotApiPromise<MatchVenue['orders']>>().toEqualTypeOf<'resolveUnknown' | 'waitForOutcome'>();
+    expectTypeOf<NotApiPromise<MatchVenue['withdrawals']>>().toEqualTypeOf<'resolveUnknown'>();
+    expectTypeOf<NotApiPromise<MatchVenue['snsSubscriptions']>>().toEqualTypeOf<'resolveUnknown'>();
+    expectTypeOf<NotApiPromise<MatchVenue['webhookSubscriptions']>>().toEqualTypeOf<never>();
+    expectTypeOf<NotApiPromise<MatchVenue['configuration']>>().toEqualTypeOf<never>();
+    expectTypeOf<NotApiPromise<MatchVenue['account']>>().toEqualTypeOf<'mirror'>();
+    // orderPages is @internal: the published declarations leave it out.
+    expectTypeOf<Exclude<NotApiPromise<MatchVenue['stream']>, 'orderPages'>>().toEqualTypeOf<'connect'>();
+  });
+
   it('the client shows no pipeline plumbing: its members are its resources and its own calls', () => {
     expectTypeOf<Exclude<keyof MatchVenue, symbol>>().toEqualTypeOf<
       | 'baseUrl'

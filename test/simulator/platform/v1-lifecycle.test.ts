@@ -49,7 +49,11 @@ describe('v1 subscriptions against the simulator', () => {
     expect(listed?.id).toBe(created.id);
     expect(listed?.subscriptionDetails.map((d) => d.status)).toEqual(['confirmed', 'confirmed']);
 
-    await subscriptions.delete(created.id);
+    // An APIPromise like every call: the response is the DELETE's (204), not the list read before it.
+    const { data, response } = await subscriptions.delete(created.id).withResponse();
+    expect(data).toBeUndefined();
+    expect(response.status).toBe(204);
+    expect(response.requestId).toMatch(/\S/);
     expect(await subscriptions.list()).toEqual([]);
     expect(requests.filter((r) => r.startsWith('DELETE '))).toEqual([
       `DELETE /v1/notifications/subscriptions/${created.id}`,
