@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import { InvalidApiKeyError, MatchVenue, MatchVenueError } from 'match-venue';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 const VARS = [
   'MATCH_VENUE_API_KEY',
@@ -9,16 +9,12 @@ const VARS = [
   'MATCH_VENUE_ENV',
 ] as const;
 const KEY = 'TEST_API_KEY:abc:s3cret-part';
-let saved: Record<string, string | undefined> = {};
+// Each test starts without the variables; vitest puts back what was there.
 beforeEach(() => {
-  saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
-  for (const v of VARS) delete process.env[v];
+  for (const v of VARS) vi.stubEnv(v, undefined);
 });
 afterEach(() => {
-  for (const v of VARS) {
-    if (saved[v] === undefined) delete process.env[v];
-    else process.env[v] = saved[v];
-  }
+  vi.unstubAllEnvs();
 });
 
 describe('client options', () => {

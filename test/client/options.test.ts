@@ -7,7 +7,7 @@ import {
   MatchVenue,
   type MatchVenueOptions,
 } from 'match-venue';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { OPTION_DEFAULTS, resolveOptions } from '../../src/client/config.js';
 import { apiClientOf } from '../../src/client/match-venue.js';
 
@@ -24,16 +24,12 @@ const VARS = [
   'MATCH_VENUE_ENV',
   'MATCH_VENUE_LOG_LEVEL',
 ] as const;
-let saved: Record<string, string | undefined> = {};
+// Each test starts without the variables; vitest puts back what was there.
 beforeEach(() => {
-  saved = Object.fromEntries(VARS.map((v) => [v, process.env[v]]));
-  for (const v of VARS) delete process.env[v];
+  for (const v of VARS) vi.stubEnv(v, undefined);
 });
 afterEach(() => {
-  for (const v of VARS) {
-    if (saved[v] === undefined) delete process.env[v];
-    else process.env[v] = saved[v];
-  }
+  vi.unstubAllEnvs();
 });
 
 const KEY = 'TEST_API_KEY:abc:s3cret-part';
