@@ -96,6 +96,18 @@ const CASES: [string, string | ((doc: Doc) => string), RegExp, (doc: Doc) => voi
   ['clock.now at 2^53-1', 'clock.now', /between 0 and 253402300799999/, (d) => (d.clock.now = MAX_SAFE)],
   ['engine time at 2^53-1', 'engine.time', /1970 to 9999/, (d) => (d.engine.time = MAX_SAFE)],
   [
+    'an order naming a parent that does not name it back',
+    'engine.state.orders.1.parentOrderId',
+    /whose childOrderId is not this order/,
+    (d) => {
+      const [first, second] = d.engine.state.orders as unknown as {
+        orderId: string;
+        parentOrderId: string | null;
+      }[];
+      if (first && second) second.parentOrderId = first.orderId;
+    },
+  ],
+  [
     'an auction opening at 2^53-1',
     (d) => `engine.state.auctions.${d.engine.state.auctions.length - 1}.opensAt`,
     /1970 to 9999/,

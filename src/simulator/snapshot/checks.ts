@@ -111,7 +111,10 @@ export function checkDocumentRules(d: CheckedDocument): void {
   const orders = unique(s.orders, (o) => o.orderId, `${P}.orders`, 'orderId');
   checkAuctions(s, auctions, entity);
   const lookups = { entity, auctions, wallets, fiats };
-  for (const [i, o] of s.orders.entries()) checkOrder(o, `${P}.orders.${i}`, s, lookups);
+  for (const [i, o] of s.orders.entries()) {
+    checkOrder(o, `${P}.orders.${i}`, s, lookups);
+    checkLineage(o, `${P}.orders.${i}`, orders);
+  }
 
   // Each order is listed once, under its own entity; an auction lists only its own orders.
   const listed = new Set<string>();
@@ -217,6 +220,19 @@ function checkOrder(o: Order, at: string, s: State, l: Lookups): void {
     refuse(`${at}.status`, 'may be pending only in the current auction');
   if (o.status === 'settling' && o.auctionId !== s.settlingAuctionId)
     refuse(`${at}.status`, 'may be settling only in the settling auction');
+}
+
+/**
+ * A roll's two orders name each other. One may be absent (evicted to a store: a store's document
+ * leaves it out), but one present names the other back: a restored chain is one a roll made.
+ */
+function checkLineage(o: Order, at: string, orders: ReadonlyMap<string | number, Order>): void {
+  const parent = o.parentOrderId === null ? undefined : orders.get(o.parentOrderId);
+  if (parent && parent.childOrderId !== o.orderId)
+    refuse(`${at}.parentOrderId`, `names order ${o.parentOrderId}, whose childOrderId is not this order`);
+  const child = o.childOrderId === null ? undefined : orders.get(o.childOrderId);
+  if (child && child.parentOrderId !== o.orderId)
+    refuse(`${at}.childOrderId`, `names order ${o.childOrderId}, whose parentOrderId is not this order`);
 }
 
 /**
