@@ -83,7 +83,8 @@ export function benchDayInChild(options: { auctions?: number; store?: string } =
   return JSON.parse(out.trim().split('\n').at(-1) ?? '') as DayBenchResult;
 }
 
-function flag(name: string): string | undefined {
+/** The value after `name` on the command line (the benches' flags). */
+export function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }

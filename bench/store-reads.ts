@@ -20,7 +20,7 @@
 import { existsSync, rmSync, statSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createSimulator, type Simulator } from '../src/simulator/index.js';
-import { DAY_MARKET } from './day.js';
+import { DAY_MARKET, flag } from './day.js';
 
 const START = Date.parse('2026-01-01T00:00:00Z');
 const AUCTION_MS = 10_000;
@@ -145,11 +145,6 @@ export function benchStoreReads(options: { auctions?: number; store?: string } =
     laterPageMs: timing(laterPage),
     accountMs: timing(account),
   };
-}
-
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
