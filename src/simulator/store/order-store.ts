@@ -18,7 +18,7 @@ import { idKey, offsetsOf } from './id-buckets.js';
 import { IdFilter, type SavedSegment } from './id-filter.js';
 import { KeptIds } from './kept-ids.js';
 import { chunkRows, packBuffers, packOrders } from './order-pack.js';
-import { byListing, type OrderRow, rowMatches, type StoredOrderFilter, toRow } from './order-row.js';
+import { byListing, fromRow, type OrderRow, rowMatches, type StoredOrderFilter, toRow } from './order-row.js';
 import type { Database, DatabaseConstructor, Statement } from './sqlite.js';
 import {
   clearHistory,
@@ -216,7 +216,7 @@ export class OrderStore {
   placed(key: string): boolean {
     if (!this.kept.mayHavePlaced(key)) return false;
     const found = this.get(key);
-    return found !== undefined && found.row[11] === null;
+    return found !== undefined && fromRow(found.entityId, found.row).parentOrderId === null;
   }
 
   /** An evicted order by id: its entity and row. */
