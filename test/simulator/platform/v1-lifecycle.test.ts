@@ -157,10 +157,11 @@ describe('v1 subscriptions against the simulator', () => {
 
     const raw = await rawDelete(created.id);
     expect(raw.status).toBe(400);
-    const body = (await raw.json()) as { code: number; message: string; errors: { location: string }[] };
+    // 400 code 2, not 409: docs/PROTOCOL.md ("Deleting a v1 subscription with a pending entry").
+    const body = (await raw.json()) as { code: number; message: string; errors: unknown[] };
     expect(body.code).toBe(2);
     expect(body.message).toMatch(/pending/);
-    expect(body.errors[0]?.location).toBe('id');
+    expect(body.errors[0]).toMatchObject({ location: 'id', error: 'subscription_pending' });
     expect((await subscriptions.list()).map((s) => s.id)).toEqual([created.id]);
   });
 
