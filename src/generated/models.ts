@@ -126,7 +126,10 @@ export type BurnOrder = {
   createdAt: string;
   /** When the order last changed (status, fee or lineage). */
   updatedAt: string;
-  /** Null until the order is matched. */
+  /**
+   * Null until the order is matched; an order whose auction cleared without matching any of it
+   * keeps null, whatever its status.
+   */
   fill: OrderFill | null;
   /** The wallet that funded the burn. */
   sourceWalletId: string;
@@ -165,7 +168,10 @@ export type MintOrder = {
   createdAt: string;
   /** When the order last changed (status, fee or lineage). */
   updatedAt: string;
-  /** Null until the order is matched. */
+  /**
+   * Null until the order is matched; an order whose auction cleared without matching any of it
+   * keeps null, whatever its status.
+   */
   fill: OrderFill | null;
   /** Always null for MINT. */
   sourceWalletId: null;

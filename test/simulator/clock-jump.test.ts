@@ -44,11 +44,14 @@ describe('a clock jump costs what the resting orders need', () => {
     expect(state.settlingAuctionId).toBe(1);
     const list = await d.list(BURNER.apiKey, '?pageSize=100');
     expect(list.pagination.total).toBe(50);
+    // Cleared at 01:00:00 having matched nothing: settling, with no fill (the spec: "Null until the
+    // order is matched").
     for (const o of list.orders)
       expect(o).toMatchObject({
         auctionId: 1,
         status: 'settling',
-        fill: { filledAmount: { amount: '0.00' }, matchedAt: '2026-01-01T01:00:00.000Z' },
+        updatedAt: '2026-01-01T01:00:00.000Z',
+        fill: null,
       });
     // The books are as a full run leaves them: the remainders stay reserved, nothing moved.
     expect(d.balances('burner')).toMatchObject({ wallet: '100000000.00', walletReserved: '5000.00' });

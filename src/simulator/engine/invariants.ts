@@ -1,4 +1,3 @@
-import { fillOf } from './records.js';
 import { currencyTotals } from './state.js';
 import type { EngineStateView } from './state-views.js';
 
@@ -85,12 +84,10 @@ export function checkInvariants(
         issuerUsd -= F;
       }
     }
-    const fill = fillOf(o, o.clearedIn);
-    if (fill) {
-      if (fill.filledCents < 0 || fill.filledCents > o.amountCents)
-        v.push(`order ${o.orderId} filled ${fill.filledCents} of ${o.amountCents}`);
-      if (o.clearedIn?.auctionId !== o.auctionId) v.push(`order ${o.orderId} filled by another auction`);
-    }
+    if (o.filledCents < 0 || o.filledCents > o.amountCents)
+      v.push(`order ${o.orderId} filled ${o.filledCents} of ${o.amountCents}`);
+    if (o.clearedIn !== null && o.clearedIn.auctionId !== o.auctionId)
+      v.push(`order ${o.orderId} cleared by another auction`);
     if (records && o.childOrderId !== null && state.orders.get(o.childOrderId)?.parentOrderId !== o.orderId)
       v.push(`order ${o.orderId} lineage: child does not point back`);
     if (records && o.parentOrderId !== null && state.orders.get(o.parentOrderId)?.childOrderId !== o.orderId)

@@ -40,12 +40,16 @@ export function orderRecord(fields: NewOrder, auctionId: number, time: number): 
   };
 }
 
-/** The order's fill, once its auction cleared: the fee and the time are the auction's. */
+/**
+ * The order's fill, once its auction cleared and matched some of it: the fee and the time are the
+ * auction's. An order that matched nothing has none, whatever its status: the spec's `fill` is
+ * "Null until the order is matched" and the owner's docs say it "appears once matched".
+ */
 export function fillOf(
   o: Pick<Order, 'amountCents' | 'filledCents' | 'feeCents'>,
   clearedIn: Auction | null,
 ): Fill | null {
-  if (clearedIn === null) return null;
+  if (clearedIn === null || o.filledCents === 0) return null;
   return {
     filledCents: o.filledCents,
     unfilledCents: o.amountCents - o.filledCents,
