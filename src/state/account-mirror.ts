@@ -14,11 +14,14 @@ import type {
   MirrorWithdrawal,
   UnknownEntry,
 } from './api.js';
-import { DEFAULT_RETENTION_MS } from './api.js';
+import { DEFAULT_RETENTION_MS, DEFAULT_SETTLEMENT_HOLD_MS } from './api.js';
 import { ChangeFeed } from './change-feed.js';
 import { checkMirrorOptions, type MirrorHost } from './mirror-host.js';
 import { checkOrderFilter, MirrorView, type PendingChange } from './mirror-view.js';
 import { waitForOrder } from './mirror-wait.js';
+import { observeOrder } from './observe-order.js';
+import { RetentionTimer } from './retention-timer.js';
+import { SettlementHold, summaryNeed } from './settlement-hold.js';
 import { UnknownEntries } from './unknown-entries.js';
 
 // The account mirror. One loop reads the mirror's own account iterator in order and applies each
@@ -46,6 +49,8 @@ export class Mirror implements AccountMirror {
   readonly #view: MirrorView;
   readonly #feed: ChangeFeed;
   readonly #unknown: UnknownEntries;
+  readonly #hold: SettlementHold;
+  readonly #retention: RetentionTimer;
   readonly #stream: VenueStream;
   readonly #ownsStream: boolean;
   readonly #sub: StreamSubscription<AccountEvent>;
@@ -62,22 +67,22 @@ export class Mirror implements AccountMirror {
   #rereadAsked = 0;
   #rereadDone = 0;
   #resyncs = 0;
-  #sweepTimer: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor(host: MirrorHost, options: MirrorOptions = {}) {
     checkMirrorOptions(options);
     this.#host = host;
     this.#view = new MirrorView(options.retentionMs ?? DEFAULT_RETENTION_MS, Date.now);
     this.#feed = new ChangeFeed(options.changesBufferSize ?? 10_000);
+    this.#retention = new RetentionTimer(this.#view, (change) => this.#publish(change));
+    this.#hold = new SettlementHold(options.settlementHoldMs ?? DEFAULT_SETTLEMENT_HOLD_MS, () =>
+      this.#askReread(),
+    );
     this.#unknown = new UnknownEntries({
       emit: (change) => this.#publish(change),
       now: Date.now,
       hasOrder: (key) => this.#view.order(key) !== undefined,
       hasWithdrawal: (key) => this.#view.withdrawal(key) !== undefined,
-      readOrder: async (key) => {
-        const order = await host.retrieveOrder(key, this.#closing.signal);
-        if (!this.#closed && !this.#view.order(key)) this.#publishOrder(order, 'rest');
-      },
+      readOrder: (key) => this.#readIntoView(key, this.#closing.signal),
       resyncs: () => this.#resyncs,
       following: () => this.#isReady,
       closed: () => this.#closed,
@@ -145,10 +150,15 @@ export class Mirror implements AccountMirror {
       ready: this.ready,
       order: (id: string) => this.#view.order(id),
       listen: (listener: (change: MirrorChange) => void) => this.#feed.listen(listener),
-      retrieveOrder: this.#host.retrieveOrder,
+      readIntoView: (id: string, signal: AbortSignal) => this.#readIntoView(id, signal),
       closing: this.#closing.signal,
     };
     return waitForOrder(host, orderId, predicate, options);
+  }
+
+  /** @internal An order read over REST by `orders.waitForOutcome` (observe-order.ts). */
+  [observeOrder](order: Order): void {
+    if (!this.#closed) this.#publishOrder(order, 'rest');
   }
 
   close(): Promise<void> {
@@ -230,6 +240,7 @@ export class Mirror implements AccountMirror {
       }
       case 'balance.updated':
         this.#publish(this.#view.applySummary(ev.data as unknown as AccountSummary, 'stream'));
+        this.#hold.afterEvent();
         return;
       case 'withdrawal.updated':
         this.#publishWithdrawal(ev.data as Withdrawal, 'stream');
@@ -257,13 +268,16 @@ export class Mirror implements AccountMirror {
     const asked = this.#rereadAsked;
     for (let attempt = 0; !this.#closed; attempt++) {
       try {
+        const mark = this.#hold.mark();
         const summary = await this.#host.retrieveAccount(this.#closing.signal);
         if (this.#closed) return;
         this.#publish(this.#view.applySummary(summary, 'rest'));
+        this.#hold.afterRead(mark);
         this.#rereadDone = Math.max(this.#rereadDone, asked);
         return;
       } catch (error) {
         if (this.#closed) return;
+        this.#hold.releaseAll();
         this.#host.logger.warn('account mirror: reading the account summary failed, retrying', {
           error: error instanceof Error ? error.message : String(error),
         });
@@ -278,35 +292,34 @@ export class Mirror implements AccountMirror {
     this.#feed.emit(change);
   }
 
-  #publishOrder(order: Order, source: ChangeSource): void {
-    this.#publish(this.#view.applyOrder(order, source));
-    this.#unknown.seen('placeOrder', order.orderId);
-    this.#armSweep();
+  /** Applies an order state, or holds it until the summary covers it; `shown` runs once applied. */
+  #publishOrder(order: Order, source: ChangeSource, shown?: () => void): void {
+    this.#hold.add(summaryNeed(order, this.#view.order(order.orderId), source === 'rest'), () => {
+      this.#publish(this.#view.applyOrder(order, source));
+      this.#unknown.seen('placeOrder', order.orderId);
+      this.#retention.arm();
+      shown?.();
+    });
   }
 
   #publishWithdrawal(withdrawal: Withdrawal, source: ChangeSource): void {
     if (this.#closed) return;
-    this.#publish(this.#view.applyWithdrawal(withdrawal, source));
-    this.#unknown.seen('createWithdrawal', withdrawal.id);
-    this.#armSweep();
+    this.#hold.add('none', () => {
+      this.#publish(this.#view.applyWithdrawal(withdrawal, source));
+      this.#unknown.seen('createWithdrawal', withdrawal.id);
+      this.#retention.arm();
+    });
   }
 
-  /** One timer, at the next retention expiry. */
-  #armSweep(): void {
-    const at = this.#view.nextExpiry();
-    if (at === undefined || this.#closed) return;
-    if (this.#sweepTimer && this.#sweepTimer.at <= at) return;
-    if (this.#sweepTimer) clearTimeout(this.#sweepTimer.timer);
-    const timer = setTimeout(
-      () => {
-        this.#sweepTimer = undefined;
-        for (const change of this.#view.sweep()) this.#publish(change);
-        this.#armSweep();
-      },
-      Math.max(0, at - Date.now()),
-    );
-    (timer as { unref?: () => void }).unref?.();
-    this.#sweepTimer = { at, timer };
+  /**
+   * An order the view does not hold, read over REST (for a wait, or an unknown key): it enters the
+   * view like any other change, a final one after the summary that covers it, and the promise
+   * resolves once the view shows it, so what the caller then says agrees with the view.
+   */
+  async #readIntoView(orderId: string, signal: AbortSignal): Promise<void> {
+    const order = await this.#host.retrieveOrder(orderId, signal);
+    if (this.#closed) return;
+    await new Promise<void>((shown) => this.#publishOrder(order, 'rest', shown));
   }
 
   /** Ends the mirror: its iterators (with `error`, if any), its waits, its timers and its stream. */
@@ -317,7 +330,8 @@ export class Mirror implements AccountMirror {
     for (const off of this.#offs.splice(0)) off();
     this.#host.state.removeMirror(this);
     this.#unknown.close();
-    if (this.#sweepTimer) clearTimeout(this.#sweepTimer.timer);
+    this.#hold.close();
+    this.#retention.close();
     if (!this.#isReady)
       this.#failReady(
         error ??

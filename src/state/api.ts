@@ -7,6 +7,9 @@ import type { StreamOptions, VenueStream } from '../stream/api.js';
 /** How long a final order or withdrawal stays in a mirror's view by default: 10 minutes. */
 export const DEFAULT_RETENTION_MS = 600_000;
 
+/** `MirrorOptions.settlementHoldMs`'s default. */
+export const DEFAULT_SETTLEMENT_HOLD_MS = 500;
+
 /** Options of `venue.account.mirror()`; every one has a default. */
 export interface MirrorOptions {
   /**
@@ -27,6 +30,15 @@ export interface MirrorOptions {
    * stream until it drains to half (nothing is lost): read every iterator you open. Default 10000.
    */
   changesBufferSize?: number;
+  /**
+   * How long the mirror waits, after an order turns final, for the `balance.updated` that includes
+   * its settlement before it reads the summary over REST instead, in ms. Until one of the two is
+   * applied, that order's change (and every change after it) is held back from the view and the
+   * change feed, so the mirror never shows an order final beside the balance from before it.
+   * Default 500 (the venue sends the balance event right behind the order's, so the read is the
+   * exception).
+   */
+  settlementHoldMs?: number;
 }
 
 /** Filters of `mirror.orders()`; all given ones must match. */

@@ -28,6 +28,7 @@ export function checkMirrorOptions(options: MirrorOptions): void {
   if (typeof options !== 'object' || options === null)
     throw new InvalidArgumentError(`${context}: options must be an object`);
   checkMs(options.retentionMs, 'retentionMs', context);
+  checkMs(options.settlementHoldMs, 'settlementHoldMs', context);
   const size = options.changesBufferSize;
   if (size !== undefined && !(Number.isSafeInteger(size) && size >= 1))
     throw new InvalidArgumentError(

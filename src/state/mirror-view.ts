@@ -62,6 +62,11 @@ export function checkOrderFilter(filter: MirrorOrderFilter | undefined): void {
     );
 }
 
+/** Where a status lies along the one way an order goes: pending, settling, final. */
+function stage(status: string): number {
+  return status === 'pending' ? 0 : status === 'settling' ? 1 : 2;
+}
+
 export class MirrorView {
   readonly #orders = new Map<string, Held<Order>>();
   readonly #withdrawals = new Map<string, Held<MirrorWithdrawal>>();
@@ -117,6 +122,9 @@ export class MirrorView {
     if (previous) {
       if (orderFingerprint(previous) === orderFingerprint(order)) return undefined;
       if (isBefore(order.updatedAt, previous.updatedAt)) return undefined;
+      // Timestamps have ms resolution and a clear and its settlement can share one: an order never
+      // goes back along pending -> settling -> final, so a state behind the held one is older.
+      if (stage(order.status) < stage(previous.status)) return undefined;
     }
     this.#orders.set(order.orderId, {
       value: order,

@@ -6,14 +6,16 @@ import { isSettledForGood } from './order-outcome.js';
 import { badOrderId, checkMs, checkSignal, WaitControl } from './wait-control.js';
 
 // `mirror.waitFor`: the mirror's view first, then every change of the order; an order the view
-// does not hold (retired after the retention window) is read over REST, which knows it.
+// does not hold (not seen yet, or retired after the retention window) is read over REST into the
+// view, so the wait answers only what the mirror shows.
 
 /** What the wait needs of the mirror. */
 export interface MirrorWaitHost {
   ready: Promise<void>;
   order(orderId: string): Order | undefined;
   listen(listener: (change: MirrorChange) => void): () => void;
-  retrieveOrder(orderId: string, signal: AbortSignal): Promise<Order>;
+  /** Reads the order over REST into the view (a final one after the summary that includes it). */
+  readIntoView(orderId: string, signal: AbortSignal): Promise<void>;
   /** Aborted when the mirror closes. */
   closing: AbortSignal;
 }
@@ -61,8 +63,11 @@ export function waitForOrder(
     .then(async () => {
       const held = host.order(orderId);
       if (held) return check(held);
-      const order = await host.retrieveOrder(orderId, wait.ended.signal);
-      if (!wait.done) check(host.order(orderId) ?? order);
+      // Resolves once the view shows it; when the view had that state already (it came by the
+      // stream meanwhile) no change follows, so check what the view shows.
+      await host.readIntoView(orderId, wait.ended.signal);
+      const shown = host.order(orderId);
+      if (shown && !wait.done) check(shown);
     })
     .catch((error: unknown) => wait.reject(error));
   return wait.promise;

@@ -5,6 +5,7 @@ import type { Logger } from '../core/logger.js';
 import type { Order } from '../generated/models.js';
 import type { AccountEvent, StreamSubscription, VenueStream } from '../stream/index.js';
 import type { AccountMirror, WaitForOutcomeOptions } from './api.js';
+import { canObserve, observeOrder } from './observe-order.js';
 import { checkMs, checkSignal, WaitControl } from './wait-control.js';
 
 // `venue.orders.waitForOutcome`: the order in a final state. It listens where the client already
@@ -105,9 +106,19 @@ export function waitForOutcome(
   }
 
   const source = options.stream ?? host.shared();
-  if (source && isMirror(source)) listenToMirror(source, orderId, wait, consider);
-  else if (source && source.state !== 'closed') listenToStream(source.account(), wait, consider);
-  void poll(host, orderId, wait, consider, {
+  // Given a mirror, the wait answers what the mirror shows: a REST read goes into the mirror, and
+  // the outcome comes out of it (after the summary that includes the settlement).
+  let read = consider;
+  if (source && isMirror(source)) {
+    listenToMirror(source, orderId, wait, consider);
+    if (canObserve(source))
+      read = (order) => {
+        source[observeOrder](order);
+        const shown = source.order(orderId);
+        if (shown) consider(shown);
+      };
+  } else if (source && source.state !== 'closed') listenToStream(source.account(), wait, consider);
+  void poll(host, orderId, wait, read, {
     pollMs,
     listening: source !== undefined,
     graceMs,
