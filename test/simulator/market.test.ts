@@ -95,6 +95,19 @@ describe('background market', () => {
     expect(checkInvariants(sim)).toEqual([]);
   });
 
+  it('names participants in sequence, in decimal as docs/MARKET.md does, each name once', () => {
+    const sim = createSimulator({ startTime: START, market: 'busy' });
+    const names = sim.getState().entities.map((e) => e.name);
+    const pad = (n: number, w: number) => String(n).padStart(w, '0');
+    const noise = Array.from({ length: 200 }, (_, i) => `noise-${pad(i + 1, 4)}`);
+    const lps = Array.from({ length: 4 }, (_, i) => `lp-${pad(i + 1, 2)}`);
+    expect(names.filter((n) => n.startsWith('noise-') || n.startsWith('lp-'))).toEqual([...noise, ...lps]);
+    // Not the hexadecimal of before (noise-000a for the tenth): the tenth is noise-0010.
+    expect(names).toContain('noise-0010');
+    expect(new Set(names).size).toBe(names.length);
+    expect(sim.entityForApiKey('TEST_API_KEY:noise-0200:sim')?.name).toBe('noise-0200');
+  });
+
   it('acts as each auction opens, also across a manual-clock jump (no auction skipped)', () => {
     const sim = createSimulator({ startTime: START, market: 'busy' });
     sim.advance(10_000 * 6);

@@ -49,7 +49,11 @@ export interface PopulationState {
   stats: MarketStats;
 }
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+/**
+ * A participant's number in its name, decimal as docs/MARKET.md shows it (`noise-0001`, `lp-01`):
+ * padded, never cut, so a count past the padding (10,000 noise traders) still names each apart.
+ */
+const decimal = (n: number, width: number) => String(n).padStart(width, '0');
 
 const cents = (usd: string) => parseCents(usd) as number;
 const centi = (bps: string) => parseCentiBps(bps) as number;
@@ -126,11 +130,11 @@ export class MarketPopulation {
       );
     const people = [
       ...Array.from({ length: noise }, (_, i) => ({
-        name: `noise-${hex(i + 1, 4)}`,
+        name: `noise-${decimal(i + 1, 4)}`,
         fundingSide: (i % 2 === 0 ? 'BURN' : 'MINT') as OrderType,
       })),
       ...Array.from({ length: lp }, (_, i) => ({
-        name: `lp-${hex(i + 1, 2)}`,
+        name: `lp-${decimal(i + 1, 2)}`,
         fundingSide: 'BURN' as OrderType,
       })),
     ];

@@ -50,6 +50,7 @@ describe.skipIf(executablePath === undefined)('the dashboard in Chromium', () =>
     await expect.poll(() => page.textContent('#conn')).toBe('live');
     await expect.poll(() => page.textContent('#auction-id')).toBe('1');
     expect(await page.textContent('#countdown')).toBe('manual clock');
+    await expect.poll(() => page.textContent('#curves')).toContain('The book is empty');
     const burnerRow = page.locator('#balances-table tbody tr', { hasText: 'burner' });
     await expect.poll(() => burnerRow.textContent()).toContain('100000000.00');
     expect(await page.textContent('body')).not.toMatch(/TEST_API_KEY/);
@@ -73,6 +74,8 @@ describe.skipIf(executablePath === undefined)('the dashboard in Chromium', () =>
     expect(row).toContain('burner');
     expect(row).toContain('pending');
     expect(await page.textContent('#order-count')).toBe('1');
+    // The same read drew the book: one order, so a chart and no empty state.
+    expect(await page.locator('#curves svg').count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/dashboard-order.png`, fullPage: true });
   });
 
@@ -98,7 +101,8 @@ describe.skipIf(executablePath === undefined)('the dashboard in Chromium', () =>
     expect(await page.locator('#report-orders tbody tr').count()).toBe(2);
     expect(await page.textContent('#report-summary')).toContain(`matched 600.00 USD`);
     await page.screenshot({ path: `${SHOTS}/dashboard-report.png`, fullPage: true });
-    // The README's picture (docs/dashboard.png) is this one: the view at 1280x800.
+    // The README's picture (docs/dashboard.png) is dashboard-busy-1280x800.png, a busy market's
+    // (dashboard-readable.test.ts); this is the quiet one's.
     await page.screenshot({ path: `${SHOTS}/dashboard-1280x800.png` });
     expect(problems).toEqual([]);
   });

@@ -1,13 +1,14 @@
 // The simulator's dashboard: a view over the control plane. Every number comes from a /_sim/
 // route (state, orders, auctions, clearing reports); the event stream only says when to read
 // again, so the page never polls and computes nothing the engine does not answer itself.
-import { curvesChart, historyChart } from './charts.js';
+import { curvesChart, historyChart, isEmptyBook } from './charts.js';
+import { logEvents } from './event-log.js';
 import { connect } from './live.js';
+import { idCell, shortIds } from './short-ids.js';
 
 const TOKEN_KEY = 'match-venue-sim-control-token';
 const $ = (id) => document.getElementById(id);
 const money = (m) => (m ? `${m.amount}` : '–');
-const short = (id) => (id ? String(id).slice(0, 8) : '–');
 
 // The token lives in sessionStorage (this tab only), never in the page or a URL.
 const token = () => sessionStorage.getItem(TOKEN_KEY);
@@ -94,8 +95,19 @@ function renderAuction(state, current) {
     `${current.indicativeFeeBps} bps (${current.rule?.step ?? current.rule ?? ''})`;
   $('indicative-volume').textContent = `${money(current.indicativeVolume)} USD`;
   $('order-count').textContent = current.orderCount;
-  $('curves').replaceChildren(curvesChart(current.curves ?? [], current.indicativeFeeBps));
+  $('curves').replaceChildren(
+    bookChart('curves', current.curves, current.indicativeFeeBps, 'The book is empty'),
+  );
   tick();
+}
+
+/** The curves, or for a book with no volume on either side a sentence saying so (not a bare axis). */
+function bookChart(box, curves, feeBps, empty) {
+  if (!isEmptyBook(curves)) return curvesChart(curves, feeBps, $(box).clientWidth);
+  const p = document.createElement('p');
+  p.className = 'empty';
+  p.textContent = `${empty}: no BURN or MINT volume to chart yet (fee ${feeBps} bps).`;
+  return p;
 }
 
 /** The countdown runs on the page's clock between reads, from the simulator's `now`. */
@@ -129,6 +141,9 @@ function renderBalances(entities) {
   );
 }
 
+/** An entity's name, once the state read has named it. */
+const nameOf = (entityId) => view.entities.find((e) => e.entityId === entityId)?.name;
+
 function fillEntitySelects(entities) {
   for (const id of ['f-entity', 'wire-entity']) {
     const select = $(id);
@@ -140,10 +155,13 @@ function fillEntitySelects(entities) {
 }
 
 function renderOrders(orders) {
+  const short = shortIds(orders.flatMap((o) => [o.orderId, o.lineage.parentOrderId, o.lineage.childOrderId]));
   $('orders-table').tBodies[0].replaceChildren(
     ...orders.map((o) => {
+      const lineage = document.createDocumentFragment();
+      lineage.append(idCell(o.lineage.parentOrderId, short), ' → ', idCell(o.lineage.childOrderId, short));
       const tr = row([
-        short(o.orderId),
+        idCell(o.orderId, short),
         o.entityName,
         o.auctionId,
         o.orderType,
@@ -151,17 +169,16 @@ function renderOrders(orders) {
         o.feeBps ?? 'market',
         o.status,
         o.fill ? money(o.fill.filledAmount) : '–',
-        `${short(o.lineage.parentOrderId)} → ${short(o.lineage.childOrderId)}`,
+        lineage,
       ]);
       tr.dataset.orderId = o.orderId;
-      tr.cells[0].title = o.orderId;
       return tr;
     }),
   );
 }
 
 function renderHistory(auctions) {
-  $('history-chart').replaceChildren(historyChart(auctions, openReport));
+  $('history-chart').replaceChildren(historyChart(auctions, openReport, $('history-chart').clientWidth));
   $('history-list').replaceChildren(
     ...auctions.map((a) => {
       const li = document.createElement('li');
@@ -183,11 +200,14 @@ async function openReport(auctionId) {
     const rule = typeof r.rule === 'string' ? r.rule : JSON.stringify(r.rule);
     $('report-summary').textContent =
       `cleared ${r.clearedAt} at ${r.clearingFeeBps} bps, matched ${money(r.matchedVolume)} USD; rule ${rule}`;
-    $('report-curves').replaceChildren(curvesChart(r.curves, r.clearingFeeBps));
+    $('report-curves').replaceChildren(
+      bookChart('report-curves', r.curves, r.clearingFeeBps, 'No orders at this clear'),
+    );
+    const short = shortIds(r.orders.map((o) => o.orderId));
     $('report-orders').tBodies[0].replaceChildren(
       ...r.orders.map((o) =>
         row([
-          short(o.orderId),
+          idCell(o.orderId, short),
           o.entityName,
           o.orderType,
           money(o.amount),
@@ -204,31 +224,9 @@ async function openReport(auctionId) {
   }
 }
 
-// ---- the event log ---------------------------------------------------------------------------------
-
-const LOG_MAX = 200;
-
-function logEvents(batch) {
-  const list = $('log-list');
-  for (const e of batch.events) {
-    const li = document.createElement('li');
-    const who = e.entityId
-      ? ` ${view.entities.find((x) => x.entityId === e.entityId)?.name ?? short(e.entityId)}`
-      : '';
-    const what = [e.auctionId && `auction ${e.auctionId}`, e.phase, e.orderId && short(e.orderId), e.status]
-      .filter(Boolean)
-      .join(' ');
-    li.textContent = `${e.event}${who} ${what}`;
-    list.prepend(li);
-  }
-  if (batch.count > batch.events.length)
-    list.firstChild?.append(` (+${batch.count - batch.events.length} more)`);
-  while (list.children.length > LOG_MAX) list.lastChild.remove();
-}
-
 function onMessage(event, data) {
   if (event === 'hello') showFeatures(data.features);
-  if (event === 'batch') logEvents(data);
+  if (event === 'batch') logEvents($('log-list'), data, nameOf);
   if (event === 'hello' || event === 'batch') refresh();
 }
 
