@@ -11,6 +11,8 @@ const entry = {
   'msw/index': 'src/testing/msw.ts',
   'testing/index': 'src/testing/index.ts',
   'webhooks/index': 'src/webhooks/index.ts',
+  // The receiver's test signers, off the production entry.
+  'webhooks/testing/index': 'src/webhooks/testing/index.ts',
 };
 // The CLI is a bin (package.json "bin", the ESM file), not an import: it needs neither types nor a
 // CommonJS twin.
@@ -35,6 +37,7 @@ const shared: Options = {
     'match-venue/msw',
     'match-venue/testing',
     'match-venue/webhooks',
+    'match-venue/webhooks/testing',
   ],
 };
 

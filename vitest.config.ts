@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^match-venue\/msw$/, replacement: src('testing/msw.ts') },
       { find: /^match-venue\/testing$/, replacement: src('testing/index.ts') },
       { find: /^match-venue\/webhooks$/, replacement: src('webhooks/index.ts') },
+      { find: /^match-venue\/webhooks\/testing$/, replacement: src('webhooks/testing/index.ts') },
       { find: /^match-venue$/, replacement: src('index.ts') },
     ],
   },

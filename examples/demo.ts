@@ -7,7 +7,7 @@
  *   npm run demo
  *   MATCH_VENUE_BASE_URL=http://127.0.0.1:4010 npm run demo   (a running `npx match-venue-sim`)
  */
-import { formatMoney, isEvent, MatchVenue, type Money, type Order, usd } from 'match-venue';
+import { formatMoney, isEvent, MatchVenue, type Money, type Orders, usd } from 'match-venue';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { printTable } from './support/table.js';
 
@@ -103,7 +103,7 @@ async function simEntities(): Promise<Map<string, SimEntity>> {
 async function showFills(auctionId: number): Promise<void> {
   const ids = unreported.get(auctionId) ?? [];
   unreported.delete(auctionId);
-  const orders: Order[] = await Promise.all(ids.map(({ id, owner }) => owner.orders.retrieve(id)));
+  const orders: Orders.Order[] = await Promise.all(ids.map(({ id, owner }) => owner.orders.retrieve(id)));
   console.log(`  fills of auction ${auctionId}:`);
   printTable(
     orders.map((o) => ({

@@ -4,14 +4,14 @@
  * the fills are reported.
  *   npx tsx examples/market-maker.ts
  */
-import { formatMoney, MatchVenue, type Order, usd } from 'match-venue';
+import { formatMoney, MatchVenue, type Orders, usd } from 'match-venue';
 import { openTarget } from './support/target.js';
 
 const target = await openTarget();
 const burner = new MatchVenue({ apiKey: target.burner.apiKey, baseUrl: target.baseUrl });
 const minter = new MatchVenue({ apiKey: target.minter.apiKey, baseUrl: target.baseUrl });
 
-function describeFill(order: Order): string {
+function describeFill(order: Orders.Order): string {
   if (!order.fill) return `${order.orderType} ${order.status}, no fill`;
   return `${order.orderType} ${order.status}: filled ${formatMoney(order.fill.filledAmount)} at ${order.fill.clearingFeeBps} bps`;
 }

@@ -11,7 +11,7 @@
  *     npx tsx examples/stream-events.ts
  *     MATCH_VENUE_BASE_URL=http://127.0.0.1:4010 npx tsx examples/stream-events.ts
  */
-import { type AccountEvent, isEvent, MatchVenue, type MarketEvent, usd } from 'match-venue';
+import { isEvent, MatchVenue, type Stream, usd } from 'match-venue';
 import { openTarget } from './support/target.js';
 
 // Only the embedded simulator's clock is known to be short; elsewhere auctions are cleared here.
@@ -51,7 +51,7 @@ async function placeBoth(): Promise<void> {
   if (!embedded) await target.clearAuction();
 }
 
-function describeMarket(ev: MarketEvent): string {
+function describeMarket(ev: Stream.MarketEvent): string {
   if (isEvent(ev, 'auction.snapshot'))
     return `auction ${ev.data.auction.auctionId} is ${ev.data.auction.phase}`;
   if (isEvent(ev, 'auction.cleared'))
@@ -61,7 +61,7 @@ function describeMarket(ev: MarketEvent): string {
   return JSON.stringify(ev.data);
 }
 
-function describeAccount(ev: AccountEvent): string {
+function describeAccount(ev: Stream.AccountEvent): string {
   if (isEvent(ev, 'order.accepted') || isEvent(ev, 'order.updated')) {
     const o = ev.data;
     const fill = o.fill ? `, filled ${o.fill.filledAmount.amount} at ${o.fill.clearingFeeBps} bps` : '';

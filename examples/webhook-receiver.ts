@@ -21,7 +21,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MatchVenue, usd } from 'match-venue';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
-import { createWebhookReceiver, loopbackUrlPolicy, type WebhookEvent } from 'match-venue/webhooks';
+import { createWebhookReceiver, type WebhookEvent } from 'match-venue/webhooks';
+import { loopbackUrlPolicy } from 'match-venue/webhooks/testing';
 import { openTarget } from './support/target.js';
 
 // Never hang a CI job: give up loudly after 10 s (30 s against another simulator).

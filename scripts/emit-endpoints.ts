@@ -67,7 +67,12 @@ export function generateEndpoints(endpoints: EndpointInfo[], headerLine: string)
 import * as c from '../validation/index.js';
 import { ${[...identifiers].sort().join(', ')} } from './validators.js';
 
-/** The operationId of an operation of the endpoint table (\`endpoints\`, from openapi/match-venue.yaml). */
+/**
+ * The operationId of an operation of the endpoint table (\`endpoints\`, from openapi/match-venue.yaml).
+ * No export of the package: the API reference shows the names in place (\`@inline\`) where an
+ * exported type uses them (OutcomeUnknownError's \`operation\`).
+ * @inline
+ */
 export type OperationId =
 ${endpoints.map((endpoint) => `  | ${str(endpoint.operationId)}`).join('\n')};
 

@@ -1,6 +1,8 @@
 /**
- * The client: {@link MatchVenue} and its resources with the API's data types grouped by resource,
- * the errors it throws (each with a stable `kind`), the money helpers and the stream's event types.
+ * The client: {@link MatchVenue} and its resources, the errors it throws (each with a stable
+ * `kind`) and the money helpers. The API's data types and each call's parameters are reached through
+ * their resource, one namespace per resource: `Orders.Order`, `Orders.PlaceOrderParams`,
+ * `Withdrawals.CreateWithdrawalParams`, `Stream.StreamEvent`, `Account.MirrorOptions`.
  * Test support (the shared mock-mode simulator, `createMockVenue`) is `match-venue/testing`.
  *
  * @module match-venue
@@ -9,24 +11,16 @@
 // The client, its options and what every call shares.
 export type { Environment } from './client/config.js';
 export { MatchVenue, type MatchVenueOptions } from './client/match-venue.js';
-export {
-  type ApiKeyEnvironment,
-  type ApiKeyFault,
-  type ApiKeyKind,
-  InvalidApiKeyError,
-  isWellFormedApiKey,
-  type ParsedApiKey,
-  parseApiKey,
-} from './core/api-key.js';
 export { APIPromise, type ResponseInfo, type WithResponse } from './core/api-promise.js';
 export type { Logger, LogLevel, LogLevelOption } from './core/logger.js';
 export { Page, PagePromise, type PaginationInfo } from './core/pagination.js';
 export type { RequestOptions } from './core/request.js';
 export type { Absence, FinalAbsence, PendingAbsence, ResolveOptions } from './core/resolve-unknown.js';
-export type { RetrySettings } from './core/retry.js';
+export type { RetryOptions } from './core/retry.js';
 export type { FetchLike, WebHandler } from './core/transport.js';
 
 // Errors.
+export { InvalidApiKeyError } from './core/api-key.js';
 export {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -56,25 +50,22 @@ export {
   ValidationError,
   type ValidationIssue,
   WaitTimeoutError,
-  type WebhookErrorKind,
 } from './core/error.js';
 export { ErrorCode, type ErrorCodeInfo, errorCatalog, lookupErrorCode } from './generated/errors.js';
+export { SubscriptionPendingError } from './resources/sns-subscriptions.js';
+export { StreamGaveUpError } from './stream/index.js';
 
-// Money.
+// Money: the API's `{ amount, currency }` and the helpers the README teaches.
 export {
-  type AmountInput,
   addMoney,
   compareMoney,
   type FormatMoneyOptions,
   formatMoney,
-  fromCents,
   type Money,
   money,
   moneyEquals,
   parseMoney,
-  subMoney,
   sumMoney,
-  toCents,
   usd,
 } from './core/money.js';
 
@@ -90,142 +81,28 @@ export type {
   RetryReason,
 } from './core/telemetry/index.js';
 export { CHANNELS as DIAGNOSTICS_CHANNELS } from './core/telemetry/names.js';
-export type { OperationId } from './generated/endpoints.js';
 
-// The API's data shared by every resource.
+// The API's scalars, shared by every resource's data.
 export type {
   Currency,
   DecimalAmount,
   FeeBps,
   HttpsUrl,
   IdempotencyKey,
-  // The API's money shape; `Money` (core/money.ts) is the helpers' name for the same two fields.
-  Money as ApiMoney,
   Pagination,
 } from './generated/models.js';
 
-// Each resource (as a type: MatchVenue makes them) with its parameters and the API's data it
-// answers with: `venue.account`, `venue.orders`, ...
-export type { Account, AccountSummary } from './resources/account.js';
-export type { Configuration, ConfigurationResource } from './resources/configuration.js';
-export type {
-  BurnOrder,
-  BurnOrderRequest,
-  CancelAllResult,
-  CancelOrderRequest,
-  CancelOrderResult,
-  ListOrdersParams,
-  ListOrdersQuery,
-  MintOrder,
-  MintOrderRequest,
-  ModifyOrderRequest,
-  ModifyOrderResult,
-  Order,
-  OrderAmount,
-  OrderFill,
-  OrderLineage,
-  OrderResolution,
-  OrderStatus,
-  OrderType,
-  Orders,
-  PlaceOrderParams,
-  PlaceOrderRequest,
-  PlaceOrderResult,
-  PostFillAction,
-} from './resources/orders.js';
-export {
-  type SnsSubscriptions,
-  SubscriptionPendingError,
-  type SubscriptionResolution,
-  type V1Subscription,
-  type V1SubscriptionCreateParams,
-  type V1SubscriptionDetail,
-  type V1SubscriptionRequest,
-} from './resources/sns-subscriptions.js';
-export type { Stream, WsTicket } from './resources/stream.js';
-export type {
-  FxSubscriptionParams,
-  FxSubscriptionRequest,
-  NotificationPublicKey,
-  NotificationSubscription,
-  PaymentsNetworkSubscriptionParams,
-  PaymentsNetworkSubscriptionRequest,
-  RestrictedNotificationSubscription,
-  TransferNotificationSubscription,
-  TransferSubscriptionParams,
-  TransferSubscriptionRequest,
-  WalletSubscriptionParams,
-  WalletSubscriptionRequest,
-  WebhookSubscriptions,
-} from './resources/webhook-subscriptions.js';
-export type {
-  CreateWithdrawalParams,
-  CreateWithdrawalRequest,
-  Withdrawal,
-  WithdrawalAmount,
-  WithdrawalResolution,
-  Withdrawals,
-} from './resources/withdrawals.js';
+// Each resource (as a type: MatchVenue makes them). Its data and parameters are reached through it,
+// one namespace per resource: `Orders.Order`, `Orders.PlaceOrderParams`, `Stream.StreamEvent`,
+// `Account.MirrorOptions` (the mirror is `venue.account`'s), ...
+export type { Account } from './resources/account.js';
+export type { ConfigurationResource } from './resources/configuration.js';
+export type { Orders } from './resources/orders.js';
+export type { SnsSubscriptions } from './resources/sns-subscriptions.js';
+export type { Stream } from './resources/stream.js';
+export type { WebhookSubscriptions } from './resources/webhook-subscriptions.js';
+export type { Withdrawals } from './resources/withdrawals.js';
 
-// The account mirror (`venue.account.mirror()`) and waits.
-export {
-  type AccountMirror,
-  type ChangeSource,
-  DEFAULT_RETENTION_MS,
-  type MirrorChange,
-  type MirrorOptions,
-  type MirrorOrderFilter,
-  type MirrorWaitOptions,
-  type MirrorWithdrawal,
-  type OrderChange,
-  type OrderRemovedChange,
-  type SummaryChange,
-  type UnknownEntry,
-  type UnknownEntryState,
-  type UnknownKeyChange,
-  type WaitForOutcomeOptions,
-  type WithdrawalChange,
-  type WithdrawalRemovedChange,
-} from './state/index.js';
-
-// The venue's WebSocket (`venue.stream.connect()`) and its events.
-export {
-  type AccountEvent,
-  type AuctionClearedEvent,
-  type AuctionEventData,
-  type AuctionLockedEvent,
-  type AuctionOpenedEvent,
-  type AuctionSettledEvent,
-  type AuctionSnapshotEvent,
-  type AuctionState,
-  type BackoffOptions,
-  type BalanceUpdatedEvent,
-  type Channel,
-  type Envelope,
-  isEvent,
-  isKnownEvent,
-  type KnownAccountEvent,
-  type KnownEvent,
-  type KnownEventName,
-  type KnownMarketEvent,
-  type LastClear,
-  type MarketEvent,
-  type MarketSnapshot,
-  type OrderAcceptedEvent,
-  type OrderUpdatedEvent,
-  type OverflowPolicy,
-  type StateChange,
-  type StreamAccountSummary,
-  type StreamEvent,
-  StreamGaveUpError,
-  type StreamOptions,
-  type StreamOrder,
-  type StreamResyncEvent,
-  type StreamState,
-  type StreamStats,
-  type StreamSubscription,
-  type StreamWithdrawal,
-  type UnknownStreamEvent,
-  type VenueStream,
-  type WithdrawalUpdatedEvent,
-} from './stream/index.js';
+// The account mirror's retention default, and the stream's event guards.
+export { DEFAULT_RETENTION_MS } from './state/index.js';
+export { isEvent, isKnownEvent } from './stream/index.js';

@@ -4,7 +4,7 @@
  * "no-op"), no order state handed out twice, no order going back to an older state.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { AccountMirror, MirrorChange } from '../../src/index.js';
+import type { AccountMirror, MirrorChange } from '../../src/state/index.js';
 import { fingerprint } from './stream-verdict.js';
 
 export interface MirrorChangeStats {

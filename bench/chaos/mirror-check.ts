@@ -9,7 +9,9 @@
  * a resync must not move the view off the venue's state).
  */
 import { Decimal } from 'decimal.js';
-import type { AccountSummary, MatchVenue, Order, VenueStream, Withdrawal } from '../../src/index.js';
+import type { MatchVenue } from '../../src/index.js';
+import type { AccountSummary, Order, Withdrawal } from '../../src/generated/models.js';
+import type { VenueStream } from '../../src/stream/index.js';
 import { ChangeWatch, type MirrorChangeStats } from './mirror-changes.js';
 import { compareOrders, compareSummary, compareWithdrawals } from './mirror-compare.js';
 import { addTruth, countOutOfOrder, isOrderLike, type Truth } from './stream-verdict.js';

@@ -4,7 +4,8 @@
  * lines (empty: equal), so a report can show examples rather than a bare count.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { AccountSummary, MirrorWithdrawal, Order, Withdrawal } from '../../src/index.js';
+import type { AccountSummary, Order, Withdrawal } from '../../src/generated/models.js';
+import type { MirrorWithdrawal } from '../../src/state/index.js';
 
 /** The top-level fields of two records that differ, `name: mirror -> venue`. */
 export function fieldDiff(mirror: object, venue: object): string[] {

@@ -9,7 +9,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { Agent } from 'undici';
-import type { Order } from '../../src/index.js';
+import type { Order } from '../../src/generated/models.js';
 import { startFrameProxy } from './frame-proxy.js';
 import { Cleanup, describeError, loadSources, seededRandom, sleep } from './support.js';
 

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Logger, LogLevelOption } from '../core/logger.js';
-import type { RetrySettings } from '../core/retry.js';
+import type { RetryOptions } from '../core/retry.js';
 import type { FetchLike, WebHandler } from '../core/transport.js';
 
 /** Where a client sends requests; `mock` is an in-process simulator (see {@link MatchVenueOptions.environment}). */
@@ -57,8 +57,8 @@ export interface MatchVenueOptions {
   logger?: Logger;
   /** Minimum level logged. Default: MATCH_VENUE_LOG_LEVEL, else `silent`, or `info` when a logger is given. */
   logLevel?: LogLevelOption;
-  /** Backoff tuning and injectable sleep/random/clock. */
-  retry?: Partial<RetrySettings>;
+  /** Backoff tuning of the retries. */
+  retry?: RetryOptions;
   /** Headers added to every request. */
   defaultHeaders?: Record<string, string>;
   /**

@@ -29,7 +29,11 @@ export const API_KEY_PREFIX_PATTERN = Object.values(API_KEY_PREFIXES).join('|');
 // or .env quoting accident, and would otherwise surface later as an opaque 401.
 const PART = /^[\x21-\x7e]+$/;
 
-/** A stable, machine-readable reason a key is refused. */
+/**
+ * A stable, machine-readable reason a key is refused. No export of the package: the API reference
+ * shows the reasons in place (InvalidApiKeyError's `reason`).
+ * @inline
+ */
 export type ApiKeyFault =
   | 'missing'
   | 'bearer-prefix'

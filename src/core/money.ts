@@ -9,7 +9,11 @@ export interface Money<C extends string = string> {
   currency: C;
 }
 
-/** What the helpers accept as an amount: a decimal string, a safe integer, a bigint or a Decimal. */
+/**
+ * What the helpers accept as an amount: a decimal string, a safe integer, a bigint or a Decimal.
+ * Shown in place in the API reference (no export of the package).
+ * @inline
+ */
 export type AmountInput = string | number | bigint | BaseDecimal;
 
 // A private Decimal constructor, so changing precision here never touches the caller's global one.

@@ -10,8 +10,37 @@ import {
 export { isRetryableStatus, sleep };
 
 /**
- * Tunables of the retry loop; tests inject `sleep`, `random` and `now` to observe delays. Their
- * defaults are the client options' (client/config.ts).
+ * Backoff tuning of the client's retries (`new MatchVenue({ retry })`); each field defaults to the
+ * value its comment names.
+ */
+export interface RetryOptions {
+  /** First backoff ceiling in ms (doubles per attempt). Default 500. */
+  initialDelayMs?: number;
+  /** Largest backoff ceiling in ms. Default 8000. */
+  maxDelayMs?: number;
+  /** Largest wait a server's Retry-After may impose, in ms. Default 60000. */
+  maxRetryAfterMs?: number;
+  /**
+   * Waits `ms`; rejects when `signal` aborts. Tests inject it to observe delays.
+   * @internal
+   */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /**
+   * Uniform [0, 1) for jitter. Tests inject it.
+   * @internal
+   */
+  random?: () => number;
+  /**
+   * Wall clock in ms, for deadlines and Retry-After dates. Tests inject it.
+   * @internal
+   */
+  now?: () => number;
+}
+
+/**
+ * Tunables of the retry loop, every one set: the client options' `retry` over the defaults
+ * (client/config.ts). The injectable `sleep`, `random` and `now` are no public option: they are
+ * marked internal in {@link RetryOptions}, so the published types and the docs leave them out.
  */
 export interface RetrySettings {
   /** First backoff ceiling in ms (doubles per attempt). Default 500. */

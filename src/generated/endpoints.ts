@@ -4,7 +4,12 @@
 import * as c from '../validation/index.js';
 import { AccountSummary, CancelAllResult, CancelOrderRequest, CancelOrderResult, Configuration, CreateWithdrawalRequest, FxSubscriptionRequest, ListOrdersQuery, ModifyOrderRequest, ModifyOrderResult, NotificationPublicKey, Order, OrderList, PaymentsNetworkSubscriptionRequest, PlaceOrderRequest, PlaceOrderResult, RestrictedNotificationSubscription, TransferNotificationSubscription, TransferSubscriptionRequest, V1Subscription, V1SubscriptionRequest, WalletSubscriptionRequest, Withdrawal, WsTicket } from './validators.js';
 
-/** The operationId of an operation of the endpoint table (`endpoints`, from openapi/match-venue.yaml). */
+/**
+ * The operationId of an operation of the endpoint table (`endpoints`, from openapi/match-venue.yaml).
+ * No export of the package: the API reference shows the names in place (`@inline`) where an
+ * exported type uses them (OutcomeUnknownError's `operation`).
+ * @inline
+ */
 export type OperationId =
   | 'getAccount'
   | 'listOrders'

@@ -3,12 +3,24 @@ import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import type { AccountSummary } from '../generated/models.js';
+import type {
+  ChangeSource,
+  MirrorChange,
+  MirrorOrderFilter,
+  MirrorWaitOptions,
+  MirrorWithdrawal,
+  OrderChange,
+  OrderRemovedChange,
+  SummaryChange,
+  UnknownEntry,
+  UnknownEntryState,
+  UnknownKeyChange,
+  WithdrawalChange,
+  WithdrawalRemovedChange,
+} from '../state/index.js';
 import { type AccountMirror, type ClientState, Mirror, type MirrorOptions } from '../state/index.js';
 import type { Orders } from './orders.js';
 import type { Stream } from './stream.js';
-
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type { AccountSummary } from '../generated/models.js';
 
 /** `venue.account`: the caller's venue account. */
 export class Account {
@@ -70,4 +82,29 @@ export class Account {
       options,
     );
   }
+}
+
+// The API's data of this resource and what its calls take, reached as `Account.AccountSummary`,
+// `Account.MirrorOptions`, ...; the account mirror (`venue.account.mirror()`) is this resource's
+// (one namespace per resource, merged with the class: the main entry exports the resource, not each
+// of its types).
+export declare namespace Account {
+  export type {
+    AccountMirror,
+    AccountSummary,
+    ChangeSource,
+    MirrorChange,
+    MirrorOptions,
+    MirrorOrderFilter,
+    MirrorWaitOptions,
+    MirrorWithdrawal,
+    OrderChange,
+    OrderRemovedChange,
+    SummaryChange,
+    UnknownEntry,
+    UnknownEntryState,
+    UnknownKeyChange,
+    WithdrawalChange,
+    WithdrawalRemovedChange,
+  };
 }

@@ -5,9 +5,6 @@ import { AuthenticationError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import type { Configuration } from '../generated/models.js';
 
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type { Configuration } from '../generated/models.js';
-
 /** `venue.configuration` (`GET /v1/configuration`): the platform configuration, also the cheapest way to test a key. */
 export class ConfigurationResource {
   /** The request pipeline this resource calls (held, so it is not part of the resource's API). */
@@ -43,4 +40,11 @@ export class ConfigurationResource {
     );
     return APIPromise.from(work);
   }
+}
+
+// The API's data of this resource and what its calls take, reached as
+// `ConfigurationResource.Configuration` (one namespace per resource, merged with the class: the main
+// entry exports the resource, not each of its types).
+export declare namespace ConfigurationResource {
+  export type { Configuration };
 }

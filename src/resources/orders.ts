@@ -20,14 +20,18 @@ import { ErrorCode } from '../generated/errors.js';
 import type {
   BurnOrder,
   CancelAllResult,
-  CancelOrderRequest,
   CancelOrderResult,
   MintOrder,
-  ModifyOrderRequest,
   ModifyOrderResult,
   Order,
+  OrderAmount,
+  OrderFill,
+  OrderLineage,
   OrderList,
+  OrderStatus,
+  OrderType,
   PlaceOrderResult,
+  PostFillAction,
 } from '../generated/models.js';
 import {
   badOrderId,
@@ -36,31 +40,14 @@ import {
   type WaitForOutcomeOptions,
   waitForOutcome,
 } from '../state/index.js';
-import type { ListOrdersParams, PlaceOrderParams } from './order-params.js';
-
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type {
-  BurnOrder,
-  BurnOrderRequest,
-  CancelAllResult,
-  CancelOrderRequest,
-  CancelOrderResult,
-  ListOrdersQuery,
-  MintOrder,
-  MintOrderRequest,
-  ModifyOrderRequest,
-  ModifyOrderResult,
-  Order,
-  OrderAmount,
-  OrderFill,
-  OrderLineage,
-  OrderStatus,
-  OrderType,
-  PlaceOrderRequest,
-  PlaceOrderResult,
-  PostFillAction,
-} from '../generated/models.js';
-export type { ListOrdersParams, PlaceOrderParams } from './order-params.js';
+import type {
+  BurnOrderParams,
+  CancelOrderParams,
+  ListOrdersParams,
+  MintOrderParams,
+  ModifyOrderParams,
+  PlaceOrderParams,
+} from './order-params.js';
 
 /** A Date filter as the query's ISO 8601 text; an invalid Date stays a Date, which validation names. */
 function isoFilters(params: ListOrdersParams): Record<string, unknown> {
@@ -180,7 +167,7 @@ export class Orders {
    * Safe to retry: when a retry is refused after an earlier attempt may have reached the venue, the
    * order is read, and an order already cancelled means that attempt landed: the call resolves.
    */
-  cancel(params: CancelOrderRequest, options?: RequestOptions): APIPromise<CancelOrderResult> {
+  cancel(params: CancelOrderParams, options?: RequestOptions): APIPromise<CancelOrderResult> {
     const settleRefusal = () => this.#cancelLanded(params, options);
     return this.#client.endpoint(
       endpoints.cancelOrder,
@@ -191,7 +178,7 @@ export class Orders {
 
   /** The answer of a cancel whose earlier attempt landed, read from the order; else the refusal stands. */
   async #cancelLanded(
-    params: CancelOrderRequest,
+    params: CancelOrderParams,
     options: RequestOptions | undefined,
   ): Promise<WithResponse<CancelOrderResult> | undefined> {
     const { data: order, response } = await this.retrieve(params.orderId, options).withResponse();
@@ -211,7 +198,7 @@ export class Orders {
    * (a timeout, a dropped connection, a 5xx), the order is read, and an order already at the
    * requested fee means that attempt landed: the call resolves as the modify did.
    */
-  modify(params: ModifyOrderRequest, options?: RequestOptions): APIPromise<ModifyOrderResult> {
+  modify(params: ModifyOrderParams, options?: RequestOptions): APIPromise<ModifyOrderResult> {
     const settleRefusal = (refusal: APIError) => this.#modifyLanded(params, refusal, options);
     return this.#client.endpoint(
       endpoints.modifyOrder,
@@ -226,7 +213,7 @@ export class Orders {
    * other refusal, or an order at another fee, is left standing.
    */
   async #modifyLanded(
-    params: ModifyOrderRequest,
+    params: ModifyOrderParams,
     refusal: APIError,
     options: RequestOptions | undefined,
   ): Promise<WithResponse<ModifyOrderResult> | undefined> {
@@ -322,3 +309,32 @@ export type OrderResolution =
       order: Order;
     }
   | Absence;
+
+// The API's data of this resource and what its calls take, reached as `Orders.Order`,
+// `Orders.PlaceOrderParams`, ... (one namespace per resource, merged with the class: the main entry
+// exports the resource, not each of its types).
+export declare namespace Orders {
+  export type {
+    BurnOrder,
+    BurnOrderParams,
+    CancelAllResult,
+    CancelOrderParams,
+    CancelOrderResult,
+    ListOrdersParams,
+    MintOrder,
+    MintOrderParams,
+    ModifyOrderParams,
+    ModifyOrderResult,
+    Order,
+    OrderAmount,
+    OrderFill,
+    OrderLineage,
+    OrderResolution,
+    OrderStatus,
+    OrderType,
+    PlaceOrderParams,
+    PlaceOrderResult,
+    PostFillAction,
+    WaitForOutcomeOptions,
+  };
+}

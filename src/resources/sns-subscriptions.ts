@@ -4,13 +4,10 @@ import { APIPromise, type RawResponse } from '../core/api-promise.js';
 import { type APIError, MatchVenueError, type OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
-import type { V1Subscription, V1SubscriptionRequest } from '../generated/models.js';
-
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type { V1Subscription, V1SubscriptionDetail, V1SubscriptionRequest } from '../generated/models.js';
+import type { V1Subscription, V1SubscriptionDetail, V1SubscriptionRequest } from '../generated/models.js';
 
 /** Parameters of {@link SnsSubscriptions.create}; `endpoint` must be https (or http on a loopback host). */
-export type V1SubscriptionCreateParams = V1SubscriptionRequest;
+export interface V1SubscriptionCreateParams extends V1SubscriptionRequest {}
 
 /**
  * A v1 subscription cannot be deleted while one of its region entries is still `pending` (kind
@@ -139,4 +136,11 @@ export class SnsSubscriptions {
     );
     return { data: undefined, raw };
   }
+}
+
+// The API's data of this resource and what its calls take, reached as
+// `SnsSubscriptions.V1Subscription`, ... (one namespace per resource, merged with the class: the
+// main entry exports the resource, not each of its types).
+export declare namespace SnsSubscriptions {
+  export type { SubscriptionResolution, V1Subscription, V1SubscriptionCreateParams, V1SubscriptionDetail };
 }

@@ -15,10 +15,42 @@ import {
   type StreamOptions,
   type VenueStream,
 } from '../stream/index.js';
+import type {
+  AccountEvent,
+  AuctionClearedEvent,
+  AuctionEventData,
+  AuctionLockedEvent,
+  AuctionOpenedEvent,
+  AuctionSettledEvent,
+  AuctionSnapshotEvent,
+  AuctionState,
+  BackoffOptions,
+  BalanceUpdatedEvent,
+  Channel,
+  Envelope,
+  KnownAccountEvent,
+  KnownEvent,
+  KnownEventName,
+  KnownMarketEvent,
+  LastClear,
+  MarketEvent,
+  MarketSnapshot,
+  OrderAcceptedEvent,
+  OrderUpdatedEvent,
+  OverflowPolicy,
+  StateChange,
+  StreamAccountSummary,
+  StreamEvent,
+  StreamOrder,
+  StreamResyncEvent,
+  StreamState,
+  StreamStats,
+  StreamSubscription,
+  StreamWithdrawal,
+  UnknownStreamEvent,
+  WithdrawalUpdatedEvent,
+} from '../stream/index.js';
 import type { Orders } from './orders.js';
-
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type { WsTicket } from '../generated/models.js';
 
 /** The simulator's `x-account-seq` list header; a venue that does not send it gets undefined. */
 function accountSeqOf(headers: Readonly<Record<string, string>>): number | undefined {
@@ -123,4 +155,48 @@ export class Stream {
       next = page.getNextPage();
     }
   }
+}
+
+// The stream's events and options and the API's data of this resource, reached as
+// `Stream.StreamEvent`, `Stream.StreamOptions`, ... (one namespace per resource, merged with the
+// class: the main entry exports the resource, not each of its types).
+export declare namespace Stream {
+  export type {
+    AccountEvent,
+    AuctionClearedEvent,
+    AuctionEventData,
+    AuctionLockedEvent,
+    AuctionOpenedEvent,
+    AuctionSettledEvent,
+    AuctionSnapshotEvent,
+    AuctionState,
+    BackoffOptions,
+    BalanceUpdatedEvent,
+    Channel,
+    Envelope,
+    KnownAccountEvent,
+    KnownEvent,
+    KnownEventName,
+    KnownMarketEvent,
+    LastClear,
+    MarketEvent,
+    MarketSnapshot,
+    OrderAcceptedEvent,
+    OrderUpdatedEvent,
+    OverflowPolicy,
+    StateChange,
+    StreamAccountSummary,
+    StreamEvent,
+    StreamOptions,
+    StreamOrder,
+    StreamResyncEvent,
+    StreamState,
+    StreamStats,
+    StreamSubscription,
+    StreamWithdrawal,
+    UnknownStreamEvent,
+    VenueStream,
+    WithdrawalUpdatedEvent,
+    WsTicket,
+  };
 }

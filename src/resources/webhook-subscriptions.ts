@@ -12,28 +12,18 @@ import type {
   WalletSubscriptionRequest,
 } from '../generated/models.js';
 
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type {
-  FxSubscriptionRequest,
-  NotificationPublicKey,
-  PaymentsNetworkSubscriptionRequest,
-  TransferSubscriptionRequest,
-  WalletSubscriptionRequest,
-} from '../generated/models.js';
-
 // The endpoint rule (https, or http on loopback) is the OpenAPI's `x-url` on HttpsUrl, checked
-// by the generated checks on both sides; the types are the contract's.
+// by the generated checks on both sides; the types are the contract's. Each `*Params` is an
+// interface over its wire body, which stays inside, so the API reference lists the fields here.
 
 /** Parameters of {@link WebhookSubscriptions.create} (wallet and contract products). */
-export type WalletSubscriptionParams = WalletSubscriptionRequest;
+export interface WalletSubscriptionParams extends WalletSubscriptionRequest {}
 /** Parameters of {@link WebhookSubscriptions.createPaymentsNetwork}. */
-export type PaymentsNetworkSubscriptionParams = PaymentsNetworkSubscriptionRequest;
+export interface PaymentsNetworkSubscriptionParams extends PaymentsNetworkSubscriptionRequest {}
 /** Parameters of {@link WebhookSubscriptions.createFx}. */
-export type FxSubscriptionParams = FxSubscriptionRequest;
+export interface FxSubscriptionParams extends FxSubscriptionRequest {}
 /** Parameters of {@link WebhookSubscriptions.createTransfer}. */
-export type TransferSubscriptionParams = TransferSubscriptionRequest;
-
-export type { RestrictedNotificationSubscription, TransferNotificationSubscription };
+export interface TransferSubscriptionParams extends TransferSubscriptionRequest {}
 
 /** A v2 subscription of any product. */
 export type NotificationSubscription = RestrictedNotificationSubscription | TransferNotificationSubscription;
@@ -102,4 +92,20 @@ export class WebhookSubscriptions {
   getPublicKey(keyId: string, options?: RequestOptions): APIPromise<NotificationPublicKey> {
     return this.#client.endpoint(endpoints.getNotificationPublicKey, { params: { keyId } }, options);
   }
+}
+
+// The API's data of this resource and what its calls take, reached as
+// `WebhookSubscriptions.NotificationSubscription`, ... (one namespace per resource, merged with the
+// class: the main entry exports the resource, not each of its types).
+export declare namespace WebhookSubscriptions {
+  export type {
+    FxSubscriptionParams,
+    NotificationPublicKey,
+    NotificationSubscription,
+    PaymentsNetworkSubscriptionParams,
+    RestrictedNotificationSubscription,
+    TransferNotificationSubscription,
+    TransferSubscriptionParams,
+    WalletSubscriptionParams,
+  };
 }

@@ -4,17 +4,15 @@ import type { APIPromise } from '../core/api-promise.js';
 import { APIError, OutcomeUnknownError } from '../core/error.js';
 import type { RequestOptions } from '../core/request.js';
 import { type Absence, outcomeOf, type ResolveOptions, resolveUnknownKey } from '../core/resolve-unknown.js';
-import type { CreateWithdrawalRequest, Withdrawal } from '../generated/models.js';
+import type { CreateWithdrawalRequest, Withdrawal, WithdrawalAmount } from '../generated/models.js';
 import type { ClientState } from '../state/index.js';
 
-// The API's data of this resource, re-exported so the main entry can group its types by resource.
-export type { CreateWithdrawalRequest, Withdrawal, WithdrawalAmount } from '../generated/models.js';
-
+// An interface over the wire body, which stays inside, so the API reference lists its fields here.
 /** Body of a withdrawal; `idempotencyKey` is generated when omitted. */
-export type CreateWithdrawalParams = Omit<CreateWithdrawalRequest, 'idempotencyKey'> & {
+export interface CreateWithdrawalParams extends Omit<CreateWithdrawalRequest, 'idempotencyKey'> {
   /** UUID v4 naming this withdrawal; sending it again returns the same withdrawal. Default: a new one. */
   idempotencyKey?: string;
-};
+}
 
 /** What {@link Withdrawals.resolveUnknown} found: the withdrawal, or an absence (final or for now). */
 export type WithdrawalResolution =
@@ -104,4 +102,11 @@ export class Withdrawals {
     this.#state.withdrawalCreated(answer.value);
     return { status: 'found', withdrawal: answer.value };
   }
+}
+
+// The API's data of this resource and what its calls take, reached as `Withdrawals.Withdrawal`,
+// `Withdrawals.CreateWithdrawalParams`, ... (one namespace per resource, merged with the class: the
+// main entry exports the resource, not each of its types).
+export declare namespace Withdrawals {
+  export type { CreateWithdrawalParams, Withdrawal, WithdrawalAmount, WithdrawalResolution };
 }

@@ -1,7 +1,8 @@
 /**
  * The reference simulator: {@link createSimulator} in-process or on a port, its controls, and the
  * seeded entities ({@link SEEDED}). Clients bound to a simulator (`createMockVenue`,
- * `getMockSimulator`) are test support: `match-venue/testing`.
+ * `getMockSimulator`) are test support: `match-venue/testing`. A scenario file's contract is its
+ * published JSON Schema (`schemas/scenario.schema.json`, shipped) and {@link ScenarioDocument}.
  *
  * @module match-venue/simulator
  */
@@ -17,7 +18,6 @@ export type { WireAccountSummary } from './engine/account.js';
 export type { WireInput } from './engine/bank-wires.js';
 export type { ClearingRule } from './engine/clearing-types.js';
 export type { AllOrdersQuery } from './engine/dashboard-views.js';
-export { type EngineOptions, VenueEngine } from './engine/engine.js';
 export type { FaultSettings, Faults } from './engine/faults.js';
 export { checkInvariants } from './engine/invariants.js';
 export type { WireMoney } from './engine/money.js';
@@ -27,7 +27,6 @@ export { SEED_BALANCES, SEEDED, type SeededName } from './engine/seed.js';
 export type { EngineStateView } from './engine/state-views.js';
 export type {
   AuctionPhase,
-  EngineConfig,
   FundingSide,
   OrderStatus,
   OrderType,
@@ -39,7 +38,6 @@ export type {
 } from './engine/types.js';
 export type { EventInterest } from './events/event-fanout.js';
 export type { EventLogBounds, EventLogOption } from './events/event-log.js';
-export { DroppedResponseError } from './http/handler.js';
 export type { RateLimitOptions } from './http/rate-limit.js';
 export type { RequestLogEntry, RequestLogHook } from './http/request-log.js';
 export {
@@ -55,7 +53,7 @@ export { loadMarket } from './market/load.js';
 export type { MarketStats, MarketSummary } from './market/population.js';
 export { checkScenario, type ResolvedScenario, ScenarioError, type ScenarioPhase } from './scenario/check.js';
 export { loadScenario } from './scenario/load.js';
-export { SCENARIO_VERSION, ScenarioSchema } from './scenario/schema.js';
+export { SCENARIO_VERSION } from './scenario/schema.js';
 export type {
   ScenarioClock,
   ScenarioDocument,
@@ -82,8 +80,7 @@ export {
   SnapshotError,
 } from './snapshot/document.js';
 export type { StoreOption } from './store/simulator-store.js';
-export { SQLITE_INSTALL, StoreUnavailableError } from './store/sqlite.js';
+export { StoreUnavailableError } from './store/sqlite.js';
 export { StoreLayoutError } from './store/store-file.js';
 export { StoreInUseError } from './store/store-lock.js';
 export { StoreWriteError } from './store/writer.js';
-export type { TicketIssuer } from './ws/tickets.js';

@@ -40,7 +40,7 @@ export class Simulator extends SimulatorReads {
   readonly logger: Logger;
   /** The largest `POST /_sim/restore` body read (the `restoreLimitBytes` option). */
   readonly restoreLimitBytes: number;
-  /** Issues and verifies WebSocket tickets (ES256, single use, on the simulator clock). */
+  /** Issues and verifies WebSocket tickets (ES256, single use, on the simulator clock). @internal */
   readonly tickets: TicketIssuer;
   /** The platform side (configuration, webhook subscriptions and deliveries). @internal */
   readonly platform: Platform;

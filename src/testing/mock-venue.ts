@@ -4,7 +4,7 @@ import {
   MatchVenue,
   type MatchVenueOptions,
   type Money,
-  type VenueStream,
+  type Stream,
 } from 'match-venue';
 import {
   createSimulator,
@@ -76,7 +76,7 @@ const closedError = () =>
  * Keeps the streams `venue` opens in `open` until they close, so that the mock venue's close()
  * can end them: a stream left behind would keep reconnecting to a venue that is gone.
  */
-function trackStreams(venue: MatchVenue, open: Set<VenueStream>, isClosed: () => boolean): void {
+function trackStreams(venue: MatchVenue, open: Set<Stream.VenueStream>, isClosed: () => boolean): void {
   const { stream } = venue;
   const connect = stream.connect.bind(stream);
   stream.connect = (streamOptions) => {
@@ -123,7 +123,7 @@ export async function createMockVenue(options: MockVenueOptions = {}): Promise<M
   let server = listen ? await simulator.listen() : undefined;
   let starting = server && Promise.resolve(server);
   let closed = false;
-  const streams = new Set<VenueStream>();
+  const streams = new Set<Stream.VenueStream>();
   // As in mock mode, the socket exists only once a stream asks: the first connect starts a loopback
   // listener (unref'd, so it never keeps a process alive), one of the simulator's servers that
   // close() shuts.

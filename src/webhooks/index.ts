@@ -6,18 +6,14 @@
  * - One receiver for both, usable from node:http, Express and fetch-style servers:
  *   {@link createWebhookReceiver}.
  * - Source-address allowlists (v2 only): {@link isAllowedSource}.
- * - Signers for tests and the simulator: {@link createSnsTestSigner}, {@link createV2TestSigner}.
+ * - Signers for tests, and the URL policy that accepts the simulator's loopback URLs:
+ *   `match-venue/webhooks/testing`.
  *
  * @module match-venue/webhooks
  */
 
-export { snsCanonicalString } from '../webhook-crypto/sns-canonical.js';
-export {
-  isAllowedSource,
-  normalizeSourceAddress,
-  WEBHOOK_SOURCE_ADDRESSES,
-  type WebhookProduct,
-} from './allowlist.js';
+export type { WebhookErrorKind } from '../core/base-error.js';
+export { isAllowedSource, WEBHOOK_SOURCE_ADDRESSES, type WebhookProduct } from './allowlist.js';
 export { isWebhookError, WebhookError, WebhookErrorCode } from './errors.js';
 export type { FetchLike } from './fetch.js';
 export type { HeadersLike } from './headers.js';
@@ -33,11 +29,6 @@ export {
   type WebhookReceiverOptions,
   type WebhookReply,
 } from './receiver.js';
-export {
-  assertCertificateCurrent,
-  parseSigningCertificate,
-  type SigningCertificate,
-} from './sns-certificate.js';
 export { type ConfirmSnsSubscriptionOptions, confirmSnsSubscription } from './sns-confirm.js';
 export {
   parseSnsMessage,
@@ -49,39 +40,13 @@ export {
   type SnsSubscriptionConfirmation,
   type SnsUnsubscribeConfirmation,
 } from './sns-message.js';
-export {
-  isSnsUrl,
-  loopbackUrlPolicy,
-  type SnsUrlPolicy,
-  type SnsUrlPurpose,
-  snsUrlPolicy,
-} from './sns-url-policy.js';
+export { type SnsUrlPolicy, type SnsUrlPurpose, snsUrlPolicy } from './sns-url-policy.js';
 export {
   createSnsVerifier,
   type SnsVerifier,
   type SnsVerifierOptions,
   type TopicArnMatcher,
 } from './sns-verifier.js';
-export {
-  createSelfSignedCertificate,
-  type SelfSignedCertificateOptions,
-} from './testing/self-signed-certificate.js';
-export {
-  createSnsTestSigner,
-  type SnsTestConfirmationInput,
-  type SnsTestMessageInput,
-  type SnsTestNotificationInput,
-  type SnsTestSigner,
-  type SnsTestSignerOptions,
-  type UnsignedSnsMessage,
-} from './testing/sns-test-signer.js';
-export {
-  createV2TestSigner,
-  type SignedV2Delivery,
-  type V2TestNotificationInput,
-  type V2TestSigner,
-  type V2TestSignerOptions,
-} from './testing/v2-test-signer.js';
 export { parseV2Notification, type V2Notification } from './v2-notification.js';
 export {
   createPublicKeyFetcher,

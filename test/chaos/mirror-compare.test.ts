@@ -3,7 +3,8 @@
  * there means "equal", so each must catch what differs, and let through only what docs/STATE.md
  * allows (a retired order, the activity window's bounds, a withdrawal marked stale).
  */
-import type { AccountSummary, MirrorWithdrawal, Order } from 'match-venue';
+import type { AccountSummary, Order } from '../../src/generated/models.js';
+import type { MirrorWithdrawal } from '../../src/state/index.js';
 import { describe, expect, it } from 'vitest';
 import { compareOrders, compareSummary, compareWithdrawals } from '../../bench/chaos/mirror-compare.js';
 

@@ -4,9 +4,9 @@ import {
   MatchVenue,
   OutcomeUnknownError,
   RateLimitError,
-  subMoney,
   usd,
 } from 'match-venue';
+import { subMoney } from '../../src/core/money.js';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { burnParams, mintParams, sim, useSimulator, venue } from './simulator-client.js';

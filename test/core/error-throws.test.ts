@@ -10,7 +10,7 @@ import {
   Page,
   usd,
 } from 'match-venue';
-import { createSelfSignedCertificate } from 'match-venue/webhooks';
+import { createSelfSignedCertificate } from 'match-venue/webhooks/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { integer } from '../../src/webhooks/testing/der.js';
 import { path } from '../../src/core/path.js';

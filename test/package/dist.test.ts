@@ -45,21 +45,28 @@ describe('built package', () => {
        const w = await import('match-venue/webhooks');
        const h = await import('match-venue/msw');
        const t = await import('match-venue/testing');
+       const wt = await import('match-venue/webhooks/testing');
        console.log([typeof m.MatchVenue, typeof m.usd, typeof s.createSimulator, typeof s.createMockVenue,
          typeof s.getMockSimulator, Object.keys(w).length > 0, Object.keys(h).length > 0,
-         typeof t.createMockVenue, typeof t.getMockSimulator].join(','));`,
+         typeof t.createMockVenue, typeof t.getMockSimulator, typeof wt.createV2TestSigner,
+         typeof w.createV2TestSigner].join(','));`,
     ]);
-    // The simulator entry is the simulator alone: the mock venue and mock mode are match-venue/testing's.
-    expect(out).toBe('function,function,function,undefined,undefined,true,true,function,function');
+    // The simulator entry is the simulator alone: the mock venue and mock mode are match-venue/testing's;
+    // the webhook test signers are match-venue/webhooks/testing's, not the production entry's.
+    expect(out).toBe(
+      'function,function,function,undefined,undefined,true,true,function,function,function,undefined',
+    );
   });
 
-  it('loads the main entry and the simulator as CommonJS', () => {
+  it('loads the main entry, the simulator and the webhook test signers as CommonJS', () => {
     const out = node([
       '-e',
       `const m = require('match-venue'); const s = require('match-venue/simulator');
-       console.log(typeof m.MatchVenue + ',' + typeof s.createSimulator + ',' + m.usd('1000').amount);`,
+       const wt = require('match-venue/webhooks/testing');
+       console.log([typeof m.MatchVenue, typeof s.createSimulator, m.usd('1000').amount,
+         typeof wt.createSnsTestSigner].join(','));`,
     ]);
-    expect(out).toBe('function,function,1000.00');
+    expect(out).toBe('function,function,1000.00,function');
   });
 
   it('keeps the simulator and msw out of the main entry', () => {

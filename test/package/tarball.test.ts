@@ -90,6 +90,37 @@ describe('published tarball', () => {
     expect(outside).toEqual([]);
   });
 
+  it('ships every file each "exports" subpath names, with a "typesVersions" twin for each', () => {
+    const exports = pkg.exports as Record<string, unknown>;
+    expect(Object.keys(exports)).toEqual([
+      '.',
+      './simulator',
+      './msw',
+      './testing',
+      './webhooks',
+      './webhooks/testing',
+      './package.json',
+    ]);
+    const targets: string[] = [];
+    const collect = (value: unknown): void => {
+      if (typeof value === 'string') targets.push(value);
+      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+    };
+    collect(exports);
+    const missing = targets.map((t) => t.replace(/^\.\//, '')).filter((file) => !shipped.has(file));
+    expect(missing).toEqual([]);
+    // Node 10-style resolution (TypeScript's `moduleResolution: node`) reads typesVersions instead.
+    const typesVersions = (pkg.typesVersions as Record<string, Record<string, string[]>>)['*'] ?? {};
+    const subpaths = Object.keys(exports)
+      .filter((key) => key !== '.' && key !== './package.json')
+      .map((key) => key.slice(2));
+    expect(Object.keys(typesVersions).sort()).toEqual(subpaths.sort());
+    for (const [subpath, [types]] of Object.entries(typesVersions)) {
+      const require = (exports[`./${subpath}`] as { require: { types: string } }).require;
+      expect(types, subpath).toBe(require.types);
+    }
+  });
+
   it('ships the CLI only as the ESM file the bin names, without types', () => {
     expect(pkg.bin).toEqual({ 'match-venue-sim': './dist/simulator/cli.js' });
     expect(shipped.has('dist/simulator/cli.js')).toBe(true);

@@ -26,6 +26,7 @@ const folder = clientFolder();
 const ENTRY = `
 import * as sdk from 'match-venue';
 import * as webhooks from 'match-venue/webhooks';
+import * as webhookTesting from 'match-venue/webhooks/testing';
 import { runFlow } from './flow.mjs';
 
 // fetch given: the client's option, the runtime's own fetch behind it.
@@ -43,7 +44,7 @@ globalThis.edgeSockets = () => sockets;
 // The test signers need node:crypto, which an edge runtime lacks: a clear refusal, not a crash.
 globalThis.edgeSigner = () => {
   try {
-    webhooks.createV2TestSigner();
+    webhookTesting.createV2TestSigner();
     return 'created';
   } catch (error) {
     return error.code;

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createSimulator, SEEDED } from 'match-venue/simulator';
-import { createV2TestSigner } from 'match-venue/webhooks';
+import { createV2TestSigner } from 'match-venue/webhooks/testing';
 import { expect } from 'vitest';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');

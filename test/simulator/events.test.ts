@@ -1,4 +1,5 @@
-import { createSimulator, type SimulatorEvent, SEEDED, VenueEngine } from 'match-venue/simulator';
+import { createSimulator, type SimulatorEvent, SEEDED } from 'match-venue/simulator';
+import { VenueEngine } from '../../src/simulator/engine/engine.js';
 import { describe, expect, it } from 'vitest';
 import { BURNER, Driver } from './helpers.js';
 

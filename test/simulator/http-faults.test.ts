@@ -1,5 +1,6 @@
 import { connect } from 'node:net';
-import { createSimulator, DroppedResponseError, SEEDED } from 'match-venue/simulator';
+import { createSimulator, SEEDED } from 'match-venue/simulator';
+import { DroppedResponseError } from '../../src/simulator/http/handler.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BURNER, codeOf, expectError, key, MINTER, newDriver } from './helpers.js';
 

@@ -1,4 +1,5 @@
-import { InvalidArgumentError, type MatchVenue, type Order, usd, ValidationError } from 'match-venue';
+import { InvalidArgumentError, type MatchVenue, usd, ValidationError } from 'match-venue';
+import type { Order } from '../../src/generated/models.js';
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

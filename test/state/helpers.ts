@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type AccountMirror, MatchVenue, type MatchVenueOptions, type MirrorChange, usd } from 'match-venue';
+import { MatchVenue, type MatchVenueOptions, usd } from 'match-venue';
+import type { AccountMirror, MirrorChange } from '../../src/state/index.js';
 import { SEEDED } from 'match-venue/simulator';
 import { extraSocketServer, startVenue, type Venue } from '../stream/helpers.js';
 

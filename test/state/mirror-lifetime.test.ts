@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type MatchVenue, type MirrorChange, OrderFinalError, usd } from 'match-venue';
+import { type MatchVenue, OrderFinalError, usd } from 'match-venue';
+import type { MirrorChange } from '../../src/state/index.js';
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clientOf, collect, mintParams, type Rig, simWithdrawal, startRig, until } from './helpers.js';

@@ -1,4 +1,5 @@
-import { type AccountEvent, MatchVenue, type VenueStream } from 'match-venue';
+import { MatchVenue } from 'match-venue';
+import type { AccountEvent, VenueStream } from '../../src/stream/index.js';
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {

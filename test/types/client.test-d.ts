@@ -2,16 +2,13 @@ import {
   type APIError,
   type APIErrorKind,
   type APIPromise,
-  type BurnOrder,
   ErrorCode,
   isApiError,
   type MatchVenue,
-  type MintOrder,
   type Money,
-  type Order,
+  type Orders,
   type Page,
   type PagePromise,
-  type PlaceOrderResult,
   usd,
   type WithResponse,
 } from 'match-venue';
@@ -19,16 +16,16 @@ import type * as sdk from 'match-venue';
 import { describe, expectTypeOf, it } from 'vitest';
 
 declare const venue: MatchVenue;
-declare const order: Order;
+declare const order: Orders.Order;
 
 describe('public types', () => {
-  it('Order is a union discriminated on orderType', () => {
-    expectTypeOf(order).toEqualTypeOf<BurnOrder | MintOrder>();
+  it('Orders.Order is a union discriminated on orderType', () => {
+    expectTypeOf(order).toEqualTypeOf<Orders.BurnOrder | Orders.MintOrder>();
     if (order.orderType === 'BURN') {
-      expectTypeOf(order).toEqualTypeOf<BurnOrder>();
+      expectTypeOf(order).toEqualTypeOf<Orders.BurnOrder>();
       expectTypeOf(order.sourceWalletId).toEqualTypeOf<string>();
     } else {
-      expectTypeOf(order).toEqualTypeOf<MintOrder>();
+      expectTypeOf(order).toEqualTypeOf<Orders.MintOrder>();
       expectTypeOf(order.sourceWalletId).toEqualTypeOf<null>();
       expectTypeOf(order.fiatAccountId).toEqualTypeOf<null>();
     }
@@ -48,21 +45,21 @@ describe('public types', () => {
     expectTypeOf(ErrorCode.SelfMatch).toEqualTypeOf<137006>();
   });
 
-  it('list is a PagePromise: awaited -> Page<Order>, iterated -> Order', async () => {
+  it('list is a PagePromise: awaited -> Page<Orders.Order>, iterated -> Orders.Order', async () => {
     const list = venue.orders.list({ status: 'pending' });
-    expectTypeOf(list).toEqualTypeOf<PagePromise<Order>>();
-    expectTypeOf(list).toExtend<AsyncIterable<Order>>();
+    expectTypeOf(list).toEqualTypeOf<PagePromise<Orders.Order>>();
+    expectTypeOf(list).toExtend<AsyncIterable<Orders.Order>>();
     const page = await list;
-    expectTypeOf(page).toEqualTypeOf<Page<Order>>();
-    expectTypeOf(page.items).toEqualTypeOf<Order[]>();
+    expectTypeOf(page).toEqualTypeOf<Page<Orders.Order>>();
+    expectTypeOf(page.items).toEqualTypeOf<Orders.Order[]>();
     expectTypeOf(page.hasNextPage()).toEqualTypeOf<boolean>();
-    expectTypeOf(page.getNextPage()).toEqualTypeOf<PagePromise<Order>>();
-    for await (const o of list) expectTypeOf(o).toEqualTypeOf<Order>();
-    for await (const o of page) expectTypeOf(o).toEqualTypeOf<Order>();
+    expectTypeOf(page.getNextPage()).toEqualTypeOf<PagePromise<Orders.Order>>();
+    for await (const o of list) expectTypeOf(o).toEqualTypeOf<Orders.Order>();
+    for await (const o of page) expectTypeOf(o).toEqualTypeOf<Orders.Order>();
     const burns = await venue.orders.list({ orderType: 'BURN' });
-    expectTypeOf(burns.items).toEqualTypeOf<BurnOrder[]>();
+    expectTypeOf(burns.items).toEqualTypeOf<Orders.BurnOrder[]>();
     for await (const m of venue.orders.list({ orderType: 'MINT', pageSize: 100 }))
-      expectTypeOf(m).toEqualTypeOf<MintOrder>();
+      expectTypeOf(m).toEqualTypeOf<Orders.MintOrder>();
     // @ts-expect-error unknown status values are rejected at compile time
     venue.orders.list({ status: 'open' });
   });
@@ -73,9 +70,9 @@ describe('public types', () => {
       amount: usd('100'),
       postFillAction: 'cancel',
     });
-    expectTypeOf(placed).toEqualTypeOf<APIPromise<PlaceOrderResult>>();
-    expectTypeOf(await placed).toEqualTypeOf<PlaceOrderResult>();
-    expectTypeOf(await placed.withResponse()).toEqualTypeOf<WithResponse<PlaceOrderResult>>();
+    expectTypeOf(placed).toEqualTypeOf<APIPromise<Orders.PlaceOrderResult>>();
+    expectTypeOf(await placed).toEqualTypeOf<Orders.PlaceOrderResult>();
+    expectTypeOf(await placed.withResponse()).toEqualTypeOf<WithResponse<Orders.PlaceOrderResult>>();
     expectTypeOf(placed.asResponse()).toEqualTypeOf<Promise<Response>>();
     // @ts-expect-error BURN orders need sourceWalletId and fiatAccountId
     venue.orders.place({ orderType: 'BURN', amount: usd('100'), postFillAction: 'cancel' });

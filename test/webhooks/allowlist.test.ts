@@ -1,6 +1,7 @@
 import { isIPv6 } from 'node:net';
 import fc from 'fast-check';
-import { isAllowedSource, normalizeSourceAddress, WEBHOOK_SOURCE_ADDRESSES } from 'match-venue/webhooks';
+import { isAllowedSource, WEBHOOK_SOURCE_ADDRESSES } from 'match-venue/webhooks';
+import { normalizeSourceAddress } from '../../src/webhooks/allowlist.js';
 import { describe, expect, it } from 'vitest';
 import { ipv6Groups } from '../../src/webhooks/allowlist.js';
 

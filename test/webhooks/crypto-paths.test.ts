@@ -3,15 +3,13 @@
 // hiding node:crypto from `process.getBuiltinModule` while a verifier is created, which is how the
 // verifiers find it. Every genuine and signed fixture must come out the same on both.
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { createSnsVerifier, createV2Verifier, type SnsNotification } from 'match-venue/webhooks';
 import {
   createSelfSignedCertificate,
   createSnsTestSigner,
-  createSnsVerifier,
   createV2TestSigner,
-  createV2Verifier,
-  parseSigningCertificate,
-  type SnsNotification,
-} from 'match-venue/webhooks';
+} from 'match-venue/webhooks/testing';
+import { parseSigningCertificate } from '../../src/webhooks/sns-certificate.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   bitString,

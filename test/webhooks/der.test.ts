@@ -1,5 +1,5 @@
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { createSelfSignedCertificate } from 'match-venue/webhooks';
+import { createSelfSignedCertificate } from 'match-venue/webhooks/testing';
 import { describe, expect, it } from 'vitest';
 import { integer, oid, time, tlv } from '../../src/webhooks/testing/der.js';
 

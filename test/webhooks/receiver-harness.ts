@@ -1,11 +1,10 @@
 import {
-  createSnsTestSigner,
-  createV2TestSigner,
   createWebhookReceiver,
   type WebhookError,
   type WebhookEvent,
   type WebhookReceiverOptions,
 } from 'match-venue/webhooks';
+import { createSnsTestSigner, createV2TestSigner } from 'match-venue/webhooks/testing';
 
 // Shared by the receiver-*.test.ts files: a receiver wired to test signers that records what it
 // reports, and small request/answer helpers.

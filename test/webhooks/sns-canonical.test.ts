@@ -1,11 +1,7 @@
 import { sign } from 'node:crypto';
-import {
-  createSnsTestSigner,
-  createSnsVerifier,
-  type SnsMessage,
-  type SnsSignatureVersion,
-  snsCanonicalString,
-} from 'match-venue/webhooks';
+import { createSnsVerifier, type SnsMessage, type SnsSignatureVersion } from 'match-venue/webhooks';
+import { createSnsTestSigner } from 'match-venue/webhooks/testing';
+import { snsCanonicalString } from '../../src/webhook-crypto/sns-canonical.js';
 import { describe, expect, it } from 'vitest';
 import { codeOf, snsFixture } from './fixtures.js';
 

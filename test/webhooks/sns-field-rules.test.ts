@@ -1,11 +1,6 @@
-import {
-  createSnsTestSigner,
-  createSnsVerifier,
-  type SnsMessage,
-  type SnsNotification,
-  snsCanonicalString,
-  WebhookError,
-} from 'match-venue/webhooks';
+import { createSnsVerifier, type SnsMessage, type SnsNotification, WebhookError } from 'match-venue/webhooks';
+import { createSnsTestSigner } from 'match-venue/webhooks/testing';
+import { snsCanonicalString } from '../../src/webhook-crypto/sns-canonical.js';
 import { describe, expect, it } from 'vitest';
 import { certificateServer, genuineCertUrl, rawBody, snsFixture } from './fixtures.js';
 

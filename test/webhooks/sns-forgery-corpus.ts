@@ -20,13 +20,13 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import {
-  createSnsTestSigner,
   createSnsVerifier,
   type SnsMessage,
   type SnsNotification,
   type SnsVerifier,
-  snsCanonicalString,
 } from 'match-venue/webhooks';
+import { createSnsTestSigner } from 'match-venue/webhooks/testing';
+import { snsCanonicalString } from '../../src/webhook-crypto/sns-canonical.js';
 
 /** The signed keys per message type, in signing order (AWS's documented lists). */
 const KEY_LISTS: Readonly<Record<SnsMessage['Type'], readonly string[]>> = {

@@ -1,4 +1,4 @@
-import { snsCanonicalString } from 'match-venue/webhooks';
+import { snsCanonicalString } from '../../src/webhook-crypto/sns-canonical.js';
 import { describe, expect, it } from 'vitest';
 import { snsFixture } from './fixtures.js';
 import { boundaryShifts, readings, runCorpus } from './sns-forgery-corpus.js';

@@ -1,12 +1,11 @@
 import { X509Certificate } from 'node:crypto';
 import {
   confirmSnsSubscription,
-  createSnsTestSigner,
   createSnsVerifier,
-  loopbackUrlPolicy,
   type SnsSignatureVersion,
   type WebhookError,
 } from 'match-venue/webhooks';
+import { createSnsTestSigner, loopbackUrlPolicy } from 'match-venue/webhooks/testing';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from './fixtures.js';
 

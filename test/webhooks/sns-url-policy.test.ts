@@ -1,4 +1,6 @@
-import { isSnsUrl, loopbackUrlPolicy, snsUrlPolicy } from 'match-venue/webhooks';
+import { snsUrlPolicy } from 'match-venue/webhooks';
+import { isSnsUrl } from '../../src/webhooks/sns-url-policy.js';
+import { loopbackUrlPolicy } from 'match-venue/webhooks/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('snsUrlPolicy (production rule)', () => {

@@ -1,11 +1,11 @@
 import { createPublicKey, ECDH, generateKeyPairSync } from 'node:crypto';
 import {
   createPublicKeyFetcher,
-  createV2TestSigner,
   createV2Verifier,
   importV2PublicKey,
   type WebhookError,
 } from 'match-venue/webhooks';
+import { createV2TestSigner } from 'match-venue/webhooks/testing';
 import { describe, expect, it } from 'vitest';
 import { codeOf } from './fixtures.js';
 

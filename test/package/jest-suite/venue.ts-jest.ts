@@ -3,13 +3,13 @@
 // calls against the package's .d.cts types. The same checks as venue-checks.cjs, typed; no flag.
 // Its own tsconfig and Jest config (jest.test.ts writes them; a downstream project's, not the
 // repository's, which is why tsconfig.json leaves this folder out).
-import { isEvent, MatchVenue, type Money, NotFoundError, type PlaceOrderParams, usd } from 'match-venue';
+import { isEvent, MatchVenue, type Money, NotFoundError, type Orders, usd } from 'match-venue';
 import { createHandlers } from 'match-venue/msw';
 import { SEEDED } from 'match-venue/simulator';
 import { createMockVenue, getMockSimulator } from 'match-venue/testing';
 import { setupServer } from 'msw/node';
 
-const burn: PlaceOrderParams = {
+const burn: Orders.PlaceOrderParams = {
   orderType: 'BURN',
   amount: usd('1000'),
   feeBps: null,
@@ -17,7 +17,7 @@ const burn: PlaceOrderParams = {
   sourceWalletId: SEEDED.burner.walletId,
   fiatAccountId: SEEDED.burner.fiatAccountId,
 };
-const mint: PlaceOrderParams = {
+const mint: Orders.PlaceOrderParams = {
   orderType: 'MINT',
   amount: usd('1000'),
   feeBps: null,

@@ -7,7 +7,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { MatchVenue } from 'match-venue';
 import { createSimulator, type Simulator } from 'match-venue/simulator';
-import { createWebhookReceiver, loopbackUrlPolicy, type WebhookEvent } from 'match-venue/webhooks';
+import { createWebhookReceiver, type WebhookEvent } from 'match-venue/webhooks';
+import { loopbackUrlPolicy } from 'match-venue/webhooks/testing';
 import type { Platform, PlatformMode } from '../../../src/simulator/platform/index.js';
 
 export const BURNER = 'TEST_API_KEY:burner:sim';

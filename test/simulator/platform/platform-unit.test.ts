@@ -1,4 +1,5 @@
-import { createSnsVerifier, loopbackUrlPolicy, type SnsSubscriptionConfirmation } from 'match-venue/webhooks';
+import { createSnsVerifier, type SnsSubscriptionConfirmation } from 'match-venue/webhooks';
+import { loopbackUrlPolicy } from 'match-venue/webhooks/testing';
 import { describe, expect, it } from 'vitest';
 import { createPlatform } from '../../../src/simulator/platform/index.js';
 import { servePlatform } from '../../fixtures/platform/serve-platform.js';

@@ -1,11 +1,6 @@
 import { readFileSync } from 'node:fs';
-import {
-  checkInvariants,
-  createSimulator,
-  DroppedResponseError,
-  SEEDED,
-  type Simulator,
-} from 'match-venue/simulator';
+import { checkInvariants, createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { DroppedResponseError } from '../../../src/simulator/http/handler.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { Driver } from '../helpers.js';
