@@ -1,4 +1,4 @@
-import type { Order, StreamOrder } from 'match-venue';
+import type { Orders, Stream } from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { burnParams, clientOf, collect, mintParams, type Rig, startRig, until } from './helpers.js';
 
@@ -27,11 +27,11 @@ describe('fill: null until the order is matched', () => {
     cleanups.push(() => changes.stop());
     const stream = minter.stream.connect();
     cleanups.push(() => stream.close());
-    const frames: StreamOrder[] = [];
+    const frames: Stream.StreamOrder[] = [];
     const events = (async () => {
       for await (const ev of stream.account())
         if (ev.event === 'order.updated' || ev.event === 'order.accepted')
-          frames.push(ev.data as StreamOrder);
+          frames.push(ev.data as Stream.StreamOrder);
     })();
     await mirror.ready;
     // The mirror's and the stream's account subscriptions are both in place before any order.
@@ -51,7 +51,7 @@ describe('fill: null until the order is matched', () => {
     expect(settling).toMatchObject({ status: 'settling', fill: null });
     rig.venue.sim.settleAuction();
 
-    const rest = new Map<string, Order>();
+    const rest = new Map<string, Orders.Order>();
     for (const id of [partial.orderId, cancelled.orderId, rolled.orderId])
       rest.set(id, await minter.orders.retrieve(id));
     expect(rest.get(partial.orderId)).toMatchObject({

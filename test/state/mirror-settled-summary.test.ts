@@ -1,4 +1,4 @@
-import { type AccountMirror, type AccountSummary, MatchVenue } from 'match-venue';
+import { type Account, MatchVenue } from 'match-venue';
 import { SEEDED } from 'match-venue/simulator';
 import { getMockSimulator } from 'match-venue/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -41,7 +41,7 @@ async function inMockMode(): Promise<Setup> {
 }
 
 let setup: Setup | undefined;
-let mirror: AccountMirror | undefined;
+let mirror: Account.AccountMirror | undefined;
 afterEach(async () => {
   await mirror?.close();
   await setup?.close();
@@ -69,7 +69,7 @@ describe.each([
           ? await mirror.waitFor(placed.orderId, (o) => o.status === 'filled')
           : await minter.orders.waitForOutcome(placed.orderId, { stream: mirror, pollIntervalMs: 1 });
       // Read at once, before anything else can run: what a bot's next line sees.
-      const summary: AccountSummary = structuredClone(mirror.summary!);
+      const summary: Account.AccountSummary = structuredClone(mirror.summary!);
       const shown = mirror.order(placed.orderId);
       expect(order.status).toBe('filled');
       expect(shown?.status, `round ${round}: the mirror shows the outcome`).toBe('filled');

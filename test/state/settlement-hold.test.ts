@@ -1,11 +1,11 @@
-import type { Order } from 'match-venue';
+import type { Orders } from 'match-venue';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SettlementHold, summaryNeed } from '../../src/state/settlement-hold.js';
 
 // The mirror's hold: what follows an order turning final waits for the summary of its settlement
 // (src/state/settlement-hold.ts). The mirror over a real stream is test/state/mirror-settled-summary.
 
-const order = (status: string) => ({ orderId: 'o', status }) as Order;
+const order = (status: string) => ({ orderId: 'o', status }) as Orders.Order;
 
 describe('summaryNeed', () => {
   it('an order turning final needs a summary: the next event from the stream, a later read from REST', () => {
