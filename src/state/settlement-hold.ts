@@ -42,7 +42,10 @@ export class SettlementHold {
 
   /** Applies a change now, or queues it when it needs a summary or changes are held already. */
   add(need: SummaryNeed, apply: () => void): void {
-    if (need === 'none' && this.#queue.length === 0) return apply();
+    if (need === 'none' && this.#queue.length === 0) {
+      apply();
+      return;
+    }
     this.#queue.push({ apply, need, mark: ++this.#added });
     if (need === 'read') this.askRead();
     else if (need === 'event' && !this.#timer) {
