@@ -2,6 +2,8 @@ import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from '
 import { dirname, join, relative } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
+type TsupPlugin = NonNullable<Options['plugins']>[number];
+
 const entry = {
   index: 'src/index.ts',
   // `./simulator` is the simulator's own API, nothing of the testing layer; `./testing` (what mock
@@ -69,6 +71,28 @@ function embedBundledSources(dir: string): void {
   }
 }
 
+/**
+ * The CommonJS build loads its own lazy chunks (src/core/lazy-chunk.ts: the account mirror, the
+ * waits, the telemetry) with `require`, as runtime-import.ts loads packages:
+ * esbuild writes the split CommonJS build as ES modules and rollup keeps their `import()` of a
+ * chunk as it is, which a CommonJS module run by Jest's module system cannot call (no dynamic
+ * import callback without --experimental-vm-modules), and which would load the chunk outside
+ * require's cache. Only a literal `import('./<chunk>.cjs')` is rewritten; nothing follows it on
+ * its line but the loader's closing, so the map (kept as esbuild made it) still lands every
+ * position before it.
+ */
+const requireLazyChunks: TsupPlugin = {
+  name: 'require-lazy-chunks',
+  renderChunk(code) {
+    if (this.format !== 'cjs') return undefined;
+    const rewritten = code.replace(
+      /\bimport\((['"])(\.\/[\w.-]+\.cjs)\1\)/g,
+      (_, quote: string, path: string) => `Promise.resolve().then(() => require(${quote}${path}${quote}))`,
+    );
+    return rewritten === code ? undefined : { code: rewritten };
+  },
+};
+
 // Two builds, one per format, since they differ in more than the output syntax: the CommonJS one
 // carries jose inside it (below) and has no CLI; and the store's writer thread. All write into
 // dist/ at once, so none may clean it; it is emptied here, once, before any starts.
@@ -88,6 +112,7 @@ export default defineConfig(() => {
       format: 'cjs',
       dts: { compilerOptions: STRIP_INTERNAL },
       esbuildOptions: esbuildOptionsFor(true),
+      plugins: [requireLazyChunks],
       // jose (the simulator's ticket signer) is an ES module only, which a CommonJS program cannot
       // require on every Node this package supports, nor under Jest's module system on any Node
       // before 24.9: the CommonJS simulator carries its own copy (MIT). The ESM build imports the

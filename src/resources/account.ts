@@ -3,7 +3,7 @@ import type { ClientCore } from '../core/api-client.js';
 import type { APIPromise } from '../core/api-promise.js';
 import type { RequestOptions } from '../core/request.js';
 import type { AccountSummary } from '../generated/models.js';
-import { type AccountMirror, type ClientState, Mirror, type MirrorOptions } from '../state/index.js';
+import { type AccountMirror, type ClientState, MirrorHandle, type MirrorOptions } from '../state/index.js';
 import type { Orders } from './orders.js';
 import type { Stream } from './stream.js';
 
@@ -57,7 +57,7 @@ export class Account {
   mirror(options?: MirrorOptions): AccountMirror {
     const stream = this.#stream;
     const orders = this.#orders;
-    return new Mirror(
+    return new MirrorHandle(
       {
         connect: (streamOptions) => stream.connect(streamOptions),
         listOrders: (query) => stream.orderPages(query),

@@ -16,8 +16,8 @@ import type {
 } from './api.js';
 import { DEFAULT_RETENTION_MS } from './api.js';
 import { ChangeFeed } from './change-feed.js';
-import { checkMirrorOptions, type MirrorHost } from './mirror-host.js';
-import { checkOrderFilter, MirrorView, type PendingChange } from './mirror-view.js';
+import type { MirrorHost, MirrorStart } from './mirror-host.js';
+import { MirrorView, type PendingChange } from './mirror-view.js';
 import { waitForOrder } from './mirror-wait.js';
 import { UnknownEntries } from './unknown-entries.js';
 
@@ -38,8 +38,10 @@ function wakeSignal(): { promise: Promise<typeof WAKE>; resolve: (value: typeof 
   return { promise, resolve };
 }
 
-export type { MirrorHost } from './mirror-host.js';
-
+/**
+ * The mirror's implementation, loaded on first use; users hold the MirrorHandle that starts it
+ * (mirror-handle.ts), which checks the options and opens the stream when `mirror()` is called.
+ */
 export class Mirror implements AccountMirror {
   readonly ready: Promise<void>;
   readonly #host: MirrorHost;
@@ -64,9 +66,11 @@ export class Mirror implements AccountMirror {
   #resyncs = 0;
   #sweepTimer: { at: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
-  constructor(host: MirrorHost, options: MirrorOptions = {}) {
-    checkMirrorOptions(options);
+  readonly #ended: () => void;
+
+  constructor(host: MirrorHost, options: MirrorOptions, start: MirrorStart) {
     this.#host = host;
+    this.#ended = start.ended;
     this.#view = new MirrorView(options.retentionMs ?? DEFAULT_RETENTION_MS, Date.now);
     this.#feed = new ChangeFeed(options.changesBufferSize ?? 10_000);
     this.#unknown = new UnknownEntries({
@@ -82,8 +86,8 @@ export class Mirror implements AccountMirror {
       following: () => this.#isReady,
       closed: () => this.#closed,
     });
-    this.#ownsStream = options.stream === undefined;
-    this.#stream = options.stream ?? host.connect(options.streamOptions);
+    this.#ownsStream = start.ownsStream;
+    this.#stream = start.stream;
     this.#sub = this.#stream.account();
     this.ready = new Promise<void>((resolve, reject) => {
       this.#markReady = resolve;
@@ -103,7 +107,6 @@ export class Mirror implements AccountMirror {
       host.state.onWithdrawalCreated((w) => this.#publishWithdrawal(w, 'create')),
       host.unknownKeys.onChange((key, entry) => this.#unknown.onLedger(key, entry)),
     );
-    host.state.addMirror(this);
     this.#run().catch((error: unknown) => this.#shutdown(error));
   }
 
@@ -116,7 +119,6 @@ export class Mirror implements AccountMirror {
   }
 
   orders(filter?: MirrorOrderFilter): Order[] {
-    checkOrderFilter(filter);
     return this.#view.orders(filter);
   }
 
@@ -149,6 +151,14 @@ export class Mirror implements AccountMirror {
       closing: this.#closing.signal,
     };
     return waitForOrder(host, orderId, predicate, options);
+  }
+
+  /**
+   * Withdrawals this client created between `mirror()` and the mirror's start (while its code
+   * loaded), which the handle kept: published as the mirror would have on seeing them.
+   */
+  createdBefore(withdrawals: readonly Withdrawal[]): void {
+    for (const withdrawal of withdrawals) this.#publishWithdrawal(withdrawal, 'create');
   }
 
   close(): Promise<void> {
@@ -315,7 +325,7 @@ export class Mirror implements AccountMirror {
     this.#closed = true;
     this.#closing.abort();
     for (const off of this.#offs.splice(0)) off();
-    this.#host.state.removeMirror(this);
+    this.#ended();
     this.#unknown.close();
     if (this.#sweepTimer) clearTimeout(this.#sweepTimer.timer);
     if (!this.#isReady)
