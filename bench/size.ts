@@ -17,6 +17,7 @@
  *   npm run size
  *   npm run size -- --source
  *   npm run size -- --dist /tmp/before/dist
+ *   npm run size -- --names MatchVenue,usd
  *   npm run size -- --platform browser
  *
  * Then the simulator dashboard's page weight (bench/dashboard-size.ts).
@@ -63,6 +64,8 @@ export interface LazyRow {
 
 export interface SizeReport {
   build: 'dist' | 'source';
+  /** What the bot imports. */
+  names: readonly string[];
   platform: string;
   /** The main bundle: `(total)` first, then each package. */
   rows: SizeRow[];
@@ -214,6 +217,7 @@ export async function measureSize(options: SizeOptions = {}): Promise<SizeReport
   const whole = await bundle(entry, names, platform, []);
   const report: SizeReport = {
     build: source ? 'source' : 'dist',
+    names,
     platform,
     rows: [],
     lazy: [],
@@ -269,7 +273,7 @@ export function describeSize(report: SizeReport): string {
       ? `; ${report.lazy.length} lazy chunks, ${lazyRaw.toFixed(1)} kB raw, ${lazyGzip.toFixed(1)} kB gzip`
       : '; no lazy chunk';
   const errors = report.errors.length > 0 ? `; ${report.errors.length} esbuild errors` : '';
-  return `main bundle of { MatchVenue } (${report.build}, platform ${report.platform}, minified, split): ${total.rawKB} kB raw, ${total.gzipKB} kB gzip (goal ${MAIN_GOAL_KB} kB gzip: ${verdict})${lazy}${errors}`;
+  return `main bundle of { ${report.names.join(', ')} } (${report.build}, platform ${report.platform}, minified, split): ${total.rawKB} kB raw, ${total.gzipKB} kB gzip (goal ${MAIN_GOAL_KB} kB gzip: ${verdict})${lazy}${errors}`;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
@@ -280,6 +284,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
   const report = await measureSize({
     source: process.argv.includes('--source'),
     dist: flag('--dist'),
+    names: flag('--names')?.split(','),
     platform: flag('--platform') as SizeOptions['platform'],
   });
   console.log('main bundle (loads at import):');
