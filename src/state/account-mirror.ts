@@ -119,6 +119,7 @@ export class Mirror implements AccountMirror {
   }
 
   orders(filter?: MirrorOrderFilter): Order[] {
+    // The filter was checked by the handle (mirror-handle.ts), which alone calls this.
     return this.#view.orders(filter);
   }
 

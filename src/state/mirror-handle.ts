@@ -29,6 +29,8 @@ export class MirrorHandle implements AccountMirror {
   #mirror: Mirror | undefined;
   /** `changes()` iterators asked for before the mirror existed, attached as it starts. */
   #waiting: Attach[] = [];
+  /** The mirror's code failed to load: it will never start. */
+  #failed = false;
 
   constructor(host: MirrorHost, options: MirrorOptions = {}) {
     checkMirrorOptions(options);
@@ -48,6 +50,7 @@ export class MirrorHandle implements AccountMirror {
         return mirror;
       },
       async (error: unknown) => {
+        this.#failed = true;
         offCreated();
         ended();
         for (const attach of this.#waiting.splice(0)) attach(undefined);
@@ -91,10 +94,12 @@ export class MirrorHandle implements AccountMirror {
     let inner: AsyncIterableIterator<MirrorChange> | undefined;
     let left = false;
     const attached = new Promise<AsyncIterableIterator<MirrorChange> | undefined>((resolve) => {
-      this.#waiting.push((mirror) => {
+      const attach: Attach = (mirror) => {
         if (mirror && !left) inner = mirror.changes();
         resolve(inner);
-      });
+      };
+      if (this.#failed) attach(undefined);
+      else this.#waiting.push(attach);
     });
     const done: IteratorReturnResult<undefined> = { done: true, value: undefined };
     const iterator: AsyncIterableIterator<MirrorChange> = {

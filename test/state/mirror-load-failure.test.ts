@@ -36,6 +36,8 @@ describe('account.mirror() whose code fails to load', () => {
     expect(ready).toBeInstanceOf(ConfigurationError);
     expect((ready as Error).message).toMatch(/could not load the code of its account mirror: /);
     await expect(changes.next()).rejects.toBeInstanceOf(ConfigurationError);
+    // Asked for after the failure too: it rejects rather than waiting for a start that never comes.
+    await expect(mirror.changes().next()).rejects.toBeInstanceOf(ConfigurationError);
     await expect(mirror.waitFor('00000000-0000-4000-8000-000000000000', () => true)).rejects.toBeInstanceOf(
       ConfigurationError,
     );
