@@ -2,6 +2,8 @@ import { copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from '
 import { dirname, join, relative } from 'node:path';
 import { defineConfig, type Options } from 'tsup';
 
+type TsupPlugin = NonNullable<Options['plugins']>[number];
+
 const entry = {
   index: 'src/index.ts',
   // `./simulator` is the simulator's own API, nothing of the testing layer; `./testing` (what mock
@@ -13,10 +15,16 @@ const entry = {
   'webhooks/index': 'src/webhooks/index.ts',
   // The receiver's test signers, off the production entry.
   'webhooks/testing/index': 'src/webhooks/testing/index.ts',
+  // No subpath (package.json exports none, and no types are made): an entry only so that the money
+  // helpers, and decimal.js with them, sit in a chunk apart from the rest of the main entry, which
+  // a bot's bundler then drops whole ("sideEffects": false) when the bot uses none of them. Inlined
+  // into dist/index.js they kept decimal.js's import there, and decimal.js, which is not free of
+  // side effects, in every bundle of the main entry: 13 of its 55 kB gzip (bench/size.ts).
+  'internal/money': 'src/core/money.ts',
 };
 // The CLI is a bin (package.json "bin", the ESM file), not an import: it needs neither types nor a
-// CommonJS twin.
-const { 'simulator/cli': _cli, ...importable } = entry;
+// CommonJS twin; nor does the money chunk's entry, which nothing imports by name.
+const { 'simulator/cli': _cli, 'internal/money': _money, ...importable } = entry;
 
 const shared: Options = {
   // Maps are kept so that stack traces (node --enable-source-maps) and debuggers land on the
@@ -72,6 +80,28 @@ function embedBundledSources(dir: string): void {
   }
 }
 
+/**
+ * The CommonJS build loads its own lazy chunks (src/core/lazy-chunk.ts: the account mirror, the
+ * waits, the telemetry) with `require`, as runtime-import.ts loads packages:
+ * esbuild writes the split CommonJS build as ES modules and rollup keeps their `import()` of a
+ * chunk as it is, which a CommonJS module run by Jest's module system cannot call (no dynamic
+ * import callback without --experimental-vm-modules), and which would load the chunk outside
+ * require's cache. Only a literal `import('./<chunk>.cjs')` is rewritten; nothing follows it on
+ * its line but the loader's closing, so the map (kept as esbuild made it) still lands every
+ * position before it.
+ */
+const requireLazyChunks: TsupPlugin = {
+  name: 'require-lazy-chunks',
+  renderChunk(code) {
+    if (this.format !== 'cjs') return undefined;
+    const rewritten = code.replace(
+      /\bimport\((['"])(\.\/[\w.-]+\.cjs)\1\)/g,
+      (_, quote: string, path: string) => `Promise.resolve().then(() => require(${quote}${path}${quote}))`,
+    );
+    return rewritten === code ? undefined : { code: rewritten };
+  },
+};
+
 // Two builds, one per format, since they differ in more than the output syntax: the CommonJS one
 // carries jose inside it (below) and has no CLI; and the store's writer thread. All write into
 // dist/ at once, so none may clean it; it is emptied here, once, before any starts.
@@ -91,6 +121,7 @@ export default defineConfig(() => {
       format: 'cjs',
       dts: { compilerOptions: STRIP_INTERNAL },
       esbuildOptions: esbuildOptionsFor(true),
+      plugins: [requireLazyChunks],
       // jose (the simulator's ticket signer) is an ES module only, which a CommonJS program cannot
       // require on every Node this package supports, nor under Jest's module system on any Node
       // before 24.9: the CommonJS simulator carries its own copy (MIT). The ESM build imports the

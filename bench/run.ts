@@ -17,9 +17,12 @@ import { benchTelemetry, describeTelemetry } from './telemetry.js';
 
 const smoke = process.argv.includes('--smoke');
 
-console.log('# bundle size of the main entry (esbuild, minified)');
+console.log(
+  '# bundle size of the main entry (esbuild, minified, split): what loads at import, then the lazy chunks',
+);
 const size = await measureSize();
 console.table(size.rows);
+console.table(size.lazy);
 console.log(describeSize(size));
 
 console.log(`# clearing${smoke ? ' (smoke)' : ''}`);

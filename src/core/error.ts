@@ -286,7 +286,10 @@ export class APIUserAbortError extends MatchVenueError {
  * The client cannot be built from its options and environment variables: no API key or base URL, an
  * unknown `environment` or log level, a base URL that is not https (outside loopback), a limit that
  * is not a positive number. Thrown by `new MatchVenue(...)` (and by the first streaming call for
- * a missing WebSocket URL), before any request. A malformed key is `InvalidApiKeyError`.
+ * a missing WebSocket URL), before any request. A malformed key is `InvalidApiKeyError`. Also the
+ * rejection of the first call of a feature whose code loads on first use (the account mirror, the
+ * waits, an observed call's telemetry) when that code cannot be loaded: a `dist/` copied without
+ * its chunks, say.
  */
 export class ConfigurationError extends MatchVenueError {
   static override readonly kind = 'MV_INVALID_CONFIG';

@@ -18,7 +18,7 @@ import type {
   WithdrawalChange,
   WithdrawalRemovedChange,
 } from '../state/index.js';
-import { type AccountMirror, type ClientState, Mirror, type MirrorOptions } from '../state/index.js';
+import { type AccountMirror, type ClientState, MirrorHandle, type MirrorOptions } from '../state/index.js';
 import type { Orders } from './orders.js';
 import type { Stream } from './stream.js';
 
@@ -69,7 +69,7 @@ export class Account {
   mirror(options?: MirrorOptions): AccountMirror {
     const stream = this.#stream;
     const orders = this.#orders;
-    return new Mirror(
+    return new MirrorHandle(
       {
         connect: (streamOptions) => stream.connect(streamOptions),
         listOrders: (query) => stream.orderPages(query),

@@ -37,8 +37,8 @@ import {
   badOrderId,
   type ClientState,
   checkOutcomeOptions,
+  loadOutcomeWait,
   type WaitForOutcomeOptions,
-  waitForOutcome,
 } from '../state/index.js';
 import type {
   BurnOrderParams,
@@ -258,7 +258,7 @@ export class Orders {
     return inSpan(
       'orders.waitForOutcome',
       { 'match_venue.order_id': orderId },
-      () => waitForOutcome(host, orderId, options),
+      () => loadOutcomeWait().then(({ waitForOutcome }) => waitForOutcome(host, orderId, options)),
       (span, order) => span.setAttribute('match_venue.order.status', order.status),
     );
   }

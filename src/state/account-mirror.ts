@@ -16,8 +16,9 @@ import type {
 } from './api.js';
 import { DEFAULT_RETENTION_MS, DEFAULT_SETTLEMENT_HOLD_MS } from './api.js';
 import { ChangeFeed } from './change-feed.js';
-import { checkMirrorOptions, type MirrorHost } from './mirror-host.js';
-import { checkOrderFilter, MirrorView, type PendingChange } from './mirror-view.js';
+import { LoopWake, WAKE } from './loop-wake.js';
+import type { MirrorHost, MirrorStart } from './mirror-host.js';
+import { MirrorView, type PendingChange } from './mirror-view.js';
 import { waitForOrder } from './mirror-wait.js';
 import { observeOrder } from './observe-order.js';
 import { RetentionTimer } from './retention-timer.js';
@@ -30,19 +31,10 @@ import { UnknownEntries } from './unknown-entries.js';
 // are applied in the order they happened. Orders after a resync come from the stream's own REST
 // reconciliation (order.updated with source 'rest'); the mirror does not read them again.
 
-const WAKE = Symbol('wake');
-
-/** What wakes the loop from waiting on the next event (a re-read asked for, or close). */
-function wakeSignal(): { promise: Promise<typeof WAKE>; resolve: (value: typeof WAKE) => void } {
-  let resolve!: (value: typeof WAKE) => void;
-  const promise = new Promise<typeof WAKE>((r) => {
-    resolve = r;
-  });
-  return { promise, resolve };
-}
-
-export type { MirrorHost } from './mirror-host.js';
-
+/**
+ * The mirror's implementation, loaded on first use; users hold the MirrorHandle that starts it
+ * (mirror-handle.ts), which checks the options and opens the stream when `mirror()` is called.
+ */
 export class Mirror implements AccountMirror {
   readonly ready: Promise<void>;
   readonly #host: MirrorHost;
@@ -63,19 +55,19 @@ export class Mirror implements AccountMirror {
   #isReady = false;
   #closed = false;
   #closeDone: Promise<void> | undefined;
-  #wake = wakeSignal();
-  #rereadAsked = 0;
-  #rereadDone = 0;
+  readonly #wake = new LoopWake();
   #resyncs = 0;
 
-  constructor(host: MirrorHost, options: MirrorOptions = {}) {
-    checkMirrorOptions(options);
+  readonly #ended: () => void;
+
+  constructor(host: MirrorHost, options: MirrorOptions, start: MirrorStart) {
     this.#host = host;
+    this.#ended = start.ended;
     this.#view = new MirrorView(options.retentionMs ?? DEFAULT_RETENTION_MS, Date.now);
     this.#feed = new ChangeFeed(options.changesBufferSize ?? 10_000);
     this.#retention = new RetentionTimer(this.#view, (change) => this.#publish(change));
     this.#hold = new SettlementHold(options.settlementHoldMs ?? DEFAULT_SETTLEMENT_HOLD_MS, () =>
-      this.#askReread(),
+      this.#wake.askRead(),
     );
     this.#unknown = new UnknownEntries({
       emit: (change) => this.#publish(change),
@@ -87,8 +79,8 @@ export class Mirror implements AccountMirror {
       following: () => this.#isReady,
       closed: () => this.#closed,
     });
-    this.#ownsStream = options.stream === undefined;
-    this.#stream = options.stream ?? host.connect(options.streamOptions);
+    this.#ownsStream = start.ownsStream;
+    this.#stream = start.stream;
     this.#sub = this.#stream.account();
     this.ready = new Promise<void>((resolve, reject) => {
       this.#markReady = resolve;
@@ -102,13 +94,12 @@ export class Mirror implements AccountMirror {
         if (state === 'reconnecting') wasDown = true;
         else if (state === 'open' && wasDown) {
           wasDown = false;
-          this.#askReread();
+          this.#wake.askRead();
         }
       }),
       host.state.onWithdrawalCreated((w) => this.#publishWithdrawal(w, 'create')),
       host.unknownKeys.onChange((key, entry) => this.#unknown.onLedger(key, entry)),
     );
-    host.state.addMirror(this);
     this.#run().catch((error: unknown) => this.#shutdown(error));
   }
 
@@ -121,7 +112,7 @@ export class Mirror implements AccountMirror {
   }
 
   orders(filter?: MirrorOrderFilter): Order[] {
-    checkOrderFilter(filter);
+    // The filter was checked by the handle (mirror-handle.ts), which alone calls this.
     return this.#view.orders(filter);
   }
 
@@ -159,6 +150,14 @@ export class Mirror implements AccountMirror {
   /** @internal An order read over REST by `orders.waitForOutcome` (observe-order.ts). */
   [observeOrder](order: Order): void {
     if (!this.#closed) this.#publishOrder(order, 'rest');
+  }
+
+  /**
+   * Withdrawals this client created between `mirror()` and the mirror's start (while its code
+   * loaded), which the handle kept: published as the mirror would have on seeing them.
+   */
+  createdBefore(withdrawals: readonly Withdrawal[]): void {
+    for (const withdrawal of withdrawals) this.#publishWithdrawal(withdrawal, 'create');
   }
 
   close(): Promise<void> {
@@ -205,11 +204,10 @@ export class Mirror implements AccountMirror {
   async #consume(): Promise<void> {
     let pending = this.#next();
     while (!this.#closed) {
-      const r = await Promise.race([pending, this.#wake.promise]);
+      const r = await Promise.race([pending, this.#wake.woken]);
       if (this.#closed) return;
       if (r === WAKE) {
-        this.#wake = wakeSignal();
-        if (this.#rereadAsked > this.#rereadDone) await inSpan('mirror.reread', {}, () => this.#reread());
+        if (this.#wake.rearm()) await inSpan('mirror.reread', {}, () => this.#reread());
         continue;
       }
       if (r.done) return void this.#shutdown(undefined);
@@ -258,14 +256,9 @@ export class Mirror implements AccountMirror {
     }
   }
 
-  #askReread(): void {
-    this.#rereadAsked += 1;
-    this.#wake.resolve(WAKE);
-  }
-
   /** GET /v1/match/account until it answers (or the mirror closes), retried on the stream's schedule. */
   async #reread(): Promise<void> {
-    const asked = this.#rereadAsked;
+    const asked = this.#wake.asked;
     for (let attempt = 0; !this.#closed; attempt++) {
       try {
         const mark = this.#hold.mark();
@@ -273,7 +266,7 @@ export class Mirror implements AccountMirror {
         if (this.#closed) return;
         this.#publish(this.#view.applySummary(summary, 'rest'));
         this.#hold.afterRead(mark);
-        this.#rereadDone = Math.max(this.#rereadDone, asked);
+        this.#wake.answered(asked);
         return;
       } catch (error) {
         if (this.#closed) return;
@@ -328,7 +321,7 @@ export class Mirror implements AccountMirror {
     this.#closed = true;
     this.#closing.abort();
     for (const off of this.#offs.splice(0)) off();
-    this.#host.state.removeMirror(this);
+    this.#ended();
     this.#unknown.close();
     this.#hold.close();
     this.#retention.close();
@@ -342,7 +335,7 @@ export class Mirror implements AccountMirror {
           ),
       );
     this.#feed.end(error);
-    this.#wake.resolve(WAKE);
+    this.#wake.wake();
     await this.#sub.return?.();
     if (this.#ownsStream) await this.#stream.close();
   }

@@ -1,8 +1,8 @@
 // The state layer: the account mirror (`venue.account.mirror()`) and the waits for an order
 // (`venue.orders.waitForOutcome()`, `mirror.waitFor()`). Client-side: it imports core, stream,
-// contract and generated, never the simulator or testing (.dependency-cruiser.cjs).
+// contract and generated, never the simulator or testing (.dependency-cruiser.cjs). The mirror and
+// the waits load on first use (load.ts): nothing here imports their code statically.
 
-export { Mirror, type MirrorHost } from './account-mirror.js';
 export type {
   AccountMirror,
   ChangeSource,
@@ -23,5 +23,8 @@ export type {
 } from './api.js';
 export { DEFAULT_RETENTION_MS } from './api.js';
 export { ClientState } from './client-state.js';
-export { checkOutcomeOptions, type OutcomeHost, waitForOutcome } from './order-outcome.js';
-export { badOrderId } from './wait-control.js';
+export { loadOutcomeWait } from './load.js';
+export { MirrorHandle } from './mirror-handle.js';
+export type { MirrorHost } from './mirror-host.js';
+export type { OutcomeHost } from './order-outcome.js';
+export { badOrderId, checkOutcomeOptions } from './wait-checks.js';

@@ -3,12 +3,13 @@ import type { Logger } from '../core/logger.js';
 import type { UnknownKey, UnknownKeyListener } from '../core/unknown-keys.js';
 import type { AccountSummary, Order } from '../generated/models.js';
 import type { OrderPage, OrderQuery, StreamOptions, VenueStream } from '../stream/index.js';
-import type { MirrorOptions } from './api.js';
+import type { MirrorOptions, MirrorOrderFilter } from './api.js';
 import type { ClientState } from './client-state.js';
-import { checkMs } from './wait-control.js';
+import { checkMs } from './wait-checks.js';
 
 // What the account mirror is given by the client (the resources build it: src/resources/account.ts)
-// and the check of its options, so that the state layer never imports the resources.
+// and the checks of its options and filters (made when called, before the mirror's code has
+// loaded), so that the state layer never imports the resources.
 
 /** What the mirror needs from the client. */
 export interface MirrorHost {
@@ -20,6 +21,16 @@ export interface MirrorHost {
   unknownKeys: { list(): UnknownKey[]; onChange(listener: UnknownKeyListener): () => void };
   state: ClientState;
   logger: Logger;
+}
+
+/** What the mirror starts from, made when `account.mirror()` was called (mirror-handle.ts) before its code loaded. */
+export interface MirrorStart {
+  /** The stream to follow: the caller's, or the one opened for the mirror. */
+  stream: VenueStream;
+  /** Close `stream` with the mirror (it was opened for it). */
+  ownsStream: boolean;
+  /** Called once when the mirror ends, however it ends. */
+  ended: () => void;
 }
 
 /** Checks `account.mirror()` options, naming the one it cannot use. */
@@ -40,4 +51,39 @@ export function checkMirrorOptions(options: MirrorOptions): void {
     (typeof s?.account !== 'function' || typeof s.on !== 'function' || s.state === 'closed')
   )
     throw new InvalidArgumentError(`${context}: stream must be an open VenueStream`);
+}
+
+const ORDER_STATUSES = new Set([
+  'pending',
+  'settling',
+  'filled',
+  'partial_fill',
+  'unfilled',
+  'cancelled',
+  'failed',
+]);
+
+/** Checks a `mirror.orders()` filter, naming the field it cannot use. */
+export function checkOrderFilter(filter: MirrorOrderFilter | undefined): void {
+  if (filter === undefined) return;
+  if (typeof filter !== 'object' || filter === null)
+    throw new InvalidArgumentError('mirror.orders: filter must be an object');
+  const statuses = filter.status === undefined ? [] : [filter.status].flat();
+  for (const s of statuses)
+    if (!ORDER_STATUSES.has(s as string))
+      throw new InvalidArgumentError(
+        `mirror.orders: filter.status must be an order status, got ${String(s)}`,
+      );
+  if (filter.orderType !== undefined && filter.orderType !== 'BURN' && filter.orderType !== 'MINT')
+    throw new InvalidArgumentError(
+      `mirror.orders: filter.orderType must be BURN or MINT, got ${String(filter.orderType)}`,
+    );
+  if (filter.auctionId !== undefined && !Number.isSafeInteger(filter.auctionId))
+    throw new InvalidArgumentError(
+      `mirror.orders: filter.auctionId must be an integer, got ${String(filter.auctionId)}`,
+    );
+  if (filter.open !== undefined && typeof filter.open !== 'boolean')
+    throw new InvalidArgumentError(
+      `mirror.orders: filter.open must be a boolean, got ${String(filter.open)}`,
+    );
 }

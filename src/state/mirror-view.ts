@@ -1,4 +1,3 @@
-import { InvalidArgumentError } from '../core/base-error.js';
 import type { AccountSummary, Order, Withdrawal } from '../generated/models.js';
 import { compareInstants } from '../stream/instant.js';
 import { isOpenStatus, orderFingerprint } from '../stream/order-tracker.js';
@@ -15,16 +14,6 @@ export type PendingChange = Unnumbered<MirrorChange>;
 /** Statuses a withdrawal does not leave. The spec does not list them; the simulator ends at `completed`. */
 const FINAL_WITHDRAWAL = new Set(['completed', 'complete', 'failed', 'cancelled', 'canceled', 'returned']);
 
-const ORDER_STATUSES = new Set([
-  'pending',
-  'settling',
-  'filled',
-  'partial_fill',
-  'unfilled',
-  'cancelled',
-  'failed',
-]);
-
 interface Held<T> {
   value: T;
   /** When the mirror saw it become final (its clock); undefined while open. */
@@ -35,31 +24,6 @@ interface Held<T> {
 function isBefore(a: unknown, b: unknown): boolean {
   if (typeof a !== 'string' || typeof b !== 'string') return false;
   return (compareInstants(a, b) ?? 0) < 0;
-}
-
-/** Checks a `mirror.orders()` filter, naming the field it cannot use. */
-export function checkOrderFilter(filter: MirrorOrderFilter | undefined): void {
-  if (filter === undefined) return;
-  if (typeof filter !== 'object' || filter === null)
-    throw new InvalidArgumentError('mirror.orders: filter must be an object');
-  const statuses = filter.status === undefined ? [] : [filter.status].flat();
-  for (const s of statuses)
-    if (!ORDER_STATUSES.has(s as string))
-      throw new InvalidArgumentError(
-        `mirror.orders: filter.status must be an order status, got ${String(s)}`,
-      );
-  if (filter.orderType !== undefined && filter.orderType !== 'BURN' && filter.orderType !== 'MINT')
-    throw new InvalidArgumentError(
-      `mirror.orders: filter.orderType must be BURN or MINT, got ${String(filter.orderType)}`,
-    );
-  if (filter.auctionId !== undefined && !Number.isSafeInteger(filter.auctionId))
-    throw new InvalidArgumentError(
-      `mirror.orders: filter.auctionId must be an integer, got ${String(filter.auctionId)}`,
-    );
-  if (filter.open !== undefined && typeof filter.open !== 'boolean')
-    throw new InvalidArgumentError(
-      `mirror.orders: filter.open must be a boolean, got ${String(filter.open)}`,
-    );
 }
 
 /** Where a status lies along the one way an order goes: pending, settling, final. */

@@ -3,7 +3,8 @@ import { APIUserAbortError, OrderFinalError } from '../core/error.js';
 import type { Order } from '../generated/models.js';
 import type { MirrorChange, MirrorWaitOptions } from './api.js';
 import { isSettledForGood } from './order-outcome.js';
-import { badOrderId, checkMs, checkSignal, WaitControl } from './wait-control.js';
+import { badOrderId, checkMs, checkSignal } from './wait-checks.js';
+import { WaitControl } from './wait-control.js';
 
 // `mirror.waitFor`: the mirror's view first, then every change of the order; an order the view
 // does not hold (not seen yet, or retired after the retention window) is read over REST into the

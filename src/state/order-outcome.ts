@@ -1,12 +1,11 @@
 import { STREAM_BACKOFF, sleep } from '../contract/retry-policy.js';
-import { InvalidArgumentError } from '../core/base-error.js';
 import { APIError } from '../core/error.js';
 import type { Logger } from '../core/logger.js';
 import type { Order } from '../generated/models.js';
 import type { AccountEvent, StreamSubscription, VenueStream } from '../stream/index.js';
 import type { AccountMirror, WaitForOutcomeOptions } from './api.js';
 import { canObserve, observeOrder } from './observe-order.js';
-import { checkMs, checkSignal, WaitControl } from './wait-control.js';
+import { WaitControl } from './wait-control.js';
 
 // `venue.orders.waitForOutcome`: the order in a final state. It listens where the client already
 // listens (a stream or a mirror) and reads the order over REST as well, with backoff alone and at
@@ -45,23 +44,6 @@ export interface OutcomeHost {
 const DEFAULT_POLL_MS = 5_000;
 const DEFAULT_CHILD_GRACE_MS = 2_000;
 const FIRST_POLL_MS = 250;
-
-/** Checks the options, naming the one it cannot use. */
-export function checkOutcomeOptions(options: WaitForOutcomeOptions | undefined): void {
-  const context = 'orders.waitForOutcome';
-  if (options === undefined) return;
-  checkMs(options.timeout, 'timeout', context);
-  checkMs(options.childGraceMs, 'childGraceMs', context);
-  const poll = options.pollIntervalMs;
-  if (poll !== undefined && !(typeof poll === 'number' && Number.isFinite(poll) && poll >= 1))
-    throw new InvalidArgumentError(
-      `${context}: pollIntervalMs must be a number of milliseconds >= 1, got ${String(poll)}`,
-    );
-  checkSignal(options.signal, context);
-  const s = options.stream as Partial<VenueStream & AccountMirror> | null | undefined;
-  if (s !== undefined && typeof s?.account !== 'function' && typeof s?.changes !== 'function')
-    throw new InvalidArgumentError(`${context}: stream must be an open VenueStream or AccountMirror`);
-}
 
 function isMirror(source: AccountMirror | VenueStream): source is AccountMirror {
   return typeof (source as AccountMirror).changes === 'function';

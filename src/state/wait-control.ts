@@ -1,44 +1,10 @@
-import { InvalidArgumentError } from '../core/base-error.js';
-import { APIUserAbortError, ValidationError, WaitTimeoutError } from '../core/error.js';
-import { isUuid } from '../core/validation.js';
+import { APIUserAbortError, WaitTimeoutError } from '../core/error.js';
 import type { Order } from '../generated/models.js';
 
 // What every wait for an order shares: one outcome, a timeout naming the last state seen, the
 // caller's abort, and cleanup that leaves no timer or listener behind whichever way it ends.
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
-
-/** An order id argument that is not a UUID, as the ValidationError to reject with before sending. */
-export function badOrderId(value: unknown, context: string): ValidationError | undefined {
-  if (typeof value === 'string' && isUuid(value)) return undefined;
-  return new ValidationError(context, [
-    {
-      path: 'orderId',
-      rule: typeof value === 'string' && value !== '' ? 'must be a UUID' : 'is required',
-      kind: typeof value === 'string' ? 'invalid_format' : 'invalid_type',
-    },
-  ]);
-}
-
-/** A non-negative number of milliseconds, or undefined; named in the error otherwise. */
-export function checkMs(value: unknown, name: string, context: string): void {
-  if (value === undefined) return;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
-    throw new InvalidArgumentError(
-      `${context}: ${name} must be a non-negative number of milliseconds, got ${String(value)}`,
-    );
-}
-
-/** An AbortSignal, or undefined; named in the error otherwise. */
-export function checkSignal(value: unknown, context: string): void {
-  if (value === undefined) return;
-  if (
-    typeof value !== 'object' ||
-    value === null ||
-    typeof (value as AbortSignal).addEventListener !== 'function'
-  )
-    throw new InvalidArgumentError(`${context}: signal must be an AbortSignal`);
-}
 
 export interface WaitSettings {
   orderId: string;

@@ -2,7 +2,8 @@ import type { Channel } from '../contract/ws-protocol.js';
 import { redactText } from '../core/logger.js';
 import { channels } from '../core/telemetry/channels.js';
 import { SPAN_PREFIX } from '../core/telemetry/names.js';
-import { failSpan, instrumentsOf, otelNow, tracerOf, watchDepth } from '../core/telemetry/otel.js';
+import { watchDepth } from '../core/telemetry/depth.js';
+import { otelNow } from '../core/telemetry/otel.js';
 import type { StateChange } from './api.js';
 import type { ResyncReason } from './channels.js';
 
@@ -78,7 +79,7 @@ export class StreamObserver {
       case 'open': {
         this.#endConnect(undefined);
         if (otel) {
-          const instruments = instrumentsOf(otel);
+          const instruments = otel.bridge.instrumentsOf(otel.api);
           const reconnect = this.#lost;
           instruments.connects.add(1, { 'match_venue.stream.reconnect': reconnect });
           if (reconnect) instruments.reconnects.add(1);
@@ -101,8 +102,8 @@ export class StreamObserver {
     this.#connecting = undefined;
     const otel = otelNow();
     if (otel === undefined) return;
-    const span = tracerOf(otel).startSpan(`${SPAN_PREFIX} stream.connect`, {
-      kind: otel.SpanKind.CLIENT,
+    const span = otel.bridge.tracerOf(otel.api).startSpan(`${SPAN_PREFIX} stream.connect`, {
+      kind: otel.api.SpanKind.CLIENT,
       startTime: current.at,
       attributes: {
         'match_venue.stream.id': this.#id,
@@ -111,7 +112,7 @@ export class StreamObserver {
         'match_venue.outcome': reason === undefined ? 'success' : 'error',
       },
     });
-    if (reason !== undefined) failSpan(otel, span, 'MV_STREAM_CONNECT', redactText(reason));
+    if (reason !== undefined) otel.bridge.failSpan(otel.api, span, 'MV_STREAM_CONNECT', redactText(reason));
     span.end();
   }
 
@@ -142,13 +143,13 @@ export class StreamObserver {
       void reconcile?.();
       return;
     }
-    const instruments = instrumentsOf(otel);
+    const instruments = otel.bridge.instrumentsOf(otel.api);
     const attributes = { 'match_venue.stream.channel': channel, 'match_venue.stream.resync.reason': reason };
     instruments.resyncs.add(1, attributes);
     if (reason === 'gap') instruments.gaps.add(1, { 'match_venue.stream.channel': channel });
     if (reason === 'replay-unavailable')
       instruments.replayFallbacks.add(1, { 'match_venue.stream.channel': channel });
-    const span = tracerOf(otel).startSpan(`${SPAN_PREFIX} stream.resync`, {
+    const span = otel.bridge.tracerOf(otel.api).startSpan(`${SPAN_PREFIX} stream.resync`, {
       attributes: {
         ...attributes,
         'match_venue.stream.id': this.#id,
@@ -160,9 +161,9 @@ export class StreamObserver {
       span.end();
       return;
     }
-    const ctx = otel.trace.setSpan(otel.context.active(), span);
+    const ctx = otel.api.trace.setSpan(otel.api.context.active(), span);
     // reconcile never rejects (it retries until the stream closes); finally ends the span either way.
-    void otel.context.with(ctx, reconcile).finally(() => span.end());
+    void otel.api.context.with(ctx, reconcile).finally(() => span.end());
   }
 
   /** An event with the server's timestamp `ts` arrived: its lag, when metrics are on. */
@@ -171,6 +172,6 @@ export class StreamObserver {
     if (otel === undefined) return;
     const at = Date.parse(ts);
     if (Number.isNaN(at)) return;
-    instrumentsOf(otel).eventLag.record(Math.max(0, Date.now() - at) / 1000);
+    otel.bridge.instrumentsOf(otel.api).eventLag.record(Math.max(0, Date.now() - at) / 1000);
   }
 }

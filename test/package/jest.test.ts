@@ -71,7 +71,7 @@ const projects: Project[] = [
     name: 'CommonJS plain JavaScript (babel-jest)',
     manifest: { type: 'commonjs', jest: { testTimeout: 20_000 } },
     files: { 'venue.cjs.js': 'venue.test.js', 'venue-checks.cjs': 'venue-checks.cjs' },
-    tests: 3,
+    tests: 4,
   },
   {
     name: 'ES module plain JavaScript (native ESM)',
@@ -79,7 +79,7 @@ const projects: Project[] = [
     files: { 'venue.esm.js': 'venue.test.js', 'venue-checks.cjs': 'venue-checks.cjs' },
     // Jest's own switch for ES module test files; the package adds none.
     env: { NODE_OPTIONS: '--experimental-vm-modules' },
-    tests: 4,
+    tests: 5,
   },
 ];
 

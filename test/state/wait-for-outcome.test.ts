@@ -185,7 +185,17 @@ describe('orders.waitForOutcome beside a stream', () => {
     cleanups.push(() => stream.close());
     expect(await stream.account().ready).toBe(true);
     const { orderId } = await minter.orders.place(mintParams('100', '4'));
+    // The wait's first read answers before the auction clears (the wait's code loads on first use,
+    // so its first read is not made by the time waitForOutcome returns): a later read resolves it.
+    const firstRead = new Promise<void>((resolve) => {
+      const off = minter.on('response', (e) => {
+        if (e.operation !== 'getOrder') return;
+        off();
+        resolve();
+      });
+    });
     const outcome = minter.orders.waitForOutcome(orderId, { stream, pollIntervalMs: 100, timeout: 10_000 });
+    await firstRead;
     await clientOf(rig, 'burner').orders.place(burnParams('100', '6'));
     rig.venue.sim.clearAuction();
     expect((await outcome).status).toBe('filled');

@@ -1,37 +1,6 @@
-import type { OperationId } from '../../generated/endpoints.js';
-
 // Every name the SDK's telemetry publishes, in one place: they are public API (docs/OBSERVABILITY.md),
-// and a dashboard or an APM subscription breaks when one changes.
-
-/**
- * The SDK method each operation of the endpoint table is called through: a call span is named
- * `match_venue <method>`. A Record over OperationId, so a new operation cannot go unnamed.
- */
-export const OPERATION_METHODS: Readonly<Record<OperationId, string>> = {
-  getAccount: 'account.retrieve',
-  listOrders: 'orders.list',
-  placeOrder: 'orders.place',
-  getOrder: 'orders.retrieve',
-  cancelOrder: 'orders.cancel',
-  cancelAllOrders: 'orders.cancelAll',
-  modifyOrder: 'orders.modify',
-  createWithdrawal: 'withdrawals.create',
-  createWsTicket: 'stream.ticket',
-  getConfiguration: 'configuration.retrieve',
-  createWalletSubscription: 'webhookSubscriptions.create',
-  createPaymentsNetworkSubscription: 'webhookSubscriptions.createPaymentsNetwork',
-  createFxSubscription: 'webhookSubscriptions.createFx',
-  createTransferSubscription: 'webhookSubscriptions.createTransfer',
-  listV1Subscriptions: 'snsSubscriptions.list',
-  createV1Subscription: 'snsSubscriptions.create',
-  deleteV1Subscription: 'snsSubscriptions.delete',
-  getNotificationPublicKey: 'webhookSubscriptions.getPublicKey',
-};
-
-/** `orders.place` for an operation of the table; `GET /path` for a request sent without one. */
-export function methodName(operation: OperationId | undefined, method: string, path: string): string {
-  return operation === undefined ? `${method} ${path}` : OPERATION_METHODS[operation];
-}
+// and a dashboard or an APM subscription breaks when one changes. The SDK method each operation is
+// called through (a call span's name) is in method-names.ts, loaded with what observes a call.
 
 /** Prefix of every span the SDK starts, and the instrumentation scope's name. */
 export const SPAN_PREFIX = 'match_venue';

@@ -1,5 +1,6 @@
 // What a downstream Jest suite does with the package (test/package/jest.test.ts runs it): mock mode,
-// createMockVenue, the msw handlers and a stream. The plain JavaScript suites (venue.cjs.js loads
+// createMockVenue, the msw handlers, a stream, and the features whose code loads on first use (the
+// mirror, the waits, the telemetry: chunks the package loads itself, under Jest's module system). The plain JavaScript suites (venue.cjs.js loads
 // the package with require, venue.esm.js with import) hand in the modules they loaded, so the way
 // the package was loaded is each suite's own; the checks are the same. Jest's globals, as a
 // downstream suite uses them.
@@ -76,6 +77,26 @@ exports.venueChecks = ({ sdk, simulator, testing, msw }) => {
       }
     });
   }
+
+  test('the account mirror, the waits and a hook load their code on first use and work', async () => {
+    const burner = new MatchVenue({ environment: 'mock' });
+    const minter = new MatchVenue({ environment: 'mock', apiKey: SEEDED.minter.apiKey });
+    const sent = [];
+    burner.on('request', (e) => sent.push(e.name));
+    const mirror = burner.account.mirror();
+    try {
+      await mirror.ready;
+      const b = await burner.orders.place(burn);
+      await minter.orders.place(mint);
+      (await testing.getMockSimulator()).clearAuction();
+      expect((await burner.orders.waitForOutcome(b.orderId, { timeout: 10_000 })).status).toBe('filled');
+      const seen = await mirror.waitFor(b.orderId, (o) => o.status === 'filled', { timeout: 10_000 });
+      expect(seen.fill.filledAmount).toEqual(usd('1000'));
+      expect(sent).toContain('orders.place');
+    } finally {
+      await mirror.close();
+    }
+  });
 
   test("environment: 'mock' streams: the burner's fill arrives as an event", async () => {
     const burner = new MatchVenue({ environment: 'mock' });
