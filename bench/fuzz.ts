@@ -87,6 +87,14 @@ export interface FuzzReport {
   stalled: number;
   /** The server closed the connection without answering a request that should be answered. */
   closedUnanswered: number;
+  /**
+   * Requests written on a kept connection the server was closing for idleness (it had been idle
+   * for at least the server's keep-alive timeout, less a margin, when the request went out): the
+   * race RFC 9112 9.3.1 lets every client meet and retry. Not a finding; each was sent again on a
+   * fresh connection, and that answer is what the other counts record. A process starved of CPU
+   * (a loaded machine) leaves kept connections idle past the timeout between two requests.
+   */
+  keepAliveRaces: number;
   truncated: boolean;
   elapsedMs: number;
   /** A few offending cases per finding: `index kind label -> outcome`. */
@@ -99,6 +107,13 @@ export interface FuzzRunReport extends FuzzReport {
   /** Findings per family and in all; the exit status is non-zero unless `total` is 0. */
   findings: Record<(typeof FAMILIES)[number] | 'total', number>;
 }
+
+/**
+ * The simulator closes a kept connection after 5 s idle (`keepAliveTimeout`, serve/listen.ts); a
+ * request written after 4 s idle may meet that close on its way (timers fire late, and the close
+ * is already under way when the request arrives).
+ */
+const KEEP_ALIVE_RACE_MS = 4_000;
 
 const httpFindings = (r: FuzzReport): number =>
   r.serverErrors +
@@ -192,6 +207,7 @@ async function runHttpFamily(
     crashes: 0,
     stalled: 0,
     closedUnanswered: 0,
+    keepAliveRaces: 0,
     truncated: false,
     elapsedMs: 0,
     examples: {},
@@ -232,6 +248,8 @@ async function runHttpFamily(
   let next = 0;
   const worker = async () => {
     let kept: RawConnection | undefined;
+    // When the kept connection last carried an answer: idle from then until the next write.
+    let keptAnsweredAt = 0;
     while (next < requests) {
       if (Date.now() > deadline) {
         report.truncated = true;
@@ -240,12 +258,16 @@ async function runHttpFamily(
       const c = makeCase(seed, next++, ids);
       let conn: RawConnection;
       try {
-        if (!c.fresh && (!kept || kept.isClosed)) kept = await RawConnection.open(port);
+        if (!c.fresh && (!kept || kept.isClosed)) {
+          kept = await RawConnection.open(port);
+          keptAnsweredAt = 0;
+        }
         conn = c.fresh || !kept ? await RawConnection.open(port) : kept;
       } catch (err) {
         onCrash(`cannot connect: ${String(err)}`);
         break;
       }
+      const idleMs = conn === kept && keptAnsweredAt > 0 ? Date.now() - keptAnsweredAt : 0;
       conn.write(c.bytes);
       report.sent++;
       if (c.hangup) {
@@ -254,13 +276,23 @@ async function runHttpFamily(
         conn.destroy();
         continue;
       }
-      const got = await conn.next(timeoutMs, c.head);
+      let got = await conn.next(timeoutMs, c.head);
+      if (got === 'closed' && idleMs >= KEEP_ALIVE_RACE_MS) {
+        report.keepAliveRaces++;
+        note('keepAliveRaces', c, `closed after ${idleMs} ms idle; sent again on a fresh connection`);
+        conn.destroy();
+        if (conn === kept) kept = undefined;
+        conn = await RawConnection.open(port);
+        conn.write(c.bytes);
+        got = await conn.next(timeoutMs, c.head);
+      }
+      if (typeof got === 'object' && conn === kept) keptAnsweredAt = Date.now();
       if (got === 'timeout') {
         report.stalled++;
         note('stalled', c, 'no answer');
       } else if (got === 'closed') {
         report.closedUnanswered++;
-        note('closedUnanswered', c, 'closed');
+        note('closedUnanswered', c, `closed (${conn === kept ? `kept, idle ${idleMs} ms` : 'fresh'})`);
       } else record(c, got);
       const reusable = typeof got === 'object' && !/close/i.test(got.headers.connection ?? '');
       if (c.fresh || !reusable) {
