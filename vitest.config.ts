@@ -1,6 +1,7 @@
 import { delimiter } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { scaled } from './test/helpers/time-limits.js';
 
 const src = (p: string) => fileURLToPath(new URL(`./src/${p}`, import.meta.url));
 
@@ -31,9 +32,13 @@ export default defineConfig({
     // The test-local installs (scripts/local-installs.ts), when their lockfiles changed.
     globalSetup: ['test/global-setup.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'] },
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    // Bounds, not measurements: they grow with the machine's load (test/helpers/time-limits.ts).
+    testTimeout: scaled(20_000),
+    hookTimeout: scaled(20_000),
     reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
     pool: 'forks',
+    // Two files at a time even on two cores (vitest's default is one fewer than the cores): most
+    // files spend their time waiting on child processes, sockets and installs, not computing.
+    maxWorkers: 2,
   },
 });
