@@ -1,7 +1,8 @@
 // A user's project that installs match-venue offline: the package.json and package-lock.json that
 // let `npm install --offline` take every registry package from the npm cache the repository's own
-// `npm install` filled. Used by quickstart.test.ts (the packed tarball) and from-source.test.ts
-// (the README's git URL, pointed at a fresh clone), jest.test.ts (the packed tarball with Jest).
+// installs filled (the root's `npm install`, and test/'s: scripts/local-installs.ts). Used by
+// shared-app.ts (the packed tarball, for quickstart.test.ts and jest.test.ts) and from-source.test.ts
+// (the README's git URL, pointed at a fresh clone).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
