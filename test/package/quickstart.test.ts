@@ -1,9 +1,10 @@
 // README's "Five minutes with the simulator" as a newcomer does it: in a folder with the packed
-// package and tsx installed (and the Jest packages of the install it shares), the simulator started through the package's bin, and the README's own
+// package and tsx installed, the simulator started through the package's bin, and the README's own
 // code (read out of README.md, never copied here) run the way the README says. The install is the
 // one shared with jest.test.ts (shared-app.ts: offline, from the npm cache the repository's own
-// installs filled); the code runs in a folder of its own inside it. Reads dist/ as built (`npm test`
-// builds first); about 15-25 s with the install, 5 s without.
+// installs filled; the Jest packages sit beside tsx there), and the code runs in a folder of its
+// own inside it. Reads dist/ as built (`npm test` builds first); about 15-25 s with the install,
+// 5-10 s without.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ function readSection(): { prose: string; blocks: Block[] } {
   return { prose: prose.join('\n'), blocks };
 }
 
-describe('README quickstart, in an empty folder with the packed package', () => {
+describe('README quickstart, in a folder with the packed package', () => {
   const section = readSection();
   let app: string;
   /** This run's folder in the shared app: where the simulator starts and the code is saved. */
