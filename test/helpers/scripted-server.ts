@@ -14,6 +14,8 @@ export type Step = (req: SeenRequest, res: ServerResponse) => void;
 export interface ScriptedServer {
   url: string;
   seen: SeenRequest[];
+  /** Resolves with `seen` once `count` requests arrived: a test waits on that, not on timing. */
+  arrived(count: number): Promise<SeenRequest[]>;
   script(...steps: Step[]): void;
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   const seen: SeenRequest[] = [];
   let steps: Step[] = [];
   const open = new Set<ServerResponse>();
+  const waiting = new Set<{ count: number; resolve: (seen: SeenRequest[]) => void }>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -60,6 +63,12 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
         body: Buffer.concat(chunks).toString('utf8'),
       };
       seen.push(record);
+      for (const w of waiting) {
+        if (seen.length >= w.count) {
+          waiting.delete(w);
+          w.resolve(seen);
+        }
+      }
       open.add(res);
       res.on('close', () => open.delete(res));
       const step = steps.shift() ?? json(500, { code: -1, message: 'no scripted step left' });
@@ -71,6 +80,10 @@ export async function startScriptedServer(): Promise<ScriptedServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     seen,
+    arrived: (count) =>
+      seen.length >= count
+        ? Promise.resolve(seen)
+        : new Promise((resolve) => waiting.add({ count, resolve })),
     script: (...s) => {
       steps = s;
     },

@@ -1,24 +1,33 @@
 // A downstream Jest 30 suite, as the projects that use Jest run it: the packed package installed in
-// a folder outside the repository (offline, from the npm cache the repository's install filled),
-// and the suites of test/package/jest-suite/ run by Jest in three projects of that folder:
+// a folder outside the repository (the install shared with quickstart.test.ts: shared-app.ts), and
+// the suites of test/package/jest-suite/ run by Jest in three projects of that folder:
 // CommonJS TypeScript through ts-jest, CommonJS plain JavaScript through babel-jest, and ES module
 // plain JavaScript through Jest's native ESM. Each does mock mode, createMockVenue, a stream and
 // (where msw itself loads) the msw handlers. Reads dist/ as built (`npm test` builds first).
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offlineInstall } from './offline-install.js';
-import { packInto, root } from './pack.js';
+import { scaled } from '../helpers/time-limits.js';
+import { root } from './pack.js';
 import { userEnv } from './shell.js';
+import { APP_DEV, sharedApp } from './shared-app.js';
 
 const suites = join(root, 'test/package/jest-suite');
-const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
-  packages: Record<string, { version: string; peerDependencies?: Record<string, string> }>;
-};
+/** Jest and ts-jest are test/'s (test/package.json), TypeScript the root's: one version in both. */
+type Lock = { packages: Record<string, { version: string; peerDependencies?: Record<string, string> }> };
+const readLock = (folder: string) =>
+  (JSON.parse(readFileSync(join(root, folder, 'package-lock.json'), 'utf8')) as Lock).packages;
+const lock = { ...readLock('.'), ...readLock('test') };
 
 /** The README's Jest install command (Mock mode): the packages, as specs, a ts-jest user installs. */
 function readmeJestInstall(): string[] {
@@ -33,7 +42,7 @@ function splitSpec(spec: string): [string, string | undefined] {
   const at = spec.indexOf('@', 1);
   return at < 0 ? [spec, undefined] : [spec.slice(0, at), spec.slice(at + 1)];
 }
-const RUN_TIMEOUT_MS = 120_000;
+const RUN_TIMEOUT_MS = scaled(120_000);
 
 interface Project {
   name: string;
@@ -99,41 +108,48 @@ describe("the README's Jest install command", () => {
     expect(names).toEqual(expect.arrayContaining(['jest', 'ts-jest', 'typescript']));
     const typescript = specs.map(splitSpec).find(([name]) => name === 'typescript')?.[1];
     // ts-jest's peer range (">=4.3 <7"): a bare install of typescript takes the newest, 7.
-    const range = lock.packages['node_modules/ts-jest']!.peerDependencies!.typescript!;
+    const range = lock['node_modules/ts-jest']!.peerDependencies!.typescript!;
     const below = Number(/<\s*(\d+)/.exec(range)?.[1]);
     expect(Number(typescript)).toBeLessThan(below);
     for (const [name, major] of specs.map(splitSpec)) {
       if (major !== undefined)
-        expect(lock.packages[`node_modules/${name}`]!.version).toMatch(new RegExp(`^${major}\\.`));
+        expect(lock[`node_modules/${name}`]!.version).toMatch(new RegExp(`^${major}\\.`));
     }
+    expect(readLock('.')['node_modules/typescript']!.version).toBe(
+      readLock('test')['node_modules/typescript']!.version,
+    );
+  });
+
+  it('names packages the shared install has (with those the suites use besides)', () => {
+    const names = readmeJestInstall().map((spec) => splitSpec(spec)[0]);
+    expect(APP_DEV).toEqual(expect.arrayContaining([...names, '@types/node', 'msw']));
   });
 });
 
 describe('a downstream Jest suite, with the packed package', () => {
-  const work = mkdtempSync(join(tmpdir(), 'mv-jest-'));
-  const app = join(work, 'app');
+  /** This run's folder in the shared app, holding one folder per project. */
+  let work: string;
 
-  // A node_modules of jest, ts-jest and typescript takes a while to delete.
-  afterAll(() => rm(work, { recursive: true, force: true }), 120_000);
+  afterAll(() => {
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
 
-  beforeAll(() => {
-    mkdirSync(app);
-    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'jest-bot', version: '1.0.0' }));
-    // What the README tells a ts-jest user to install (at the lockfile's versions, which the test
-    // above holds to the README's majors), plus what these suites use besides.
-    const readme = readmeJestInstall().map((spec) => splitSpec(spec)[0]);
-    offlineInstall(app, packInto(work), [...new Set([...readme, '@types/node', 'msw'])]);
+  beforeAll(async () => {
+    // What the README tells a ts-jest user to install (at the lockfiles' versions, which the tests
+    // above hold to the README's majors), plus what these suites use besides.
+    const app = await sharedApp(scaled(150_000));
+    work = mkdtempSync(join(app, 'jest-'));
     // The projects share the app's node_modules (Node and Jest look upwards for it), each with its
     // own package.json: its module type and its Jest configuration.
     for (const [index, project] of projects.entries()) {
-      const dir = join(app, `project-${index}`);
+      const dir = join(work, `project-${index}`);
       mkdirSync(dir);
       const manifest = { name: `project-${index}`, version: '1.0.0', private: true, ...project.manifest };
       writeFileSync(join(dir, 'package.json'), JSON.stringify(manifest, null, 2));
       for (const [from, to] of Object.entries(project.files)) copyFileSync(join(suites, from), join(dir, to));
     }
     writeFileSync(
-      join(app, 'project-0/tsconfig.json'),
+      join(work, 'project-0/tsconfig.json'),
       JSON.stringify({
         compilerOptions: {
           module: 'commonjs',
@@ -144,17 +160,17 @@ describe('a downstream Jest suite, with the packed package', () => {
         },
       }),
     );
-  }, 180_000);
+  }, scaled(160_000));
 
   it.each(projects.map((project, index) => ({ ...project, index })))(
     '$name: passes with no flag of the package',
     async ({ index, env, tests }) => {
-      const dir = join(app, `project-${index}`);
+      const dir = join(work, `project-${index}`);
       const out = join(dir, 'jest-result.json');
       // Jest's bin from the shared node_modules, as `npx jest` finds it; --ci: no snapshot writes.
       const run = await promisify(execFile)(
         process.execPath,
-        [join(app, 'node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${out}`],
+        [join(work, '../node_modules/jest/bin/jest.js'), '--ci', '--json', `--outputFile=${out}`],
         { cwd: dir, env: { ...userEnv(), ...env }, timeout: RUN_TIMEOUT_MS },
       ).catch((err: { stdout?: string; stderr?: string }) => err);
       // Jest exits non-zero when a test fails: the results file says which.

@@ -1,16 +1,17 @@
-// README's "Five minutes with the simulator" as a newcomer does it: in an empty folder with the
-// packed package installed, the simulator started through the package's bin, and the README's own
-// code (read out of README.md, never copied here) run the way the README says. Offline: the
-// install reads only the npm cache the repository's own `npm install` filled. Reads dist/ as
-// built (`npm test` builds first); about 15-25 s.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// README's "Five minutes with the simulator" as a newcomer does it: in a folder with the packed
+// package and tsx installed, the simulator started through the package's bin, and the README's own
+// code (read out of README.md, never copied here) run the way the README says. The install is the
+// one shared with jest.test.ts (shared-app.ts: offline, from the npm cache the repository's own
+// installs filled; the Jest packages sit beside tsx there), and the code runs in a folder of its
+// own inside it. Reads dist/ as built (`npm test` builds first); about 15-25 s with the install,
+// 5-10 s without.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { offlineInstall } from './offline-install.js';
-import { packInto, root } from './pack.js';
-import { baseUrlOf, exited, groupAlive, type Started, start, stop, userEnv } from './shell.js';
+import { scaled } from '../helpers/time-limits.js';
+import { root } from './pack.js';
+import { baseUrlOf, exited, groupAlive, type Started, start, stop } from './shell.js';
+import { sharedApp } from './shared-app.js';
 
 const SECTION = '## Five minutes with the simulator';
 /**
@@ -45,26 +46,27 @@ function readSection(): { prose: string; blocks: Block[] } {
   return { prose: prose.join('\n'), blocks };
 }
 
-describe('README quickstart, in an empty folder with the packed package', () => {
+describe('README quickstart, in a folder with the packed package', () => {
   const section = readSection();
-  const work = mkdtempSync(join(tmpdir(), 'mv-quickstart-'));
-  const app = join(work, 'app');
+  let app: string;
+  /** This run's folder in the shared app: where the simulator starts and the code is saved. */
+  let work: string;
   let sim: Started | undefined;
   let run: Started | undefined;
 
   afterAll(async () => {
     await stop(run);
     await stop(sim);
-    rmSync(work, { recursive: true, force: true });
+    if (work) rmSync(work, { recursive: true, force: true });
   });
 
-  beforeAll(() => {
-    mkdirSync(app);
-    execFileSync('npm', ['init', '-y'], { cwd: app, env: userEnv(), stdio: 'ignore' });
+  beforeAll(async () => {
     // What the README's install line and `npm install --save-dev tsx` do, from the tarball and
-    // offline (from-source.test.ts runs that line itself, against a fresh clone).
-    offlineInstall(app, packInto(work), ['tsx']);
-  }, 90_000);
+    // offline (from-source.test.ts runs that line itself, against a fresh clone). npx and Node
+    // find the app's node_modules from the run's folder by walking up.
+    app = await sharedApp(scaled(150_000));
+    work = mkdtempSync(join(app, 'quickstart-'));
+  }, scaled(160_000));
 
   it('names every step: init, install, tsx, the simulator, the file and how to run it', () => {
     const setup = section.blocks.find((b) => b.lang === 'bash')?.body ?? '';
@@ -78,37 +80,41 @@ describe('README quickstart, in an empty folder with the packed package', () => 
     expect(section.prose).toMatch(/`npx tsx [\w.-]+\.mts`/);
   });
 
-  it('runs: the simulator from the bin, the code as README says, the output its comments show', async () => {
-    // npm init -y gave the folder the default CommonJS type, which is what the quickstart must survive.
-    expect(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).type).toBe('commonjs');
+  it(
+    'runs: the simulator from the bin, the code as README says, the output its comments show',
+    async () => {
+      // npm init -y gave the folder the default CommonJS type, which is what the quickstart must survive.
+      expect(JSON.parse(readFileSync(join(app, 'package.json'), 'utf8')).type).toBe('commonjs');
 
-    const setup = section.blocks.find((b) => b.lang === 'bash')!.body;
-    const simLine = setup.split('\n').find((l) => l.startsWith('npx match-venue-sim '))!;
-    const simCommand = simLine.replace(/\s+#.*$/, '').replace(README_PORT, '0');
-    expect(simCommand).toMatch(/--port 0\b/);
-    sim = start(simCommand, app);
-    const baseUrl = await baseUrlOf(sim, 30_000);
-    const port = new URL(baseUrl).port;
+      const setup = section.blocks.find((b) => b.lang === 'bash')!.body;
+      const simLine = setup.split('\n').find((l) => l.startsWith('npx match-venue-sim '))!;
+      const simCommand = simLine.replace(/\s+#.*$/, '').replace(README_PORT, '0');
+      expect(simCommand).toMatch(/--port 0\b/);
+      sim = start(simCommand, work);
+      const baseUrl = await baseUrlOf(sim, scaled(30_000));
+      const port = new URL(baseUrl).port;
 
-    const code = section.blocks.find((b) => b.lang === 'ts')!.body;
-    expect(code.match(README_PORT)?.length ?? 0).toBeGreaterThan(0);
-    const runCommand = /`(npx tsx ([\w.-]+\.mts))`/.exec(section.prose)!;
-    writeFileSync(join(app, runCommand[2]!), code.replace(README_PORT, port));
+      const code = section.blocks.find((b) => b.lang === 'ts')!.body;
+      expect(code.match(README_PORT)?.length ?? 0).toBeGreaterThan(0);
+      const runCommand = /`(npx tsx ([\w.-]+\.mts))`/.exec(section.prose)!;
+      writeFileSync(join(work, runCommand[2]!), code.replace(README_PORT, port));
 
-    run = start(runCommand[1]!, app);
-    const status = await exited(run, 45_000);
-    expect(status, run.transcript()).toBe(0);
-    expect(run.printed().split('\n').filter(Boolean)).toEqual([
-      "{ amount: '100000000.00', currency: 'USD' }",
-      expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
-      "filled { amount: '1000.00', currency: 'USD' } 3.00",
-      'pending',
-      'Invalid orders.place params:',
-      '  - amount.amount: must be at least 100 and a multiple of 100',
-      '400 136002',
-    ]);
+      run = start(runCommand[1]!, work);
+      const status = await exited(run, scaled(45_000));
+      expect(status, run.transcript()).toBe(0);
+      expect(run.printed().split('\n').filter(Boolean)).toEqual([
+        "{ amount: '100000000.00', currency: 'USD' }",
+        expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        "filled { amount: '1000.00', currency: 'USD' } 3.00",
+        'pending',
+        'Invalid orders.place params:',
+        '  - amount.amount: must be at least 100 and a multiple of 100',
+        '400 136002',
+      ]);
 
-    await stop(sim);
-    expect(groupAlive(sim.pid!)).toBe(false);
-  }, 90_000);
+      await stop(sim);
+      expect(groupAlive(sim.pid!)).toBe(false);
+    },
+    scaled(90_000),
+  );
 });

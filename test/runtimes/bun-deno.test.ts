@@ -1,5 +1,5 @@
 // The examples' core flow and webhook verification under Bun and Deno (the npm packages `bun` and
-// `deno`, exact devDependencies whose binaries come in platform packages): test/runtimes/client.mjs
+// `deno`, exact devDependencies of test/package.json whose binaries come in platform packages): test/runtimes/client.mjs
 // against the simulator Node runs on loopback, the SDK from dist/ by its package name (Deno resolves
 // it through package.json and node_modules, as Node does).
 import { join } from 'node:path';
@@ -63,7 +63,7 @@ describe.each(runtimes)('$name', (runtime) => {
   it('runs the core flow, streams the fill and verifies webhooks', async () => {
     const result = await runClient(
       folder.dir,
-      join(root, `node_modules/.bin/${runtime.name}`),
+      join(root, `test/node_modules/.bin/${runtime.name}`),
       runtime.args(folder.dir),
       flowInput(sim.url, true),
       runtime.env,

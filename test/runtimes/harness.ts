@@ -23,9 +23,9 @@ import { expect } from 'vitest';
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const here = join(root, 'test/runtimes');
 
-/** The exact devDependency versions of the runtimes, which the tests check they really ran. */
+/** The exact versions of the runtimes (test/package.json), which the tests check they really ran. */
 export const pinned: Record<string, string> = JSON.parse(
-  readFileSync(join(root, 'package.json'), 'utf8'),
+  readFileSync(join(root, 'test/package.json'), 'utf8'),
 ).devDependencies;
 
 export function assertBuilt(): void {

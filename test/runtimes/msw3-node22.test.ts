@@ -1,7 +1,7 @@
 // msw 3 needs Node >= 22.12 and CI runs Node 20, so this runs test/runtimes/msw3-client.mjs under
-// Node 22 with msw 3, both from test/node22/ (a separate install, which the root's `npm install`
-// makes in its prepare step, scripts/prepare.ts; a Node binary package in the root install would
-// shadow `node` on every npm script's PATH). The client is a bot's folder outside the repository with the
+// Node 22 with msw 3, both from test/node22/ (a separate install, which scripts/local-installs.ts
+// makes before vitest runs; a Node binary package in the root install would shadow `node` on every
+// npm script's PATH). Its limits grow with the machine's load (helpers/time-limits.ts). The client is a bot's folder outside the repository with the
 // built SDK (dist/) as node_modules/match-venue, so that match-venue/msw imports msw 3, not the
 // root's msw 2. Offline: everything is on disk already.
 import { execFile } from 'node:child_process';
@@ -18,11 +18,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { scaled } from '../helpers/time-limits.js';
 import { assertBuilt, here, root } from './harness.js';
 
 const node22 = join(root, 'test/node22');
 const manifest = JSON.parse(readFileSync(join(node22, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
   optionalDependencies: Record<string, string>;
 };
 const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
@@ -43,7 +44,7 @@ beforeAll(() => {
   assertBuilt();
   if (!existsSync(binary) || !existsSync(join(node22, 'node_modules/msw/package.json'))) {
     throw new Error(
-      'Node 22 and msw 3 are not installed in test/node22: run `npm install` (its prepare step installs them)',
+      'Node 22 and msw 3 are not installed in test/node22: run `npm run setup:test` (vitest runs it first)',
     );
   }
   bot = mkdtempSync(join(tmpdir(), 'mv-msw3-'));
@@ -72,14 +73,14 @@ it.skipIf(!available)(
   `a client with no transport option goes through msw 3 on Node 22 (${platformPackage})`,
   async () => {
     const stdout = await new Promise<string>((done, fail) => {
-      execFile(binary, ['client.mjs'], { cwd: bot, timeout: 25_000 }, (error, out, err) =>
+      execFile(binary, ['client.mjs'], { cwd: bot, timeout: scaled(25_000) }, (error, out, err) =>
         error ? fail(new Error(`${error.message}\n${err}`)) : done(out),
       );
     });
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(result).toEqual({
       node: manifest.optionalDependencies[platformPackage],
-      msw: manifest.dependencies.msw,
+      msw: manifest.devDependencies.msw,
       accountId: '10000000-0000-4000-8000-0000000000ac',
       placed: 'pending',
       // msw answered every request, and refused the unhandled one itself: no real server saw a socket.
@@ -88,7 +89,7 @@ it.skipIf(!available)(
       afterClose: { handled: 1 },
     });
   },
-  30_000,
+  scaled(30_000),
 );
 
 it.skipIf(!available)(
@@ -122,11 +123,11 @@ it.skipIf(!available)(
       execFile(
         process.execPath,
         [join(root, 'node_modules/typescript/bin/tsc'), '-p', bot],
-        { cwd: bot, timeout: 25_000 },
+        { cwd: bot, timeout: scaled(25_000) },
         (error, out) => done(error ? `exit ${error.code}: ${out}` : 'ok'),
       );
     });
     expect(output).toBe('ok');
   },
-  30_000,
+  scaled(30_000),
 );

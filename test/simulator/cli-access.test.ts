@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RawConnection, type RawResponse, rawRequest } from '../../bench/raw-http.js';
+import { scaled } from '../helpers/time-limits.js';
 import { cli as startCli, useCliCleanup } from './cli-process.js';
 
 const TOKEN_ENV = 'MATCH_VENUE_SIM_CONTROL_TOKEN';
@@ -18,7 +19,7 @@ async function send(port: number, path: string, headers: Record<string, string> 
   const conn = await RawConnection.open(port);
   try {
     conn.write(rawRequest('GET', path, { host: `127.0.0.1:${port}`, ...headers }));
-    const got = await conn.next(3_000);
+    const got = await conn.next(scaled(10_000));
     if (typeof got === 'string') throw new Error(`GET ${path}: ${got}`);
     return got;
   } finally {
@@ -29,7 +30,10 @@ async function send(port: number, path: string, headers: Record<string, string> 
 const portOf = async (sim: ReturnType<typeof cli>) =>
   Number((await sim.waitFor(/base URL:\s+http:\/\/[^\s]+:(\d+)/))[1]);
 
-describe('match-venue-sim access flags', () => {
+// Each test starts up to three CLIs one after another, each node with tsx compiling the CLI: several
+// seconds apiece on a loaded machine, past vitest's default limit of 20 s. The waits inside are on
+// the CLIs' output and answers; the limits only bound them, and grow with the load.
+describe('match-venue-sim access flags', { timeout: scaled(60_000) }, () => {
   it('--host 0.0.0.0 prints a generated control token once; /_sim/ answers 401 JSON without it', async () => {
     const sim = cli(['--host', '0.0.0.0', '--port', '0']);
     const port = await portOf(sim);

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterEach } from 'vitest';
+import { scaled } from '../helpers/time-limits.js';
 
 // Shared by the tests that run the CLI as a process (cli-*.test.ts, scenario/cli.test.ts): spawning
 // it (node with tsx as a loader), waiting for its output, and ending whatever a failed test left running.
@@ -98,7 +99,8 @@ export function waitFor(
   output: { text: string },
   proc: ChildProcess,
   pattern: RegExp,
-  timeoutMs = 20_000,
+  // A CLI started through tsx under load takes several seconds to print its first line.
+  timeoutMs = scaled(20_000),
 ): Promise<RegExpMatchArray> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
