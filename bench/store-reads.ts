@@ -27,7 +27,7 @@ const AUCTION_MS = 10_000;
 /** The default retention (store/simulator-store.ts): orders older than twice it are all evicted. */
 const RETAIN_MS = 60_000;
 const LOOKUPS = 200;
-const KEYS = [1, 2, 3, 250, 500, 996].map((n) => `TEST_API_KEY:noise-${n.toString(16).padStart(4, '0')}:sim`);
+const KEYS = [1, 2, 3, 250, 500, 996].map((n) => `TEST_API_KEY:noise-${String(n).padStart(4, '0')}:sim`);
 
 export interface Timing {
   medianMs: number;
