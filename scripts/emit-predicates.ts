@@ -9,6 +9,7 @@ import {
   componentName,
   FORMAT_REGEX,
   fail,
+  integerBounds,
   regexLiteral,
   rulePattern,
   type Schema,
@@ -105,8 +106,9 @@ export function emitTest(
   } else if (type === 'integer') {
     if (schema['x-query']) return null;
     const parts = [`Number.isSafeInteger(${v})`];
-    if (schema.minimum !== undefined) parts.push(`${v} >= ${schema.minimum}`);
-    if (schema.maximum !== undefined) parts.push(`${v} <= ${schema.maximum}`);
+    const { minimum, maximum } = integerBounds(schema);
+    if (minimum !== undefined) parts.push(`${v} >= ${minimum}`);
+    if (maximum !== undefined) parts.push(`${v} <= ${maximum}`);
     out = parts.length === 1 ? (parts[0] as string) : `(${parts.join(' && ')})`;
   } else if (type === 'number') out = `(typeof ${v} === 'number' && Number.isFinite(${v}))`;
   else if (type === 'boolean') out = `typeof ${v} === 'boolean'`;

@@ -15,6 +15,7 @@ import {
   FORMAT_REGEX,
   fail,
   indent,
+  integerBounds,
   propertyKey,
   regexLiteral,
   rulePattern,
@@ -50,9 +51,9 @@ function emitString(schema: SchemaObject): string {
   const pattern = rulePattern(schema);
   const url = urlRule(schema, isAllowedUrl);
   if (url) {
-    // The x-url rule is the whole rule; the pattern states it for other tools.
+    // The pattern is the whole rule, and the URL must parse as fetch will read it: one message.
     head = 'c.string(messages()';
-    rules.push(`c.url(${JSON.stringify(url.rule)}, ${str(url.message)})`);
+    rules.push(`c.url(${regexLiteral(url.pattern)}, ${str(url.message)})`);
   } else if (decimal) {
     const syntax = regexLiteral(decimal.syntax);
     head = 'c.string(messages()';
@@ -78,8 +79,9 @@ function emitString(schema: SchemaObject): string {
 
 function emitInteger(schema: SchemaObject, ctx: Ctx): string {
   const rules: string[] = [];
-  if (schema.minimum !== undefined) rules.push(`c.bound('min', ${schema.minimum})`);
-  if (schema.maximum !== undefined) rules.push(`c.bound('max', ${schema.maximum})`);
+  const { minimum, maximum } = integerBounds(schema);
+  if (minimum !== undefined) rules.push(`c.bound('min', ${minimum})`);
+  if (maximum !== undefined) rules.push(`c.bound('max', ${maximum})`);
   const map = ctx.coerce ? `typeMessage('must be an integer')` : 'messages()';
   const out = `c.int(${map}${rulesList(rules)})`;
   return ctx.coerce ? `c.preprocess(integerText, ${out})` : out;

@@ -4,7 +4,8 @@
  *   npx tsx scripts/generate.ts           write the files
  *   npx tsx scripts/generate.ts --check   regenerate in memory; exit 1 naming each stale file
  *
- * The driver: it reads the documents (openapi-document.ts) and hands them to one emitter per
+ * The driver: it reads the documents (openapi-document.ts, with the components derived from them in
+ * openapi-derived.ts) and hands them to one emitter per
  * output: models.ts (emit-models.ts), validators.ts (emit-validators.ts, emit-predicates.ts),
  * endpoints.ts (emit-endpoints.ts), errors.ts (emit-errors.ts) and version.ts (below).
  */
@@ -15,6 +16,7 @@ import { parse } from 'yaml';
 import { generateEndpoints } from './emit-endpoints.js';
 import { checkErrors, type ErrorEntry, generateErrors } from './emit-errors.js';
 import { generateModels } from './emit-models.js';
+import { emitterSchemas } from './openapi-derived.js';
 import { generateValidators } from './emit-validators.js';
 import {
   collectEndpoints,
@@ -46,11 +48,13 @@ export const VERSION = ${str(version)};
 
 /** Every generated file (path relative to `root`) with its content. */
 export async function generate(root = repoRoot): Promise<Map<string, string>> {
-  const doc: OpenApiDocument = parse(await readFile(join(root, apiFile), 'utf8'));
+  const written: OpenApiDocument = parse(await readFile(join(root, apiFile), 'utf8'));
   const errors: { codes: ErrorEntry[] } = parse(await readFile(join(root, errorsFile), 'utf8'));
   const pkg: { version?: unknown } = JSON.parse(await readFile(join(root, 'package.json'), 'utf8'));
-  const unused = unusedComponents(doc);
+  const unused = unusedComponents(written);
   if (unused.length > 0) fail(`unused components: ${unused.join(', ')}`);
+  // The emitters read each operation's query as one component too (openapi-derived.ts).
+  const doc = { ...written, components: { ...written.components, schemas: emitterSchemas(written) } };
   const endpoints = collectEndpoints(doc);
   checkErrors(errors.codes, endpoints);
   const validators = generateValidators(

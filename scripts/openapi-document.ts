@@ -22,11 +22,15 @@ export interface ResponseObject {
 export interface ParameterObject {
   name: string;
   in: 'query' | 'path' | 'header' | 'cookie';
+  required?: boolean;
+  description?: string;
   schema?: SchemaObject;
 }
 export interface OperationObject {
   operationId?: string;
-  parameters?: ParameterObject[];
+  parameters?: (ParameterObject | Reference)[];
+  /** `{from, to, rule}` over the query parameters: the one rule JSON Schema cannot state. */
+  'x-date-order'?: { from: string; to: string; rule: string };
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, ResponseObject | Reference>;
   /** Overrides the derived `idempotent` (GET, DELETE, a keyed body) where the operation's effect says otherwise. */
@@ -36,6 +40,7 @@ export interface OpenApiDocument {
   paths: Record<string, Partial<Record<string, OperationObject>>>;
   components: {
     schemas: Record<string, SchemaObject>;
+    parameters?: Record<string, ParameterObject>;
     responses?: Record<string, ResponseObject>;
   };
 }
@@ -48,6 +53,7 @@ export function unusedComponents(doc: OpenApiDocument): string[] {
   const used = (prefix: string) => refs.some((ref) => ref === prefix || ref.startsWith(`${prefix}/`));
   return [
     ...Object.keys(doc.components.schemas).map((name) => `#/components/schemas/${name}`),
+    ...Object.keys(doc.components.parameters ?? {}).map((name) => `#/components/parameters/${name}`),
     ...Object.keys(doc.components.responses ?? {}).map((name) => `#/components/responses/${name}`),
   ].filter((pointer) => !used(pointer));
 }
@@ -119,23 +125,20 @@ export interface EndpointInfo {
   specGap: boolean;
 }
 
-export function queryComponent(doc: OpenApiDocument, params: ParameterObject[]): string | null {
+/** A parameter, its `$ref` into components/parameters resolved. */
+export function resolveParameter(doc: OpenApiDocument, param: ParameterObject | Reference): ParameterObject {
+  if (!('$ref' in param)) return param;
+  const match = /^#\/components\/parameters\/(\w+)$/.exec(param.$ref);
+  return (match?.[1] && doc.components.parameters?.[match[1]]) || fail(`unresolvable ${param.$ref}`);
+}
+
+/**
+ * The check of an operation's query: one object built from its query parameters
+ * (scripts/openapi-derived.ts), named `<OperationId>Query`; null when it takes none.
+ */
+export function queryComponent(operationId: string, params: ParameterObject[]): string | null {
   if (params.length === 0) return null;
-  let component: string | undefined;
-  for (const param of params) {
-    const match = /^#\/components\/schemas\/(\w+)\/properties\/(\w+)$/.exec(param.schema?.$ref ?? '');
-    if (!match?.[1] || match[2] !== param.name) {
-      fail(`query parameter ${param.name} must reference the properties of one query schema component`);
-    }
-    if (component !== undefined && component !== match[1]) fail('query parameters span two components');
-    component = match[1];
-  }
-  const properties = Object.keys(doc.components.schemas[component ?? '']?.properties ?? {});
-  const names = params.map((param) => param.name);
-  if (properties.join() !== names.join()) {
-    fail(`query parameters [${names}] differ from ${component}'s properties [${properties}]`);
-  }
-  return component ?? null;
+  return `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Query`;
 }
 
 export function hasIdempotencyKey(doc: OpenApiDocument, name: string): boolean {
@@ -175,7 +178,7 @@ export function collectEndpoints(doc: OpenApiDocument): EndpointInfo[] {
       if (successSchema && (typeof data !== 'object' || !successSchema.required?.includes('data'))) {
         fail(`${operationId}: a success body must be {data: ...}`);
       }
-      const params = operation.parameters ?? [];
+      const params = (operation.parameters ?? []).map((param) => resolveParameter(doc, param));
       const bodySchema = jsonSchema(operation.requestBody?.content);
       const body = bodySchema ? componentName(bodySchema.$ref ?? fail(`${operationId}: inline body`)) : null;
       const upper = method.toUpperCase();
@@ -192,7 +195,7 @@ export function collectEndpoints(doc: OpenApiDocument): EndpointInfo[] {
         keyed,
         pathParams: params.filter((param) => param.in === 'path').map((param) => param.name),
         query: queryComponent(
-          doc,
+          operationId,
           params.filter((param) => param.in === 'query'),
         ),
         body,

@@ -17,9 +17,11 @@ export type FeeBps = string;
 export type IdempotencyKey = string;
 
 /**
- * Publicly reachable HTTPS URL without credentials, spaces or control characters. Plain http is
- * taken only on a loopback host (127.0.0.1, localhost, [::1]), so a local receiver can subscribe to
- * the simulator.
+ * Publicly reachable HTTPS URL without credentials, written in URI characters only (RFC 3986: no
+ * spaces, control characters or unencoded non-ASCII). Plain http is taken only on a loopback host
+ * (127.0.0.1, localhost, [::1]), so a local receiver can subscribe to the simulator. `pattern` is
+ * the whole rule; the checks also parse the URL as `fetch` will, which no pattern can state
+ * (`x-url`).
  */
 export type HttpsUrl = string;
 
@@ -242,28 +244,6 @@ export type PlaceOrderResult = {
   status: OrderStatus;
   /** Fields this version does not know are kept. */
   [key: string]: unknown;
-};
-
-/**
- * Query parameters of GET /v1/match/orders, all optional.
- *
- * What a caller sends (defaulted fields optional); the checked form fills in the defaults.
- */
-export type ListOrdersQuery = {
-  /** Page number, 1-based. */
-  page?: number;
-  /** Results per page. */
-  pageSize?: number;
-  /** Only orders in this status. */
-  status?: OrderStatus;
-  /** Only orders of this type. */
-  orderType?: OrderType;
-  /** Only the matching order. */
-  orderId?: string;
-  /** Created-at lower bound, inclusive. */
-  from?: string;
-  /** Created-at upper bound, inclusive; must not be earlier than `from`. */
-  to?: string;
 };
 
 /** Where a page sits in a listing. */
@@ -646,4 +626,26 @@ export type NotificationPublicKey = {
   createDate: string;
   /** Fields this version does not know are kept. */
   [key: string]: unknown;
+};
+
+/**
+ * Query parameters of GET /v1/match/orders, all optional.
+ *
+ * What a caller sends (defaulted fields optional); the checked form fills in the defaults.
+ */
+export type ListOrdersQuery = {
+  /** Page number, 1-based. */
+  page?: number;
+  /** Results per page, 1 to 100. */
+  pageSize?: number;
+  /** Only orders in this status. */
+  status?: OrderStatus;
+  /** Only orders of this type. */
+  orderType?: OrderType;
+  /** Only the matching order. */
+  orderId?: string;
+  /** Created-at lower bound, inclusive. */
+  from?: string;
+  /** Created-at upper bound, inclusive; must not be earlier than `from`. */
+  to?: string;
 };

@@ -349,7 +349,7 @@ export type FeeBps = models.FeeBps;
 export const IdempotencyKey: c.Check<models.IdempotencyKey> = c.string(messages(), [c.pattern(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/, 'must be a UUID v4')]);
 export type IdempotencyKey = models.IdempotencyKey;
 
-export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.url({"schemes":["https"],"httpHosts":["127.0.0.1","localhost","[::1]"]}, 'must be an HTTPS URL without spaces or control characters (plain http only on a loopback host, for local testing)')]);
+export const HttpsUrl: c.Check<models.HttpsUrl> = c.string(messages(), [c.url(/^(https:\/\/\/*(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=]+)(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?|http:\/\/(127\.0\.0\.1|localhost|\[::1\])(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?)(\/([A-Za-z0-9\-._~!$&'()*+,;=:@]|%[0-9A-Fa-f]{2})*)*(\?([A-Za-z0-9\-._~!$&'()*+,;=:@\/?]|%[0-9A-Fa-f]{2})*)?(#([A-Za-z0-9\-._~!$&'()*+,;=:@\/?]|%[0-9A-Fa-f]{2})*)?$/, 'must be an HTTPS URL without spaces or control characters (URI characters only, no credentials; plain http only on a loopback host, for local testing)')]);
 export type HttpsUrl = models.HttpsUrl;
 
 function isMoney(v: any): boolean {
@@ -543,27 +543,6 @@ export const PlaceOrderResult: c.Check<models.PlaceOrderResult> = c.withTest(c.o
   messages(),
 ), isPlaceOrderResult);
 export type PlaceOrderResult = models.PlaceOrderResult;
-
-export const ListOrdersQuery: c.Check<models.ListOrdersQuery> = c.object(
-  {
-    page: c.withDefault(c.preprocess(integerText, c.int(typeMessage('must be an integer'), [c.bound('min', 1)])), 1),
-    pageSize: c.withDefault(c.preprocess(integerText, c.int(typeMessage('must be an integer'), [c.bound('min', 1), c.bound('max', 100)])), 20),
-    status: c.optional(OrderStatus),
-    orderType: c.optional(OrderType),
-    orderId: c.optional(c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
-    from: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
-    to: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
-  },
-  'strip',
-  messages(),
-  [c.refine(
-  (value: Record<string, string | undefined>) =>
-    value.from === undefined || value.to === undefined || !(Date.parse(value.to) < Date.parse(value.from)),
-  'must not be earlier than from',
-  ['to'],
-)],
-);
-export type ListOrdersQuery = models.ListOrdersQuery;
 
 function isPagination(v: any): boolean {
   return isObject7(v);
@@ -901,3 +880,24 @@ export const NotificationPublicKey: c.Check<models.NotificationPublicKey> = c.wi
   messages(),
 ), isNotificationPublicKey);
 export type NotificationPublicKey = models.NotificationPublicKey;
+
+export const ListOrdersQuery: c.Check<models.ListOrdersQuery> = c.object(
+  {
+    page: c.withDefault(c.preprocess(integerText, c.int(typeMessage('must be an integer'), [c.bound('min', 1)])), 1),
+    pageSize: c.withDefault(c.preprocess(integerText, c.int(typeMessage('must be an integer'), [c.bound('min', 1), c.bound('max', 100)])), 20),
+    status: c.optional(OrderStatus),
+    orderType: c.optional(OrderType),
+    orderId: c.optional(c.format('uuid', /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})$/, messages('must be a UUID'))),
+    from: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+    to: c.optional(c.format('date-time', /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|([+-](?:[01]\d|2[0-3]):[0-5]\d)))$/, messages('must be an ISO 8601 date-time'))),
+  },
+  'strip',
+  messages(),
+  [c.refine(
+  (value: Record<string, string | undefined>) =>
+    value.from === undefined || value.to === undefined || !(Date.parse(value.to) < Date.parse(value.from)),
+  'must not be earlier than from',
+  ['to'],
+)],
+);
+export type ListOrdersQuery = models.ListOrdersQuery;

@@ -12,7 +12,7 @@ import type {
   WalletSubscriptionRequest,
 } from '../generated/models.js';
 
-// The endpoint rule (https, or http on loopback) is the OpenAPI's `x-url` on HttpsUrl, checked
+// The endpoint rule (https, or http on loopback) is the OpenAPI's pattern on HttpsUrl, checked
 // by the generated checks on both sides; the types are the contract's. Each `*Params` is an
 // interface over its wire body, which stays inside, so the API reference lists the fields here.
 

@@ -140,13 +140,40 @@ describe('contract checks', () => {
     await expect(generate(copy)).rejects.toThrow(/x-decimal takes only maxDecimals/);
   });
 
-  it('refuses an x-url pattern that judges a sample URL otherwise than the x-url rule', async () => {
+  it('refuses an x-url pattern that takes a sample URL the URL parser refuses', async () => {
     await editContract('match-venue.yaml', (yaml) =>
-      yaml.replace("httpHosts: [127.0.0.1, localhost, '[::1]']", 'httpHosts: [127.0.0.1]'),
+      yaml.replace(
+        '(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?|http',
+        '(:[0-9]+)?|http',
+      ),
     );
     await expect(generate(copy)).rejects.toThrow(
-      /x-url pattern .* disagrees with the x-url rule on http:\/\/localhost:3000\/hook,http:\/\/\[::1\]:8080\/$/,
+      /x-url pattern .* takes what a URL parser refuses: https:\/\/hooks\.example\.com:99999\/$/,
     );
+  });
+
+  it('refuses a boolean schema: generators refuse them, additionalProperties: false states the rule', async () => {
+    await editContract('match-venue.yaml', (yaml) =>
+      yaml
+        .replace('      x-forbidden-properties: [sourceWalletId, fiatAccountId]\n', '')
+        .replace(
+          '          description: What happens to an unfilled remainder.\n    PlaceOrderRequest:',
+          '          description: What happens to an unfilled remainder.\n        sourceWalletId: false\n    PlaceOrderRequest:',
+        ),
+    );
+    await expect(generate(copy)).rejects.toThrow(
+      'boolean schemas at #/components/schemas/MintOrderRequest/properties/sourceWalletId',
+    );
+  });
+
+  it('refuses an integer without both bounds declared', async () => {
+    await editContract('match-venue.yaml', (yaml) =>
+      yaml.replace(
+        '          maximum: 9007199254740991\n          description: The auction the order rests in.',
+        '          description: The auction the order rests in.',
+      ),
+    );
+    await expect(generate(copy)).rejects.toThrow(/an integer must declare minimum and maximum/);
   });
 
   it('refuses an error code whose status disagrees with the responses that carry it', async () => {

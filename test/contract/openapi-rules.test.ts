@@ -12,7 +12,7 @@ import { type Check, runCheck } from '../../src/validation/index.js';
 const KEY = '3b241101-e2bb-4255-8caf-4136c566a962';
 const FIAT = '6f1d7d3e-2c4b-4f7a-9d1e-0a1b2c3d4e5f';
 const ENDPOINT_RULE =
-  'must be an HTTPS URL without spaces or control characters (plain http only on a loopback host, for local testing)';
+  'must be an HTTPS URL without spaces or control characters (URI characters only, no credentials; plain http only on a loopback host, for local testing)';
 
 const mint = {
   idempotencyKey: KEY,
@@ -86,7 +86,7 @@ describe('placeOrder body', () => {
       [['orderType', 'invalid_union', 'orderType must be BURN or MINT']],
     ],
     [
-      'a sourceWalletId on a MINT (false schema, x-forbidden-message)',
+      'a sourceWalletId on a MINT (x-forbidden-properties, x-forbidden-message)',
       { ...mint, sourceWalletId: 'w' },
       [['sourceWalletId', 'invalid_type', 'must be omitted for MINT orders']],
     ],
@@ -214,6 +214,16 @@ describe('a webhook endpoint (HttpsUrl, x-url)', () => {
     ['https://hooks.example.com/a b', 'refused'],
     ['http://127.0.0.1:3000/\u0000', 'refused'],
     [' https://hooks.example.com/x', 'refused'],
+    // URI characters only (RFC 3986), as `format: uri` says: no unencoded non-ASCII or delimiters
+    // the WHATWG parser would percent-encode, no broken percent-encoding, a port that exists.
+    ['https://hooks.example.com/%C3%BC?q=%20#top', 'valid'],
+    ['https://hooks.example.com/\u00fc', 'refused'],
+    ['https://hooks.example.com/a<b>', 'refused'],
+    ['https://hooks.example.com/{x}|y', 'refused'],
+    ['https://hooks.example.com/a\\b', 'refused'],
+    ['https://hooks.example.com/a%zz', 'refused'],
+    ['https://hooks.example.com:99999/', 'refused'],
+    ['https://hooks.example.com/#a#b', 'refused'],
   ])('%j is %s', (url, verdict) => {
     expect(issues(HttpsUrl, url)).toEqual(verdict === 'valid' ? 'valid' : [['', 'custom', ENDPOINT_RULE]]);
   });

@@ -228,7 +228,7 @@ describe('other request bodies', () => {
         {
           path: ['endpoint'],
           message:
-            'must be an HTTPS URL without spaces or control characters (plain http only on a loopback host, for local testing)',
+            'must be an HTTPS URL without spaces or control characters (URI characters only, no credentials; plain http only on a loopback host, for local testing)',
         },
       ]);
     }

@@ -204,6 +204,29 @@ describe('the simulator against the shipped OpenAPI', () => {
       { op: 'cancelOrder', body: { auctionId: 'one', orderId: placed }, status: 400, refused: 'body' },
       { op: 'cancelOrder', body: { auctionId: 1, orderId: NOT_A_UUID }, status: 400, refused: 'body' },
       { op: 'cancelOrder', body: { auctionId: 1, orderId: UNKNOWN }, status: 404, refused: 'state' },
+      // auctionId's declared bounds are the ones the simulator keeps: plus or minus 2^53-1.
+      ...[2 ** 53, -(2 ** 53)].map(
+        (auctionId): Case => ({
+          op: 'cancelOrder',
+          body: { auctionId, orderId: UNKNOWN },
+          status: 400,
+          refused: 'body',
+        }),
+      ),
+      ...[2 ** 53 - 1, -(2 ** 53 - 1)].map(
+        (auctionId): Case => ({
+          op: 'cancelOrder',
+          body: { auctionId, orderId: UNKNOWN },
+          status: 404,
+          refused: 'state',
+        }),
+      ),
+      {
+        op: 'modifyOrder',
+        body: { auctionId: 2 ** 53, orderId: UNKNOWN, feeBps: '3' },
+        status: 400,
+        refused: 'body',
+      },
       {
         op: 'cancelOrder',
         body: { auctionId: 1, orderId: placed },
