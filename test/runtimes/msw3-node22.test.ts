@@ -7,7 +7,6 @@
 import { execFile } from 'node:child_process';
 import {
   cpSync,
-  existsSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -18,35 +17,27 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import {
+  assertNode22,
+  node22,
+  node22Available,
+  node22Manifest,
+  node22Package,
+  runNode22,
+} from '../helpers/node22.js';
 import { scaled } from '../helpers/time-limits.js';
 import { assertBuilt, here, root } from './harness.js';
 
-const node22 = join(root, 'test/node22');
-const manifest = JSON.parse(readFileSync(join(node22, 'package.json'), 'utf8')) as {
-  devDependencies: Record<string, string>;
-  optionalDependencies: Record<string, string>;
-};
-const platformPackage = `node-${process.platform === 'win32' ? 'win' : process.platform}-${process.arch}`;
-const binary = join(
-  node22,
-  'node_modules',
-  platformPackage,
-  'bin',
-  process.platform === 'win32' ? 'node.exe' : 'node',
-);
-// The registry publishes Node binaries for some platforms only; elsewhere there is nothing to run.
-const available = platformPackage in manifest.optionalDependencies;
+const manifest = node22Manifest;
+const platformPackage = node22Package;
+const available = node22Available;
 
 let bot: string;
 
 beforeAll(() => {
   if (!available) return;
   assertBuilt();
-  if (!existsSync(binary) || !existsSync(join(node22, 'node_modules/msw/package.json'))) {
-    throw new Error(
-      'Node 22 and msw 3 are not installed in test/node22: run `npm run setup:test` (vitest runs it first)',
-    );
-  }
+  assertNode22('msw');
   bot = mkdtempSync(join(tmpdir(), 'mv-msw3-'));
   writeFileSync(join(bot, 'package.json'), JSON.stringify({ name: 'bot', private: true, type: 'module' }));
   const modules = join(bot, 'node_modules');
@@ -72,11 +63,7 @@ afterAll(() => {
 it.skipIf(!available)(
   `a client with no transport option goes through msw 3 on Node 22 (${platformPackage})`,
   async () => {
-    const stdout = await new Promise<string>((done, fail) => {
-      execFile(binary, ['client.mjs'], { cwd: bot, timeout: scaled(25_000) }, (error, out, err) =>
-        error ? fail(new Error(`${error.message}\n${err}`)) : done(out),
-      );
-    });
+    const stdout = await runNode22(['client.mjs'], { cwd: bot, timeout: scaled(25_000) });
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(result).toEqual({
       node: manifest.optionalDependencies[platformPackage],
