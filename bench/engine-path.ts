@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { clearOrders } from '../src/simulator/engine/clearing.js';
 import { seededRandom as prng } from '../src/simulator/engine/ids.js';
-import { checkInvariants, createSimulator, SEEDED } from '../src/simulator/index.js';
+import { createSimulator, SEEDED } from '../src/simulator/index.js';
 import { median, REFERENCE_FEE, timeMs } from './clearing-support.js';
 
 export interface EnginePathRow {
@@ -110,7 +110,7 @@ async function enginePathChild(size: number, variant: EngineVariant): Promise<En
     | { orders?: unknown[]; orderIds?: unknown[] }
     | undefined;
   const rolled = (next?.orders ?? next?.orderIds)?.length ?? 0;
-  const invariantsOk = checkInvariants(sim).length === 0;
+  const invariantsOk = sim.checkInvariants().length === 0;
   await server?.close();
   await sim.close();
   const clearing = Array.from(engineBook(size), (o) => o.clearing);

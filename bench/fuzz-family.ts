@@ -12,7 +12,6 @@ export interface SimulatorModule {
   SEEDED: typeof import('../src/simulator/engine/seed.js').SEEDED;
   loadScenario: typeof import('../src/simulator/scenario/load.js').loadScenario;
   ScenarioError: typeof import('../src/simulator/scenario/check.js').ScenarioError;
-  checkInvariants: typeof import('../src/simulator/engine/invariants.js').checkInvariants;
 }
 
 /** This tree's simulator, or the entry module at `modulePath`; loaded lazily either way. */

@@ -6,6 +6,7 @@
  * what do the invariants say, put the original back, restore this document).
  */
 import { loadSimulator } from './fuzz-family.js';
+import { invariantsOf } from './invariants-of.js';
 
 export interface HostStart {
   modulePath?: string;
@@ -52,7 +53,7 @@ async function start(o: HostStart): Promise<void> {
       case 'same':
         return JSON.stringify(sim.snapshot()) === baseline;
       case 'invariants':
-        return mod.checkInvariants(sim.engine);
+        return invariantsOf(sim, mod);
       case 'putBack':
         return putBack();
       case 'restore':

@@ -24,6 +24,7 @@ import { startFaultProxy } from './fault-proxy.js';
 import type { FaultProxyStats } from './fault-proxy-api.js';
 import { type Call, type CreateChaosReport, followRecipe, judge, refusalCode } from './placement-verdicts.js';
 import { burnOrder, Cleanup, hash01, loadSources, seededRandom, seededUuid, sleep } from './support.js';
+import { invariantsOf } from '../invariants-of.js';
 
 export type { CreateChaosReport } from './placement-verdicts.js';
 
@@ -86,7 +87,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
   const settleWindowMs = options.settleWindowMs ?? 3_000;
   const src = await loadSources(options.srcRoot);
   const { MatchVenue } = src.sdk;
-  const { createSimulator, SEEDED, checkInvariants } = src.simulator;
+  const { createSimulator, SEEDED } = src.simulator;
 
   const cleanup = new Cleanup();
   try {
@@ -262,7 +263,7 @@ export async function runPlacementChaos(options: PlacementChaosOptions = {}): Pr
       withdraw,
       proxy: proxy.stats(),
       auctions: sim.getState().auction.auctionId - firstAuction + 1,
-      invariantViolations: checkInvariants(sim),
+      invariantViolations: invariantsOf(sim, src.simulator),
     };
   } finally {
     await cleanup.run();

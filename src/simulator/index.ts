@@ -19,7 +19,6 @@ export type { WireInput } from './engine/bank-wires.js';
 export type { ClearingRule } from './engine/clearing-types.js';
 export type { AllOrdersQuery } from './engine/dashboard-views.js';
 export type { FaultSettings, Faults } from './engine/faults.js';
-export { checkInvariants } from './engine/invariants.js';
 export type { WireMoney } from './engine/money.js';
 export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';
 export type { WireAuction, WireOrder } from './engine/rest-shapes.js';

@@ -50,7 +50,19 @@ export abstract class SimulatorReads {
     return this.engine.clearedAuctions(limit);
   }
 
-  /** The engine's state, read-only, for `checkInvariants`; not a stable API. @internal */
+  /**
+   * Whether the books balance: every violation found, empty when sound. Money conserved per
+   * currency over every account (participants, fiat accounts, house, issuer); the house's and the
+   * issuer's ledgers equal to what the records explain; reservations equal to what resting and
+   * settling orders and in-flight withdrawals hold; no negative balance; each auction's BURN fills
+   * equal to its MINT fills; fills and roll lineage consistent. `records: false` leaves out what
+   * only the whole history explains, which a stored simulator (`store`) has partly evicted.
+   */
+  checkInvariants(options: { records?: boolean } = {}): string[] {
+    return this.engine.checkInvariants(options);
+  }
+
+  /** The engine's state, read-only, for tests; not a stable API. @internal */
   get state(): EngineStateView {
     return this.engine.state;
   }

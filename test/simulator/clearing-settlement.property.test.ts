@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { checkInvariants, createSimulator, SEEDED } from 'match-venue/simulator';
+import { createSimulator, SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 
 describe('settling random books through the engine', () => {
@@ -96,7 +96,7 @@ describe('settling random books through the engine', () => {
               usd: before.house.usd + fees,
               stablecoin: before.house.stablecoin - rebates,
             });
-          expect(checkInvariants(sim)).toEqual([]);
+          expect(sim.checkInvariants()).toEqual([]);
         },
       ),
       { numRuns: 100 },

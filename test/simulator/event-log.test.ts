@@ -1,4 +1,4 @@
-import { checkInvariants, createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { Driver } from './helpers.js';
 
@@ -21,7 +21,7 @@ async function scenario(sim: Simulator, from: number, to: number): Promise<void>
       sim.wire({ entityId: SEEDED.minter.entityId, amount: { amount: '700.00', currency: 'USD' } });
     sim.advance(3_000);
     sim.clearAuction({ settle: i % 2 === 0 });
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   }
 }
 

@@ -1,10 +1,4 @@
-import {
-  checkInvariants,
-  createSimulator,
-  SEEDED,
-  type Simulator,
-  type SimulatorOptions,
-} from 'match-venue/simulator';
+import { createSimulator, SEEDED, type Simulator, type SimulatorOptions } from 'match-venue/simulator';
 import { expect } from 'vitest';
 import { AccountSummary, Order, OrderList } from '../../src/generated/validators.js';
 import { parse } from '../helpers/checks.js';
@@ -67,7 +61,7 @@ export class Driver {
   }
 
   check(): void {
-    expect(checkInvariants(this.sim)).toEqual([]);
+    expect(this.sim.checkInvariants()).toEqual([]);
   }
 
   burn(amount: string, extra: Record<string, unknown> = {}, apiKey: string = BURNER.apiKey) {

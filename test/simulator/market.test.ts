@@ -1,4 +1,4 @@
-import { checkInvariants, createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { createMockVenue } from 'match-venue/testing';
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ function run(sim: Simulator, n: number) {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const a = sim.clearAuction();
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
     out.push(`${a.auctionId} ${a.clearingFeeBps} ${a.matchedVolume.amount} ${a.fillsCount}/${a.orderCount}`);
   }
   return out;
@@ -92,7 +92,7 @@ describe('background market', () => {
     expect(noise[1]?.fundingSide).toBe('MINT');
     expect(sim.entityForApiKey('TEST_API_KEY:lp-01:sim')?.name).toBe('lp-01');
     expect(state.market).toMatchObject({ participants: 22 });
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   });
 
   it('names participants in sequence, in decimal as docs/MARKET.md does, each name once', () => {
@@ -112,7 +112,7 @@ describe('background market', () => {
     const sim = createSimulator({ startTime: START, market: 'busy' });
     sim.advance(10_000 * 6);
     for (let id = 1; id <= 6; id++) expect(sim.state.auctions.get(id)?.orders.length).toBeGreaterThan(0);
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   });
 
   it('goes through the venue rules: the per-auction cap and balances refuse, and are counted', () => {
@@ -169,7 +169,7 @@ describe('background market', () => {
       const order = await burner.orders.retrieve(orderId);
       expect(order.status).toBe('filled');
       expect(cleared[0]).toBeGreaterThan(1);
-      expect(checkInvariants(mock.simulator)).toEqual([]);
+      expect(mock.simulator.checkInvariants()).toEqual([]);
     } finally {
       await mock.close();
     }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { type ClearingReport, checkInvariants, createSimulator, SEEDED } from 'match-venue/simulator';
+import { type ClearingReport, createSimulator, SEEDED } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { type ClearingOrder, clearOrders } from '../../src/simulator/engine/clearing.js';
 import { formatCents, parseCentiBps, parseCents } from '../../src/simulator/engine/money.js';
@@ -57,7 +57,7 @@ describe('clearing report: the worked examples', () => {
     expect(r.orders.every((o) => o.eligible && o.nearMiss === undefined && o.proRata === undefined)).toBe(
       true,
     );
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   });
 
   it('example 2: a volume tie broken by imbalance, settled by the midpoint', () => {
@@ -73,7 +73,7 @@ describe('clearing report: the worked examples', () => {
     // B2 (at most 3 bps) would have filled at a limit of 3.01 bps; M2 (at least 4) at 3.99.
     expect(byLimit['BURN@3.00']?.nearMiss).toBeDefined();
     expect(byLimit['MINT@4.00']?.eligible).toBe(false);
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   });
 
   it('example 3: the marginal level shares pro rata; nearMiss is the limit just above it', () => {
@@ -222,7 +222,7 @@ describe('clearing report: property', () => {
           if (hi) expect(centi(r.clearingFeeBps)).toBeLessThanOrEqual(centi(hi));
         }
         sim.settleAuction();
-        expect(checkInvariants(sim)).toEqual([]);
+        expect(sim.checkInvariants()).toEqual([]);
       }),
       { numRuns: 150 },
     );

@@ -1,12 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { MatchVenueError } from 'match-venue';
-import {
-  checkInvariants,
-  createSimulator,
-  type Simulator,
-  SNAPSHOT_VERSION,
-  SnapshotError,
-} from 'match-venue/simulator';
+import { createSimulator, type Simulator, SNAPSHOT_VERSION, SnapshotError } from 'match-venue/simulator';
 import { describe, expect, it } from 'vitest';
 import { expandState } from '../../src/simulator/snapshot/compact.js';
 import { Driver } from './helpers.js';
@@ -28,7 +22,7 @@ async function runForward(sim: Simulator, n: number) {
     await d.placed(d.burn('2500.00', { feeBps: '6', postFillAction, idempotencyKey }));
     sim.advance(4_000);
     sim.clearAuction({ settle: i % 3 !== 0 });
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   }
   off();
   return { events, state: sim.getState(), snapshot: sim.snapshot() };
@@ -47,7 +41,7 @@ describe('snapshots', () => {
     // A fresh simulator with nothing in common (no market, another start and seed) becomes the fork.
     const fork = createSimulator({ startTime: '2030-06-01T00:00:00Z', seed: 99 });
     fork.restore(doc);
-    expect(checkInvariants(fork)).toEqual([]);
+    expect(fork.checkInvariants()).toEqual([]);
     expect(fork.now()).toBe(doc.clock.now);
     expect(fork.faults).toEqual({ failSettlement: 0.2 });
     const forked = await runForward(fork, 4);
@@ -90,14 +84,14 @@ describe('snapshots', () => {
     const doc = JSON.parse(readFileSync(FIXTURE, 'utf8'));
     const sim = createSimulator();
     sim.restore(doc);
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
     const state = sim.getState();
     expect(state.auction.auctionId).toBe(4);
     expect(state.market?.participants).toBe(12);
     // The fixture carries its market: the fork goes on trading with the same participants.
     const next = sim.clearAuction();
     expect(next.orderCount).toBeGreaterThan(0);
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
     // And it is what this version writes: restoring and snapshotting again changes nothing.
     const again = createSimulator();
     again.restore(doc);
@@ -178,6 +172,6 @@ describe('snapshots', () => {
     const fork = createSimulator();
     fork.restore(v1);
     expect(JSON.parse(JSON.stringify(fork.snapshot()))).toEqual(v2);
-    expect(checkInvariants(fork)).toEqual([]);
+    expect(fork.checkInvariants()).toEqual([]);
   });
 });

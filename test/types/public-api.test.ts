@@ -174,7 +174,6 @@ const PUBLIC: Record<EntryName, string[]> = {
     'WireInput',
     'WireMoney',
     'WireOrder',
-    'checkInvariants',
     'checkScenario',
     'createSimulator',
     'loadMarket',

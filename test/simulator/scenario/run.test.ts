@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { checkInvariants, createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { DroppedResponseError } from '../../../src/simulator/http/handler.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -39,7 +39,7 @@ describe('a scenario at run time', () => {
         expect((await d.burn('1500.00', { feeBps: '6', idempotencyKey })).status).toBe(202);
         sim.advance(10_000);
       }
-      expect(checkInvariants(sim)).toEqual([]);
+      expect(sim.checkInvariants()).toEqual([]);
       return sim.eventLog()?.ndjson ?? '';
     };
     const [a, b, other] = [await run(), await run(), await run(8)];
@@ -86,7 +86,7 @@ describe('a scenario at run time', () => {
     // Written as auction 3 opens: after its opened event, before auction 4's.
     expect(line).toBeGreaterThan(at(3));
     expect(line).toBeLessThan(at(4));
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   });
 
   it('auction 1 faults hold from creation and after a reset; failSettlement applies to its auctions', async () => {
@@ -154,9 +154,9 @@ describe('a scenario at run time', () => {
       fiatAccounts: [{ id: '60000001-0000-4000-8000-00000000f001' }],
     });
     expect((await d.mint('300000.00', {}, 'TEST_API_KEY:minter-two:sim')).status).toBe(400);
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
     for (let i = 0; i < 5; i++) sim.clearAuction();
-    expect(checkInvariants(sim)).toEqual([]);
+    expect(sim.checkInvariants()).toEqual([]);
   });
 
   it('a snapshot of a scenario run, restored into a simulator of the same scenario, runs on the same', () => {
@@ -177,6 +177,6 @@ describe('a scenario at run time', () => {
     for (const sim of [straight, fork]) for (let i = 0; i < 6; i++) sim.advance(10_000);
     expect(fork.getState().auction.auctionId).toBe(11);
     expect(JSON.stringify(fork.snapshot())).toBe(JSON.stringify(straight.snapshot()));
-    expect(checkInvariants(fork)).toEqual([]);
+    expect(fork.checkInvariants()).toEqual([]);
   });
 });
