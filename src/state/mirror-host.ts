@@ -1,7 +1,9 @@
 import { InvalidArgumentError } from '../core/base-error.js';
 import type { Logger } from '../core/logger.js';
 import type { UnknownKey, UnknownKeyListener } from '../core/unknown-keys.js';
+import { parseWith } from '../core/validation.js';
 import type { AccountSummary, Order } from '../generated/models.js';
+import { OrderStatus } from '../generated/validators.js';
 import type { OrderPage, OrderQuery, StreamOptions, VenueStream } from '../stream/index.js';
 import type { MirrorOptions, MirrorOrderFilter } from './api.js';
 import type { ClientState } from './client-state.js';
@@ -53,16 +55,6 @@ export function checkMirrorOptions(options: MirrorOptions): void {
     throw new InvalidArgumentError(`${context}: stream must be an open VenueStream`);
 }
 
-const ORDER_STATUSES = new Set([
-  'pending',
-  'settling',
-  'filled',
-  'partial_fill',
-  'unfilled',
-  'cancelled',
-  'failed',
-]);
-
 /** Checks a `mirror.orders()` filter, naming the field it cannot use. */
 export function checkOrderFilter(filter: MirrorOrderFilter | undefined): void {
   if (filter === undefined) return;
@@ -70,7 +62,7 @@ export function checkOrderFilter(filter: MirrorOrderFilter | undefined): void {
     throw new InvalidArgumentError('mirror.orders: filter must be an object');
   const statuses = filter.status === undefined ? [] : [filter.status].flat();
   for (const s of statuses)
-    if (!ORDER_STATUSES.has(s as string))
+    if (!parseWith(OrderStatus, s).ok)
       throw new InvalidArgumentError(
         `mirror.orders: filter.status must be an order status, got ${String(s)}`,
       );

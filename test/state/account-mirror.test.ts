@@ -236,6 +236,9 @@ describe('account mirror: input', () => {
     expect(() => minter.account.mirror({ retentionMs: -1 })).toThrow(InvalidArgumentError);
     expect(() => minter.account.mirror({ retentionMs: Number.NaN })).toThrow(/retentionMs/);
     expect(() => minter.account.mirror({ changesBufferSize: 0 })).toThrow(/changesBufferSize/);
+    expect(() => minter.account.mirror({ settlementHoldMs: -1 })).toThrow(
+      'account.mirror: settlementHoldMs must be a non-negative number of milliseconds, got -1',
+    );
     const closed = minter.stream.connect();
     await closed.close();
     expect(() => minter.account.mirror({ stream: closed })).toThrow(/stream must be an open VenueStream/);
