@@ -42,20 +42,7 @@ export interface RetryOptions {
  * (client/config.ts). The injectable `sleep`, `random` and `now` are no public option: they are
  * marked internal in {@link RetryOptions}, so the published types and the docs leave them out.
  */
-export interface RetrySettings {
-  /** First backoff ceiling in ms (doubles per attempt). Default 500. */
-  initialDelayMs: number;
-  /** Largest backoff ceiling in ms. Default 8000. */
-  maxDelayMs: number;
-  /** Largest wait a server's Retry-After may impose, in ms. Default 60000. */
-  maxRetryAfterMs: number;
-  /** Waits `ms`; rejects when `signal` aborts. */
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Uniform [0, 1) for jitter. */
-  random: () => number;
-  /** Wall clock in ms, for deadlines and Retry-After dates. */
-  now: () => number;
-}
+export type RetrySettings = Required<RetryOptions>;
 
 /**
  * The wait before REST retry number `retry` (0 first): the contract's backoff with REST's full
