@@ -54,6 +54,7 @@ export type WebhookErrorKind =
 export type SimulatorErrorKind =
   | 'SIM_MARKET_INVALID'
   | 'SIM_SCENARIO_INVALID'
+  | 'SIM_CASSETTE_INVALID'
   | 'SIM_SNAPSHOT_INVALID'
   | 'SIM_CLOCK_JUMP_TOO_LARGE'
   | 'SIM_CLOCK_JUMP_IN_PROGRESS'

@@ -50,6 +50,22 @@ export {
 } from './market/config.js';
 export { loadMarket } from './market/load.js';
 export type { MarketStats, MarketSummary } from './market/population.js';
+export {
+  CASSETTE_VERSION,
+  type CassetteEntry,
+  type CassetteHeader,
+  type CassetteHttp,
+  type CassetteRequest,
+  type CassetteWebhook,
+  type CassetteWs,
+  type CassetteJson,
+} from '../contract/cassette.js';
+export {
+  type CassetteDocument,
+  CassetteError,
+  parseCassette,
+  readCassette,
+} from './cassette/read.js';
 export { checkScenario, type ResolvedScenario, ScenarioError, type ScenarioPhase } from './scenario/check.js';
 export { loadScenario } from './scenario/load.js';
 export { SCENARIO_VERSION } from './scenario/schema.js';

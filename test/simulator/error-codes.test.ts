@@ -2,6 +2,7 @@
 // catches them, and each carries a stable `code` (= `kind`) to match on instead of the message.
 import { MatchVenueError } from 'match-venue';
 import {
+  CassetteError,
   ClockJumpInProgressError,
   ClockJumpTooLargeError,
   createSimulator,
@@ -25,6 +26,7 @@ describe("the simulator's errors", () => {
         'SIM_MARKET_INVALID',
       ],
       [new ScenarioError('seed', 'must be an integer'), 'ScenarioError', 'SIM_SCENARIO_INVALID'],
+      [new CassetteError(3, 'is not complete JSON'), 'CassetteError', 'SIM_CASSETTE_INVALID'],
       [new SnapshotError('version must be 1 or 2', 'version'), 'SnapshotError', 'SIM_SNAPSHOT_INVALID'],
       [
         new ClockJumpTooLargeError(86_400_000, 10, 5_000_000),

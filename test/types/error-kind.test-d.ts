@@ -27,6 +27,7 @@ import type {
   ClockJumpInProgressError,
   ClockJumpTooLargeError,
   MarketConfigError,
+  CassetteError,
   ScenarioError,
   SnapshotError,
   StoreInUseError,
@@ -85,6 +86,7 @@ describe('err.kind', () => {
       // The simulator's errors are on the same base (contract/base-error.ts).
       | typeof MarketConfigError.kind
       | typeof ScenarioError.kind
+      | typeof CassetteError.kind
       | typeof SnapshotError.kind
       | typeof ClockJumpTooLargeError.kind
       | typeof ClockJumpInProgressError.kind

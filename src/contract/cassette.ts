@@ -1,0 +1,158 @@
+/**
+ * The cassette: what `record` (MATCH_VENUE_RECORD) writes and what replay and `match-venue-sim probe`
+ * read. NDJSON, one JSON object per line: a header line first, then one line per exchange, in the
+ * order they ended. This module holds the line shapes and the redaction rule every writer applies;
+ * the one check of a cassette (and the published `schemas/cassette.schema.json`, drawn from it) is
+ * src/simulator/cassette/schema.ts, whose inferred type is pinned to these interfaces by a test.
+ */
+import { redactText } from './redact.js';
+
+/** The `format` of a cassette's header line. */
+export const CASSETTE_FORMAT = 'match-venue-cassette';
+/** The cassette format version this SDK writes and reads. */
+export const CASSETTE_VERSION = 1;
+/** What stands where a secret was. */
+export const CASSETTE_REDACTED = '[redacted]';
+
+/** A JSON value as parsed from a line. */
+export type CassetteJson =
+  | null
+  | boolean
+  | number
+  | string
+  | CassetteJson[]
+  | { [key: string]: CassetteJson };
+
+/** The first line of every cassette. */
+export interface CassetteHeader {
+  kind: 'cassette';
+  format: typeof CASSETTE_FORMAT;
+  version: typeof CASSETTE_VERSION;
+  /** When the file was started (ISO 8601, the recording machine's clock). */
+  createdAt: string;
+  /** The SDK version that started it (`match-venue-node/<version>`). */
+  sdk: string;
+}
+
+/** The parts of a request a replay matches on, and a probe sends again. */
+export interface CassetteRequest {
+  method: string;
+  /** The path below the base URL, e.g. `/v1/match/orders/ord_1` (no query). */
+  path: string;
+  /** The query parameters, each as sent (repeated names as an array). */
+  query: Record<string, string | string[]>;
+  /** The JSON body sent, or null without one. */
+  body: CassetteJson;
+}
+
+/** One REST attempt and what came back. */
+export interface CassetteHttp {
+  kind: 'http';
+  /** When the attempt was sent (ISO 8601). */
+  at: string;
+  /** Wall-clock milliseconds from send to the whole response (or the failure). */
+  durationMs: number;
+  /**
+   * The id part of the API key that made the call (`TEST_API_KEY:<id>:…`; not secret), so a replay
+   * answers each client from its own exchanges and a probe maps each to an entity. Never the key.
+   */
+  keyId: string | null;
+  /** 1 for the first attempt of a call, 2 for its first retry, and so on. */
+  attempt: number;
+  request: CassetteRequest;
+  /**
+   * The response: its status and body (parsed JSON, or null when empty). Null when no response came
+   * (a timeout, a dropped connection): `error` says which.
+   */
+  response: { status: number; body: CassetteJson; text?: string } | null;
+  /** Why no response came (set exactly when `response` is null). */
+  error?: string;
+}
+
+/** One event of a stream's WebSocket connection. */
+export interface CassetteWs {
+  kind: 'ws';
+  at: string;
+  /** Numbers the recorder's connections from 1, so one connection's lines can be read together. */
+  connection: number;
+  keyId: string | null;
+  /**
+   * `open`: the connection opened (`url` without query, `protocol` the subprotocol the server
+   * selected; the ticket protocol is never written). `send` / `receive`: one frame each way, parsed
+   * (`frame`). `close`: the connection ended (`code`).
+   */
+  event: 'open' | 'send' | 'receive' | 'close';
+  url?: string;
+  protocol?: string;
+  frame?: CassetteJson;
+  code?: number;
+}
+
+/** One webhook delivery the receiver verified, without its signature material. */
+export interface CassetteWebhook {
+  kind: 'webhook';
+  at: string;
+  /** `sns`: a Notification API v1 (SNS) message; `v2`: a v2 notification. */
+  scheme: 'sns' | 'v2';
+  /** The v2 signing key's id (public), when v2. */
+  keyId?: string;
+  /** The delivered message, signature fields removed. */
+  message: CassetteJson;
+}
+
+/** Any line after the header. */
+export type CassetteEntry = CassetteHttp | CassetteWs | CassetteWebhook;
+
+// Field names whose value is a secret wherever they appear in a recorded body or frame: the
+// platform's key and token names (contract/redact.ts's), the ticket, and the signature material
+// of SNS messages and v2 deliveries (the verified message is kept; what proved it is not).
+const SECRET_FIELD =
+  /^(?:authorization|proxy-authorization|ticket|apikey|api_key|x-api-key|secret|password|token|signature|signingcerturl|signatureversion|x-circle-signature)$/i;
+
+/**
+ * `value` with every secret replaced by `[redacted]`: fields named as secrets (at any depth), and
+ * in every string the API keys, bearer credentials, tickets and JWTs that contract/redact.ts finds,
+ * plus the exact `secrets` given (the recording client's key). Ids and amounts are kept.
+ */
+export function redactForCassette(value: CassetteJson, secrets: readonly string[] = []): CassetteJson {
+  if (typeof value === 'string') return redactText(value, secrets);
+  if (Array.isArray(value)) return value.map((item) => redactForCassette(item, secrets));
+  if (value === null || typeof value !== 'object') return value;
+  const out: { [key: string]: CassetteJson } = {};
+  for (const [name, item] of Object.entries(value)) {
+    out[name] =
+      SECRET_FIELD.test(name) && item !== null ? CASSETTE_REDACTED : redactForCassette(item, secrets);
+  }
+  return out;
+}
+
+/** The header line a new cassette starts with. */
+export function cassetteHeader(sdk: string, now: Date): CassetteHeader {
+  return {
+    kind: 'cassette',
+    format: CASSETTE_FORMAT,
+    version: CASSETTE_VERSION,
+    createdAt: now.toISOString(),
+    sdk,
+  };
+}
+
+/** The signature of a request a replay matches on: key id, method, path, sorted query, body. */
+export function requestSignature(keyId: string | null, request: CassetteRequest): string {
+  const query = Object.keys(request.query)
+    .sort()
+    .map((name) => `${name}=${JSON.stringify(request.query[name])}`)
+    .join('&');
+  return `${keyId ?? '-'} ${request.method.toUpperCase()} ${request.path}${query ? `?${query}` : ''} ${JSON.stringify(withoutIdempotencyKey(request.body))}`;
+}
+
+/**
+ * The body without its `idempotencyKey`: the client draws a fresh key for every call, so two runs
+ * of the same bot send the same request under different keys; a replay must answer both.
+ */
+function withoutIdempotencyKey(body: CassetteJson): CassetteJson {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('idempotencyKey' in body))
+    return body;
+  const { idempotencyKey: _key, ...rest } = body;
+  return rest;
+}
