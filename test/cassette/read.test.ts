@@ -7,8 +7,8 @@ import {
   parseCassette,
 } from 'match-venue/simulator';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { z } from 'zod';
-import { type CassetteEntrySchema, type CassetteHeaderSchema } from '../../src/simulator/cassette/schema.js';
+import type { z } from 'zod';
+import type { CassetteEntrySchema, CassetteHeaderSchema } from '../../src/simulator/cassette/schema.js';
 
 const header = {
   kind: 'cassette',
