@@ -4,13 +4,7 @@
  * read.ts applies them line by line. A test pins the inferred types to the contract's interfaces.
  */
 import { z } from 'zod';
-import {
-  CASSETTE_FORMAT,
-  CASSETTE_VERSION,
-  type CassetteEntry,
-  type CassetteHeader,
-  type CassetteJson,
-} from '../../contract/cassette.js';
+import { CASSETTE_FORMAT, CASSETTE_VERSION, type CassetteJson } from '../../contract/cassette.js';
 
 const json: z.ZodType<CassetteJson> = z.json() as z.ZodType<CassetteJson>;
 const instant = z.iso.datetime({ offset: true }).describe('ISO 8601 instant');
