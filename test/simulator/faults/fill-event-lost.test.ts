@@ -33,6 +33,10 @@ describe('fill-event-lost', () => {
     await raw.next((f) => f.event === 'balance.updated');
     const beforeClear = raw.frames.filter((f) => f.type === 'event').length;
     rig.sim.clearAuction({ settle: false });
+    // Heartbeats go on: a ping is answered, and nothing before the pong tells of the lost fill.
+    raw.ws.send(JSON.stringify({ op: 'ping', id: 7 }));
+    await raw.next((f) => f.type === 'pong');
+    expect(raw.frames.filter((f) => f.type === 'event')).toHaveLength(beforeClear);
     rig.sim.settleAuction();
     const filled = await raw.next((f) => f.event === 'order.updated' && f.data?.status === 'filled');
     const events = raw.frames.filter((f) => f.type === 'event');
