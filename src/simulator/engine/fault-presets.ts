@@ -35,9 +35,7 @@ export const PresetsBody = z
     }),
   )
   .refine((names) => new Set(names).size === names.length, { error: 'a preset is named twice' })
-  .describe(
-    `named trading failures, seeded by the seed (docs/MARKET.md, Fault presets): ${PRESET_NAMES.join(', ')}`,
-  );
+  .describe(`named trading failures (docs/MARKET.md, Fault presets): ${PRESET_NAMES.join(', ')}`);
 
 /** The ticket request (1-based, since the preset was set) that answers the previous ticket again. */
 export function ticketReuseAt(seed: number): number {

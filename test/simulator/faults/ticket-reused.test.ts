@@ -53,10 +53,8 @@ describe('ticket-reused', () => {
       await rig.close();
       rig = undefined;
     }
-    // Seeded: the request that reuses differs between seeds, and repeats for the same seed.
-    const draws = Array.from({ length: 30 }, (_, seed) => ticketReuseAt(seed));
-    expect(new Set(draws).size).toBeGreaterThan(1);
-    expect(draws).toEqual(Array.from({ length: 30 }, (_, seed) => ticketReuseAt(seed)));
+    // Seeded: seeds 1, 2 and 3 reuse at different requests (4, 3, 3), each as its seed draws.
+    expect([1, 2, 3].map(ticketReuseAt)).toEqual([4, 3, 3]);
   });
 
   it('keeps the mirror and waitForOutcome exact: the stream asks for a new ticket and connects', async () => {
