@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { CassetteEntry } from '../../../src/contract/cassette.js';
 import { compareEvents, type StreamEvent } from '../../../src/simulator/probe/events.js';
 import { ignoreMatcher } from '../../../src/simulator/probe/ignore.js';
 import { compareShapes } from '../../../src/simulator/probe/shape.js';
+import { probeStart } from '../../../src/simulator/probe/start.js';
 
 // The probe's comparisons on their own: shapes (never values), ignore paths, event sequences.
 
@@ -106,5 +108,40 @@ describe('compareEvents', () => {
     expect(compareEvents(recorded, simulated).differences).toEqual([
       { kind: 'extra', name: 'm odd', channel: 'm', event: 'odd', recorded: [], simulated: [10_001] },
     ]);
+  });
+});
+
+describe('probeStart', () => {
+  const http = (at: string, body: unknown) =>
+    ({
+      kind: 'http',
+      at,
+      durationMs: 1,
+      keyId: 'burner',
+      attempt: 1,
+      request: { method: 'GET', path: '/', query: {}, body: null },
+      response: { status: 200, body },
+    }) as CassetteEntry;
+  const auction = (opensAt: string, clearsAt: string) => ({ auction: { opensAt, clearsAt } });
+
+  it('starts at the opening of the auction open at the first step, when the recording shows it', () => {
+    const entries = [
+      http('2026-03-01T10:00:04.000Z', null),
+      http('2026-03-01T10:00:30.000Z', auction('2026-03-01T10:00:20.000Z', '2026-03-01T10:00:30.000Z')),
+      http('2026-03-01T10:00:31.000Z', auction('2026-03-01T10:00:00.000Z', '2026-03-01T10:00:10.000Z')),
+    ];
+    expect(new Date(probeStart(entries, '2026-03-01T09:00:00Z')).toISOString()).toBe(
+      '2026-03-01T10:00:00.000Z',
+    );
+  });
+
+  it('starts at the first step otherwise, or at the header for an empty cassette', () => {
+    const entries = [
+      http('2026-03-01T10:00:04.000Z', auction('2026-01-01T00:00:00.000Z', '2026-01-01T00:00:10.000Z')),
+    ];
+    expect(new Date(probeStart(entries, '2026-03-01T09:00:00Z')).toISOString()).toBe(
+      '2026-03-01T10:00:04.000Z',
+    );
+    expect(probeStart([], '2026-03-01T09:00:00.000Z')).toBe(Date.parse('2026-03-01T09:00:00.000Z'));
   });
 });
