@@ -193,6 +193,35 @@ describe('probeCassette', () => {
     expect(swapped.alike).toBe(false);
   });
 
+  it("gives a key id naming a scenario's entity that entity, its wallet and bank sent for the recorded", async () => {
+    const text = edited(cassette, (lines) => {
+      // The EUR wallet refusal has no counterpart: a scenario's entity holds a USD wallet only.
+      lines.splice(only(lines, refused, 'refusal'), 1);
+      for (const l of lines) if (l.keyId === 'burner') l.keyId = 'quoter';
+    });
+    const report = await probe(text, {
+      scenario: { version: 1, entities: { quoter: { wallet: '5000.00' } } },
+    });
+    expect(report.differences).toEqual([]);
+    expect(report.keys).toEqual([
+      { keyId: 'quoter', entity: 'quoter', how: 'named' },
+      { keyId: 'minter', entity: 'minter', how: 'named' },
+    ]);
+    // The recorded burner's ids, sent as the scenario entity's (scenario/entities.ts numbers them).
+    expect(report.ids).toEqual(
+      expect.arrayContaining([
+        {
+          recorded: '10000000-0000-4000-8000-00000000a001',
+          simulated: '60000001-0000-4000-8000-00000000a001',
+        },
+        {
+          recorded: '10000000-0000-4000-8000-0000000000ac',
+          simulated: '60000001-0000-4000-8000-0000000000ac',
+        },
+      ]),
+    );
+  });
+
   it('sends an attempt recorded without a response but does not compare it, and says so', async () => {
     const text = edited(cassette, (lines) => {
       const l = lines[only(lines, account, 'account')] as Line;
