@@ -6,75 +6,18 @@
  */
 import type { CassetteEntry, CassetteHttp, CassetteJson, CassetteWs } from '../../contract/cassette.js';
 import type { CassetteDocument } from '../cassette/read.js';
-import type { ScenarioDocument } from '../scenario/types.js';
 import { createSimulator, type Simulator } from '../simulator.js';
-import { compareEvents, type StreamEvent } from './events.js';
 import { compareAnswers, sendRecorded } from './exchange.js';
 import { IdMap } from './ids.js';
 import { ignoreMatcher } from './ignore.js';
 import { assignKeys, type ProbeKeyAssignment } from './keys.js';
-import { compareShapes } from './shape.js';
+import type { ProbeOptions, ProbeReport } from './report.js';
 import { probeStart } from './start.js';
+import { recordedEvents, streamDifferences } from './streams.js';
 import { ProbeSocket } from './ws-replay.js';
 
 export type { ProbeKeyAssignment } from './keys.js';
-
-/** What to probe a cassette with. */
-export interface ProbeOptions {
-  /** Paths expected to differ (`data.createdAt`, `**.ts`, `events.market`): see docs/FIDELITY.md. */
-  ignore?: readonly string[];
-  /** A scenario for the fresh simulator (its entities can stand for the recording's keys). */
-  scenario?: ScenarioDocument;
-  /** Key id -> entity name, for the recording's keys that do not name an entity. */
-  as?: Readonly<Record<string, string>>;
-}
-
-/** One way the simulator departs from the recording. */
-export interface ProbeDifference {
-  /** The cassette line of the exchange, or of the connection's `open`. */
-  line: number;
-  /** `POST /v1/match/orders` (the recorded path), or `ws 1 (burner)` for a connection's events. */
-  where: string;
-  /**
-   * `status` / `code`: the HTTP status or the venue code of an error body; `missing` / `extra`: a
-   * field (or an event kind) recorded but not simulated, or simulated but not recorded; `type`: a
-   * field of another JSON type; `order`: an event kind that came at another place.
-   */
-  kind: 'status' | 'code' | 'missing' | 'extra' | 'type' | 'order';
-  /** What `--ignore` takes: `status`, `code`, a body path (`data.fill`), `events.<channel>.<event>`. */
-  path: string;
-  /** The recorded side: a status, a code, a JSON type (`string`, `object|null`), event positions (`#3`), or `-`. */
-  recorded: string;
-  /** The simulated side, as `recorded`. */
-  simulated: string;
-}
-
-/** What {@link probeCassette} found: the differences left after the ignores, and how it mapped the recording. */
-export interface ProbeReport {
-  /** True when no difference is left after the ignores. */
-  alike: boolean;
-  /** REST attempts compared (those with a recorded response). */
-  exchanges: number;
-  /** Recorded stream events compared. */
-  events: number;
-  /** Every difference not ignored: the exchanges' in the order sent, then each connection's events. */
-  differences: ProbeDifference[];
-  /** Differences the ignore paths silenced. */
-  ignored: number;
-  /** The simulator's start (ISO 8601). */
-  startTime: string;
-  /** The entity standing for each key id of the recording. */
-  keys: ProbeKeyAssignment[];
-  /** Recorded ids the requests were rewritten with, recorded -> simulated. */
-  ids: {
-    /** The id in the recording. */
-    recorded: string;
-    /** The simulator's id sent in its place. */
-    simulated: string;
-  }[];
-  /** What the probe could not compare, and why. */
-  notes: string[];
-}
+export type { ProbeDifference, ProbeOptions, ProbeReport } from './report.js';
 
 interface Step {
   line: number;
@@ -104,7 +47,7 @@ export async function probeCassette(
 class ProbeRun {
   private readonly ids = new IdMap();
   private readonly keys: Map<string, ProbeKeyAssignment>;
-  private readonly differences: ProbeDifference[] = [];
+  private readonly differences: ProbeReport['differences'] = [];
   private readonly notes: string[] = [];
   private readonly sockets = new Map<
     number,
@@ -268,39 +211,19 @@ class ProbeRun {
     let total = 0;
     for (const [connection, { socket, line, keyId }] of this.sockets) {
       await socket?.drain();
-      const recorded = this.entries
-        .filter(
-          (e): e is CassetteWs => e.kind === 'ws' && e.connection === connection && e.event === 'receive',
-        )
-        .map((e) => e.frame as Record<string, CassetteJson> | null)
-        .filter((f) => f?.type === 'event' && typeof f.channel === 'string' && typeof f.event === 'string')
-        .map((f) => ({ channel: String(f?.channel), event: String(f?.event), data: f?.data }) as StreamEvent);
+      const recorded = recordedEvents(this.entries, connection);
       total += recorded.length;
       const simulated = socket?.events ?? [];
       const where = `ws ${connection}${keyId === null ? '' : ` (${this.keys.get(keyId)?.entity ?? keyId})`}`;
-      const { differences, pairs } = compareEvents(recorded, simulated);
-      for (const d of differences)
-        this.differences.push({
-          line,
-          where,
-          kind: d.kind,
-          path: `events.${d.channel}.${d.event}`,
-          recorded: d.recorded.length ? d.recorded.map((n) => `#${n}`).join(', ') : '-',
-          simulated: d.simulated.length ? d.simulated.map((n) => `#${n}`).join(', ') : '-',
-        });
-      // The data of the events paired, by shape: each difference once per event kind and path.
-      const seen = new Set<string>();
-      for (const [i, j] of pairs) {
-        const [r, s] = [recorded[i] as StreamEvent, simulated[j] as StreamEvent];
-        if (r.event === 'auction.snapshot') continue;
-        for (const d of compareShapes(r.data, s.data, 'data')) {
-          const key = `${r.channel} ${r.event} ${d.kind} ${d.path}`;
-          if (seen.has(key)) continue;
-          seen.add(key);
-          this.differences.push({ line, where: `${where} #${i + 1} ${r.channel} ${r.event}`, ...d });
-        }
-      }
+      this.differences.push(...streamDifferences(recorded, simulated, line, where));
     }
+    const orphans = new Set(
+      this.entries.flatMap((e) => (e.kind === 'ws' && !this.sockets.has(e.connection) ? [e.connection] : [])),
+    );
+    for (const connection of orphans)
+      this.notes.push(
+        `ws ${connection}: the cassette holds no open line for it; its frames were not compared`,
+      );
     return total;
   }
 

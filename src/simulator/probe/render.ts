@@ -3,7 +3,7 @@
  * cassette line, where, the kind, the path `--ignore` takes, recorded, simulated), the notes, and a
  * summary line. `--json` prints the report itself instead.
  */
-import type { ProbeReport } from './probe.js';
+import type { ProbeReport } from './report.js';
 
 /** A cell longer than this is cut (the JSON report has it whole). */
 const CELL_MAX = 48;
