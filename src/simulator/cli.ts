@@ -114,6 +114,7 @@ try {
       ...(scenario === undefined ? {} : { scenario }),
       ...(args.store === undefined ? {} : { store: args.store }),
       ...(args.eventLog === undefined ? {} : { eventLog: args.eventLog }),
+      ...(args.faults === undefined ? {} : { faults: { presets: args.faults } }),
       logger: {
         info: (message) => out.line('info', { message }, message),
         error: (message, err) => out.error(message, err),

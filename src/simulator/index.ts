@@ -18,6 +18,7 @@ export type { WireAccountSummary } from './engine/account.js';
 export type { WireInput } from './engine/bank-wires.js';
 export type { ClearingRule } from './engine/clearing-types.js';
 export type { AllOrdersQuery } from './engine/dashboard-views.js';
+export type { PresetName } from './engine/fault-presets.js';
 export type { FaultSettings, Faults } from './engine/faults.js';
 export type { WireMoney } from './engine/money.js';
 export type { ClearingReport, CurveRegion, IndicativeReport, ReportOrder } from './engine/report.js';

@@ -3,6 +3,7 @@
  * over the scenario's over the default), and the engine configuration drawn from them.
  */
 import { MAX_DURATION_MS, startTimeMs } from './clock/start-time.js';
+import { type Faults, FaultsBody } from './engine/faults.js';
 import { parseCentiBps, parseCents } from './engine/money.js';
 import { DEFAULT_ENGINE_CONFIG, type EngineConfig } from './engine/types.js';
 import type { EventLogOption } from './events/event-log.js';
@@ -11,7 +12,7 @@ import { MAX_BODY_BYTES, MAX_RESTORE_BYTES } from './http/body.js';
 import type { RateLimitOptions } from './http/rate-limit.js';
 import { type MarketConfig, type MarketOption, resolveMarket } from './market/config.js';
 import { checkScenario, type ResolvedScenario, ScenarioError } from './scenario/check.js';
-import { scenarioMarket } from './scenario/run.js';
+import { initialFaults, scenarioMarket } from './scenario/run.js';
 import type { ScenarioDocument } from './scenario/types.js';
 import type { StoreOption } from './store/simulator-store.js';
 
@@ -102,6 +103,12 @@ export interface SimulatorOptions {
    * stay within 1 MiB; a busy market's snapshot is far past it (docs/MARKET.md, Snapshots).
    */
   restoreLimitBytes?: number;
+  /**
+   * The fault set at creation and after each reset (as `setFaults` takes it; CLI `--faults` sets
+   * its `presets`), over a scenario's auction-1 set field by field. A mistake is a RangeError
+   * naming the field and its rule (an unknown preset: the name and the valid ones).
+   */
+  faults?: Faults;
 }
 
 /** What an option given neither explicitly nor by the scenario becomes. */
@@ -122,6 +129,8 @@ export interface ResolvedOptions {
   restoreLimitBytes: number;
   config: Partial<EngineConfig>;
   scenario?: ResolvedScenario;
+  /** The fault set to start with: a scenario's auction-1 set, under `faults` (checked). */
+  faults: Faults;
 }
 
 /**
@@ -157,7 +166,17 @@ export function resolveOptions(given: SimulatorOptions, defaults = LIBRARY_DEFAU
     explicit.market === undefined ? scenario && scenarioMarket(scenario) : resolveMarket(explicit.market);
   const restoreLimitBytes = restoreLimit(options.restoreLimitBytes);
   const config = engineConfig(options);
-  return { options, startMs, market, restoreLimitBytes, config, ...(scenario ? { scenario } : {}) };
+  const faults = { ...(scenario ? initialFaults(scenario) : {}), ...checkFaults(explicit.faults) };
+  return { options, startMs, market, restoreLimitBytes, config, faults, ...(scenario ? { scenario } : {}) };
+}
+
+/** The `faults` option by the rules of `POST /_sim/faults`; a RangeError names the field. */
+function checkFaults(value: Faults | undefined): Faults {
+  if (value === undefined) return {};
+  const r = FaultsBody.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  throw new RangeError(`faults${issue?.path.map((p) => `.${String(p)}`).join('') ?? ''}: ${issue?.message}`);
 }
 
 /** `restoreLimitBytes`, checked; the default when absent. */

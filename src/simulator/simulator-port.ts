@@ -12,6 +12,7 @@ import type { ControlPort, PlatformPort, SimulatorPort } from './http/port.js';
 import { RateLimiter } from './http/rate-limit.js';
 import type { Logger, SimulatorOptions } from './options.js';
 import { accountSeqOf } from './ws/account-seq.js';
+import { accountWritten } from './ws/fault-presets.js';
 import type { TicketIssuer } from './ws/tickets.js';
 
 /** What of the simulator the port reads (structural, so this module needs no import of it). */
@@ -78,9 +79,10 @@ export function simulatorPort(sim: PortHost, parts: PortParts): SimulatorPort {
         if (faults.current.venueWalletInvalid) throw venueError.VenueWalletInvalid();
         return summary;
       },
-      createWsTicket: (entityId) => sim.tickets.issue(entityId),
+      createWsTicket: (entityId) => faults.ticket(() => sim.tickets.issue(entityId)),
       assertEligible: (entityId) => engine().assertEligible(entityId),
       accountSeq: (entityId) => accountSeqOf(sim, entityId),
+      ackHold: (entityId) => (faults.has('ack-after-event') ? accountWritten(sim, entityId) : undefined),
     },
     platform: sim.platform,
     control: parts.control,

@@ -19,7 +19,7 @@ import { type MarketPopulation, populationFor } from './market/population.js';
 import { type Logger, type OptionDefaults, resolveOptions, type SimulatorOptions } from './options.js';
 import { createPlatform, type Platform } from './platform/index.js';
 import type { ResolvedScenario } from './scenario/check.js';
-import { initialFaults, ScenarioRun } from './scenario/run.js';
+import { ScenarioRun } from './scenario/run.js';
 import { type ListenOptions, listen, type RunningSimulator } from './serve/listen.js';
 import { RunningServers } from './serve/running-servers.js';
 import { simulatorPort } from './simulator-port.js';
@@ -46,7 +46,7 @@ export class Simulator extends SimulatorReads {
   readonly platform: Platform;
   private readonly events: EventFanout;
   private readonly controlListeners = new Set<(signal: ControlSignal) => void>();
-  private readonly faultState = new FaultState();
+  private readonly faultState: FaultState;
   private readonly port: SimulatorPort;
   private readonly time: SimClock;
   /** The background market's configuration (checked at creation, or restored), and its population now. */
@@ -65,20 +65,20 @@ export class Simulator extends SimulatorReads {
   constructor(given: SimulatorOptions = {}, defaults?: OptionDefaults) {
     // Each option decided once: given over the scenario's over `defaults` (options.ts).
     super();
-    const { options, startMs, market, restoreLimitBytes, config, scenario } = resolveOptions(given, defaults);
-    this.scenario = scenario;
+    const { options, startMs, market, config, scenario, ...resolved } = resolveOptions(given, defaults);
+    [this.scenario, this.faultState] = [scenario, new FaultState(resolved.faults, () => this.seed)];
     this.clock = options.clock;
     this.logger = options.logger ?? { info: () => {}, error: (m, e) => console.error(m, e) };
     this.time = new SimClock(this.clock, startMs);
     this.market = market;
     this.seed = options.seed ?? 1;
-    this.restoreLimitBytes = restoreLimitBytes;
+    this.restoreLimitBytes = resolved.restoreLimitBytes;
     this.config = config;
     this.log = newEventLog(options.eventLog);
     this.store =
       options.store === undefined ? undefined : SimulatorStore.open(options.store, this.storeSource);
     this.renew();
-    if (scenario) this.applyFaults(initialFaults(scenario));
+    this.applyFaults(this.faultState.start);
     this.tickets = lazyTicketIssuer({
       now: () => this.now(),
       ...(options.ticketTtlMs === undefined ? {} : { ttlMs: options.ticketTtlMs }),
@@ -274,7 +274,7 @@ export class Simulator extends SimulatorReads {
     this.jumps.idle();
     this.log?.control(this.now(), 'reset');
     this.renew();
-    this.applyFaults(this.scenario ? initialFaults(this.scenario) : {});
+    this.applyFaults(this.faultState.start);
     this.store?.restart(this.document(true, false), this.engine.activityBaselines());
     this.platform.reset().catch((err) => this.logger.error('platform reset failed', err));
     this.signal({ type: 'reset' });

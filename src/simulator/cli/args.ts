@@ -1,5 +1,6 @@
 /** The CLI's flags: their table, the usage text drawn from it, and parsing with a clear refusal. */
 import { parseArgs } from 'node:util';
+import { FAULT_PRESETS, type PresetName, PresetsBody } from '../engine/fault-presets.js';
 import { DEFAULT_EVENT_LOG_LINES, MAX_EVENT_LOG_LINES } from '../events/event-log.js';
 import type { AccessOptions } from '../http/access.js';
 import { MAX_RESTORE_BYTES } from '../http/body.js';
@@ -68,6 +69,11 @@ const FLAGS: readonly Flag[] = [
     help: 'a JSON/YAML scenario: entities, market and faults by auction, clock, seed (flags win)',
   },
   {
+    name: 'faults',
+    value: '<preset,...>',
+    help: 'fault presets in force from the start (and after a reset), listed below (default: none)',
+  },
+  {
     name: 'store',
     value: '<file>',
     help: 'SQLite order history beyond a 60 s window; restarting on the file resumes (needs better-sqlite3)',
@@ -103,6 +109,9 @@ export const USAGE = [
     return `  ${names.padEnd(28)} ${f.help}`;
   }),
   '',
+  'Fault presets (--faults a,b; POST /_sim/faults {"presets":[...]}; docs/MARKET.md, Fault presets):',
+  ...Object.entries(FAULT_PRESETS).map(([name, help]) => `  ${name.padEnd(28)} ${help}`),
+  '',
   'Log lines are stamped with the simulated clock ([sim <ISO>]); request durations are wall-clock ms.',
   'Colour only on a terminal; NO_COLOR turns it off, FORCE_COLOR on.',
 ].join('\n');
@@ -135,6 +144,8 @@ export interface CliArgs {
   allowPrivateWebhooks: boolean;
   /** `--market`: a preset name or a file (read by the CLI). */
   market?: string;
+  /** `--faults`: the fault presets in force from the start. */
+  faults?: PresetName[];
   /** `--scenario`: a scenario file (read by the CLI). */
   scenario?: string;
   /** `--store`: the SQLite file of the order history and checkpoints. */
@@ -199,6 +210,8 @@ export function parseCliArgs(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (market !== undefined) args.market = market;
   const scenario = text('scenario');
   if (scenario !== undefined) args.scenario = scenario;
+  const faults = text('faults');
+  if (faults !== undefined) args.faults = presetList(faults);
   const store = text('store');
   if (store !== undefined) args.store = store;
   const eventLog = text('event-log');
@@ -261,6 +274,13 @@ function takeBareFlags(argv: readonly string[]): { rest: string[]; bare: Set<str
     else rest.push(arg);
   });
   return { rest, bare };
+}
+
+/** `--faults`: names separated by commas, each a preset, by the rules of `POST /_sim/faults`. */
+function presetList(value: string): PresetName[] {
+  const r = PresetsBody.safeParse(value.split(',').map((name) => name.trim()));
+  if (r.success) return r.data;
+  throw new UsageError(`--faults: ${r.error.issues[0]?.message}`);
 }
 
 function integerUpTo(name: string, value: string, min: number, max: number): number {

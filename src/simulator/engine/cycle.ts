@@ -103,7 +103,9 @@ export function clearAuction(ctx: EngineContext, scheduleSettlement: boolean): A
   auction.clearedAt = ctx.time;
   auction.clearsAt = ctx.time;
   auction.phase = 'settling';
-  auction.settleAt = scheduleSettlement ? ctx.time + config.settleMs : Number.POSITIVE_INFINITY;
+  // settlement-slow: at the next clear, which settles this one first (one auction settles at a time).
+  const settleDelay = ctx.faults.slow ? config.cycleMs : config.settleMs;
+  auction.settleAt = scheduleSettlement ? ctx.time + settleDelay : Number.POSITIVE_INFINITY;
   let fills = 0;
   for (let i = 0; i < count; i++) {
     const o = pending[i] as Order;

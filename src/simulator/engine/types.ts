@@ -217,6 +217,11 @@ export interface SettlementFaults {
   failOrderIds?: readonly string[];
   /** Fraction in [0, 1] of settling orders that fail, drawn from the seeded generator. */
   failRate?: number;
+  /**
+   * The `settlement-slow` preset: a clear the clock runs settles a whole cycle later, when the next
+   * auction clears (which settles the previous auction first), instead of `settleMs` after it.
+   */
+  slow?: boolean;
 }
 
 /**

@@ -36,6 +36,11 @@ export interface VenuePort extends VenueOperations {
    * numbering socket endpoint (docs/PROTOCOL.md, resync).
    */
   accountSeq(entityId: string): number | undefined;
+  /**
+   * When a place's answer may leave: now (undefined), or under the `ack-after-event` preset once
+   * the entity's account frames sent so far (its `order.accepted`) were written to its sockets.
+   */
+  ackHold(entityId: string): Promise<void> | undefined;
 }
 
 /** A platform route: answers a request the dispatch has resolved to it and admitted (auth, faults). */

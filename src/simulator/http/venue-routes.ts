@@ -87,7 +87,10 @@ function checkWithdrawal(raw: Record<string, unknown>) {
 const venueOperations: TypedHandlers<VenueRequest, VenueOperationId> = {
   getAccount: ({ venue, entityId }) => venue.getAccount(entityId, undefined),
   placeOrder: ({ venue, entityId, req }) =>
-    andThen(placeOrderBody(req), (input) => venue.placeOrder(entityId, input)),
+    andThen(placeOrderBody(req), (input) => {
+      const placed = venue.placeOrder(entityId, input);
+      return andThen(venue.ackHold(entityId), () => placed);
+    }),
   listOrders: ({ venue, entityId, search }) => {
     const list = venue.listOrders(entityId, listQuery(search));
     // Read after the list, in the same tick: every account event up to this seq is in the list

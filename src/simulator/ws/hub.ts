@@ -27,6 +27,11 @@ export interface HubOptions {
   heartbeatMs: number;
   /** Observes every well-formed client frame (tests and diagnostics). */
   onClientFrame?: (entityId: string, frame: { op: string; channel?: Channel }) => void;
+  /**
+   * An event lost in transit (the `fill-event-lost` preset): its seq is consumed and it is kept for
+   * `since` replay, as a frame the server believes it sent, but no socket receives it.
+   */
+  lost?: (ev: SimulatorEvent) => boolean;
 }
 
 interface Connection {
@@ -97,7 +102,7 @@ export class Hub implements EventInterest {
     const log = market ? this.market : this.accountLog(ev.entityId);
     const sockets = market ? this.marketSockets : this.accountSockets.get(ev.entityId);
     let frame: Buffer | undefined;
-    if (sockets)
+    if (sockets && !this.opts.lost?.(ev))
       for (const c of sockets) {
         // Serialized and UTF-8 encoded once per event, however many sockets receive it.
         frame ??= Buffer.from(log.append(ev, at));
@@ -141,6 +146,25 @@ export class Hub implements EventInterest {
       c.alive = false;
       c.ws.ping();
     }
+  }
+
+  /** Closes every socket with `code` (a close frame after what is queued: nothing sent is cut off). */
+  closeAll(code: number, reason: string): void {
+    for (const c of this.connections) c.ws.close(code, reason);
+  }
+
+  /**
+   * Resolves once every frame sent so far to the entity's account sockets has been handed to the
+   * kernel (their corked writes flushed, a full buffer drained), then one macrotask later: what the
+   * `ack-after-event` preset holds a REST answer for.
+   */
+  async accountWritten(entityId: string): Promise<void> {
+    const sockets = [...(this.accountSockets.get(entityId) ?? [])];
+    if (sockets.length === 0) return;
+    // The uncork is a microtask (send): by the next macrotask the frames were written or queued.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await Promise.all(sockets.map((c) => drained(c.stream)));
+    await new Promise<void>((resolve) => setImmediate(resolve));
   }
 
   terminateAll(): void {
@@ -270,4 +294,18 @@ export class Hub implements EventInterest {
     c[channel] = true;
     this.socketsOf(channel, c.entityId).add(c);
   }
+}
+
+/** Resolves when the stream holds no unwritten bytes, or is gone. */
+function drained(stream: Duplex | undefined): Promise<void> {
+  if (!stream || stream.writableLength === 0 || stream.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      stream.off('drain', done);
+      stream.off('close', done);
+      resolve();
+    };
+    stream.on('drain', done);
+    stream.on('close', done);
+  });
 }

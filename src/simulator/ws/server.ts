@@ -8,10 +8,12 @@ import {
   TICKET_PROTOCOL_PREFIX,
   WS_PATH,
 } from '../../contract/ws-protocol.js';
+import type { PresetName } from '../engine/fault-presets.js';
 import type { SimulatorEvent } from '../engine/types.js';
 import type { EventInterest } from '../events/event-fanout.js';
 import type { RequestLogHook } from '../http/request-log.js';
 import { registerAccountSeq } from './account-seq.js';
+import { GOING_AWAY, registerAccountWrites, WsPresets } from './fault-presets.js';
 import { Hub } from './hub.js';
 import { TicketError } from './tickets.js';
 
@@ -27,6 +29,8 @@ export interface WsSimulator {
    */
   onControl?(listener: (control: { type: string }) => void): () => void;
   now?(): number;
+  /** The fault set in force: its presets act on the sockets (fault-presets.ts). */
+  readonly faults?: { readonly presets?: readonly PresetName[] | undefined };
 }
 
 export interface AttachWebSocketOptions {
@@ -104,7 +108,9 @@ export function attachWebSocket(
   if (!isSubprotocolName(protocol)) throw new RangeError(`subprotocol ${SUBPROTOCOL_RULE}`);
   const heartbeatMs = options.heartbeatIntervalMs ?? 30_000;
   const now = () => (sim.now ? sim.now() : Date.now());
+  const presets = new WsPresets(() => sim.faults?.presets);
   const hub = new Hub({
+    lost: presets.lost,
     protocol,
     heartbeatMs,
     replayBufferSize: options.replayBufferSize ?? 1024,
@@ -142,6 +148,10 @@ export function attachWebSocket(
       refuse(socket, 400, `Sec-WebSocket-Protocol must include ${protocol}`);
       return;
     }
+    if (presets.refuseUpgrade()) {
+      refuse(socket, 401, 'ticket expired');
+      return;
+    }
     const ticketProtocol = protocols.find((p) => p.startsWith(TICKET_PROTOCOL_PREFIX));
     const ticket = ticketProtocol?.slice(TICKET_PROTOCOL_PREFIX.length);
     pending.add(socket);
@@ -163,11 +173,18 @@ export function attachWebSocket(
   };
   server.on('upgrade', onUpgrade);
 
-  const offEvent = sim.onEvent((ev) => hub.publish(ev), hub);
+  const offEvent = sim.onEvent((ev) => {
+    hub.publish(ev);
+    if (presets.goingAway(ev)) hub.closeAll(GOING_AWAY, 'going away');
+  }, hub);
   const offAccountSeq = registerAccountSeq(sim, (entityId) => hub.accountSeq(entityId));
+  const offAccountWrites = registerAccountWrites(sim, (entityId) => hub.accountWritten(entityId));
   const offControl = sim.onControl?.((control) => {
     if (control.type === 'killSockets') hub.terminateAll();
-    else if (control.type === 'reset') hub.restart();
+    else if (control.type === 'reset') {
+      hub.restart();
+      presets.restart();
+    }
   });
   const heartbeat = heartbeatMs > 0 ? setInterval(() => hub.heartbeat(), heartbeatMs) : undefined;
   heartbeat?.unref();
@@ -181,6 +198,7 @@ export function attachWebSocket(
         server.off('upgrade', onUpgrade);
         offEvent();
         offAccountSeq();
+        offAccountWrites();
         offControl?.();
         if (heartbeat) clearInterval(heartbeat);
         for (const socket of pending) socket.destroy();
