@@ -146,6 +146,7 @@ const PUBLIC: Record<EntryName, string[]> = {
     'OrderStatus',
     'OrderType',
     'PostFillAction',
+    'PresetName',
     'ProbeDifference',
     'ProbeKeyAssignment',
     'ProbeOptions',
