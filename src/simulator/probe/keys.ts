@@ -50,5 +50,6 @@ export function assignKeys(
       );
     out.set(keyId, { keyId, entity, how: 'in turn' });
   }
-  return out;
+  // In order of first appearance, as the report lists them.
+  return new Map(keyIds.map((keyId) => [keyId, out.get(keyId) as ProbeKeyAssignment]));
 }
