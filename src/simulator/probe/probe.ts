@@ -58,6 +58,8 @@ class ProbeRun {
   private wsUrl: string | undefined;
   private exchanges = 0;
   private readonly entities: ReturnType<Simulator['getState']>['entities'];
+  /** Every wallet and bank account id of the simulator's entities. */
+  private readonly knownIds: Set<string>;
 
   constructor(
     private readonly sim: Simulator,
@@ -66,6 +68,7 @@ class ProbeRun {
   ) {
     // Entities are fixed for a simulator's life: read once.
     this.entities = sim.getState().entities;
+    this.knownIds = new Set(this.entities.flatMap((e) => [...e.wallets, ...e.fiatAccounts].map((a) => a.id)));
     this.keys = assignKeys(
       entries,
       this.entities.map((e) => e.name),
@@ -116,16 +119,18 @@ class ProbeRun {
     return this.entities.find((e) => e.name === entity)?.apiKey ?? null;
   }
 
-  /** A recorded wallet or bank account the simulator does not know: the mapped entity's own. */
+  /**
+   * A recorded wallet or bank account the simulator does not know (the sandbox's): the mapped
+   * entity's own. One it knows is sent as recorded, another entity's included: a refusal of it is
+   * part of what is compared.
+   */
   private fallback(keyId: string | null) {
     const entity = this.entities.find((e) => e.name === this.keys.get(keyId ?? '')?.entity);
     return (field: string, value: string): string | undefined => {
-      if (!entity) return undefined;
+      if (!entity || this.knownIds.has(value)) return undefined;
       let own: string | undefined;
-      if (field === 'sourceWalletId' && !entity.wallets.some((w) => w.id === value))
-        own = entity.wallets.find((w) => w.currency === 'USD')?.id;
-      if (field === 'fiatAccountId' && !entity.fiatAccounts.some((f) => f.id === value))
-        own = entity.fiatAccounts[0]?.id;
+      if (field === 'sourceWalletId') own = entity.wallets.find((w) => w.currency === 'USD')?.id;
+      if (field === 'fiatAccountId') own = entity.fiatAccounts[0]?.id;
       if (own !== undefined) this.ids.set(value, own);
       return own;
     };

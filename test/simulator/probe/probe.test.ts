@@ -1,4 +1,4 @@
-import { parseCassette, probeCassette, type ProbeReport } from 'match-venue/simulator';
+import { parseCassette, probeCassette, type ProbeReport, SEEDED } from 'match-venue/simulator';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { edited, isEvent, isHttp, type Line, only } from './edit.js';
 import { recordSession } from './session.js';
@@ -194,10 +194,16 @@ describe('probeCassette', () => {
   });
 
   it("gives a key id naming a scenario's entity that entity, its wallet and bank sent for the recorded", async () => {
+    // The session as the scenario's `quoter` would have recorded it on a sandbox: its own ids there.
     const text = edited(cassette, (lines) => {
       // The EUR wallet refusal has no counterpart: a scenario's entity holds a USD wallet only.
       lines.splice(only(lines, refused, 'refusal'), 1);
       for (const l of lines) if (l.keyId === 'burner') l.keyId = 'quoter';
+      const sandbox = JSON.stringify(lines)
+        .replaceAll(SEEDED.burner.walletId, 'quoter-wallet')
+        .replaceAll(SEEDED.burner.fiatAccountId, 'quoter-bank')
+        .replaceAll(SEEDED.burner.accountId, 'quoter-account');
+      lines.splice(0, lines.length, ...(JSON.parse(sandbox) as Line[]));
     });
     const report = await probe(text, {
       scenario: { version: 1, entities: { quoter: { wallet: '5000.00' } } },
@@ -207,19 +213,25 @@ describe('probeCassette', () => {
       { keyId: 'quoter', entity: 'quoter', how: 'named' },
       { keyId: 'minter', entity: 'minter', how: 'named' },
     ]);
-    // The recorded burner's ids, sent as the scenario entity's (scenario/entities.ts numbers them).
+    // Sent as the scenario entity's ids (scenario/entities.ts numbers them).
     expect(report.ids).toEqual(
       expect.arrayContaining([
-        {
-          recorded: '10000000-0000-4000-8000-00000000a001',
-          simulated: '60000001-0000-4000-8000-00000000a001',
-        },
-        {
-          recorded: '10000000-0000-4000-8000-0000000000ac',
-          simulated: '60000001-0000-4000-8000-0000000000ac',
-        },
+        { recorded: 'quoter-wallet', simulated: '60000001-0000-4000-8000-00000000a001' },
+        { recorded: 'quoter-bank', simulated: '60000001-0000-4000-8000-00000000f001' },
+        { recorded: 'quoter-account', simulated: '60000001-0000-4000-8000-0000000000ac' },
       ]),
     );
+  });
+
+  it("sends a wallet the simulator knows as recorded, another entity's included", async () => {
+    // The burner placing from the minter's wallet: refused here (137002) as it was when recorded.
+    const text = edited(cassette, (lines) => {
+      const line = lines[only(lines, refused, 'refusal')] as Line;
+      line.request.body.sourceWalletId = SEEDED.minter.walletId;
+    });
+    const report = await probe(text);
+    expect(report.differences).toEqual([]);
+    expect(report.ids).toEqual([]);
   });
 
   it('sends an attempt recorded without a response but does not compare it, and says so', async () => {
