@@ -35,6 +35,15 @@ function fail(message: string, hint = true): never {
 /** Refusals of `--store` that name the file and what to do; the flags were not the mistake. */
 const STORE_REFUSALS = new Set(['StoreInUseError', 'StoreLayoutError', 'StoreUnavailableError']);
 
+// `match-venue-sim probe <cassette>`: a subcommand with its own flags, never a server (cli/probe.ts).
+if (process.argv[2] === 'probe') {
+  const { runProbeCli } = await import('./cli/probe.js');
+  const code = await runProbeCli(process.argv.slice(3));
+  // Written out before exiting, whatever stdout is.
+  await new Promise((resolve) => process.stdout.write('', resolve));
+  process.exit(code);
+}
+
 let args: ReturnType<typeof parseCliArgs>;
 try {
   args = parseCliArgs(process.argv.slice(2));

@@ -67,6 +67,14 @@ export {
   parseCassette,
   readCassette,
 } from './cassette/read.js';
+export {
+  type ProbeDifference,
+  type ProbeKeyAssignment,
+  type ProbeOptions,
+  type ProbeReport,
+  probeCassette,
+} from './probe/probe.js';
+export { renderProbeReport } from './probe/render.js';
 export { checkScenario, type ResolvedScenario, ScenarioError, type ScenarioPhase } from './scenario/check.js';
 export { loadScenario } from './scenario/load.js';
 export { SCENARIO_VERSION } from './scenario/schema.js';

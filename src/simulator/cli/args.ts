@@ -103,6 +103,7 @@ const FLAGS: readonly Flag[] = [
 
 export const USAGE = [
   'Usage: match-venue-sim [options]',
+  '       match-venue-sim probe <cassette> [options]   replay a recording here and report each difference (probe --help)',
   ...FLAGS.map((f) => {
     const names = `${f.short ? `-${f.short}, ` : '    '}--${f.name}${f.value ? ` ${f.value}` : ''}`;
     return `  ${names.padEnd(28)} ${f.help}`;
