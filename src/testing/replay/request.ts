@@ -1,7 +1,7 @@
 /**
  * A live request read into the cassette's shape (contract/cassette.ts's CassetteRequest), so that
  * its signature can be compared with the recorded ones, and the one-line description an error
- * names it by. The body is redacted as every cassette writer redacts it: a recorded `[redacted]`
+ * names it by. It is redacted as every cassette writer redacts its lines: a recorded `[redacted]`
  * field then matches the live value it stands for, and a description never shows a secret.
  */
 import { readApiKey } from '../../contract/api-key.js';
@@ -60,13 +60,11 @@ export async function readLiveRequest(request: Request, basePath: string): Promi
   const reading = readApiKey(key);
   const keyId = reading.ok ? reading.id : null;
   const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
-  const body = redactForCassette(bodyOf(text), key === undefined ? [] : [key]);
-  const cassetteRequest: CassetteRequest = {
-    method: request.method.toUpperCase(),
-    path,
-    query: queryOf(url),
-    body,
-  };
+  // The recorder redacts its whole line (the path and query too), and so the request is here.
+  const cassetteRequest = redactForCassette(
+    { method: request.method.toUpperCase(), path, query: queryOf(url), body: bodyOf(text) },
+    key === undefined ? [] : [key],
+  ) as unknown as CassetteRequest;
   return { keyId, request: cassetteRequest, signature: requestSignature(keyId, cassetteRequest) };
 }
 
