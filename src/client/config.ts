@@ -56,6 +56,8 @@ export const OPTION_DEFAULTS = {
   maxUnknownKeys: 10_000,
   requestIdHeader: 'x-client-request-id',
   propagateTraceContext: false,
+  /** Without the option or MATCH_VENUE_RECORD nothing is recorded (no file, no recording transport). */
+  record: undefined,
 } as const;
 
 /** The options a client runs with, every default applied and every value checked. */
@@ -70,6 +72,8 @@ export interface ResolvedOptions extends ResolvedConfig {
   maxUnknownKeys: number;
   requestIdHeader: string;
   propagateTraceContext: boolean;
+  /** The cassette file the client appends its exchanges to, when it records. */
+  record: string | undefined;
 }
 
 /**
@@ -96,7 +100,18 @@ export function resolveOptions(options: MatchVenueOptions): ResolvedOptions {
     maxUnknownKeys: options.maxUnknownKeys ?? d.maxUnknownKeys,
     requestIdHeader: options.requestIdHeader ?? d.requestIdHeader,
     propagateTraceContext: options.propagateTraceContext ?? d.propagateTraceContext,
+    record: recordFile(options.record) ?? d.record,
   };
+}
+
+/** `record`, else MATCH_VENUE_RECORD; an empty value (either) is off. */
+function recordFile(option: unknown): string | undefined {
+  if (option !== undefined && typeof option !== 'string')
+    throw new ConfigurationError(
+      `MatchVenue options: record must be a file path (a string), got ${typeof option}`,
+    );
+  const file = option === undefined ? env('MATCH_VENUE_RECORD') : option.trim();
+  return file === '' ? undefined : file;
 }
 
 type Limits = Pick<RequestOptions, 'timeout' | 'totalTimeout' | 'maxRetries'>;

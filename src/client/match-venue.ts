@@ -6,6 +6,7 @@ import { createLogger } from '../core/logger.js';
 import type { ClientEvents, ListenerOptions } from '../core/telemetry/index.js';
 import { defaultTransport, lazyTransport } from '../core/default-transport.js';
 import { fetchTransport, handlerTransport } from '../core/fetch-transport.js';
+import { keyIdOf, Recorder } from '../core/recorder.js';
 import type { Transport } from '../core/transport.js';
 import { undiciTransport } from '../core/undici-transport.js';
 import { Account } from '../resources/account.js';
@@ -112,6 +113,15 @@ export class MatchVenue {
     else transport = defaultTransport();
 
     const apiKey = config.apiKey;
+    const logger = createLogger(options.logger, config.logLevel, () => [apiKey]);
+    // Only a recording client has a recorder (and the recording transport it brings).
+    const recorder = config.record
+      ? new Recorder(config.record, keyIdOf(apiKey), {
+          secrets: [apiKey],
+          warn: (message) => logger.warn(message),
+          refuse: (message) => new ConfigurationError(message),
+        })
+      : undefined;
     const api = new ClientCore({
       baseUrl: config.baseUrl,
       apiKey,
@@ -120,13 +130,14 @@ export class MatchVenue {
       totalTimeout: config.totalTimeout,
       maxRetries: config.maxRetries,
       retry: config.retry,
-      logger: createLogger(options.logger, config.logLevel, () => [apiKey]),
+      logger,
       defaultHeaders: options.defaultHeaders,
       validateResponses: config.validateResponses,
       settleWindowMs: config.settleWindowMs,
       maxUnknownKeys: config.maxUnknownKeys,
       requestIdHeader: config.requestIdHeader,
       propagateTraceContext: config.propagateTraceContext,
+      recorder,
       checkCallLimits,
     });
     this.#api = api;

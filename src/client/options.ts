@@ -89,4 +89,11 @@ export interface MatchVenueOptions {
    * a registered provider; default false (nothing about the caller's traces leaves the process).
    */
   propagateTraceContext?: boolean;
+  /**
+   * Append every exchange of this client to this file, a cassette (docs/CASSETTES.md): each REST
+   * attempt and WebSocket frame, with times, redacted (no API key, no ticket). Node only; several
+   * clients and a webhook receiver may record to one file. A file of another cassette version is
+   * refused at construction. Default: MATCH_VENUE_RECORD, else off (an empty value is off).
+   */
+  record?: string;
 }

@@ -25,8 +25,11 @@ export type CassetteJson =
 
 /** The first line of every cassette. */
 export interface CassetteHeader {
+  /** Always `cassette`: the header line. */
   kind: 'cassette';
+  /** Always `match-venue-cassette`. */
   format: typeof CASSETTE_FORMAT;
+  /** The format version ({@link CASSETTE_VERSION}); a reader refuses another. */
   version: typeof CASSETTE_VERSION;
   /** When the file was started (ISO 8601, the recording machine's clock). */
   createdAt: string;
@@ -36,6 +39,7 @@ export interface CassetteHeader {
 
 /** The parts of a request a replay matches on, and a probe sends again. */
 export interface CassetteRequest {
+  /** The HTTP method, upper case. */
   method: string;
   /** The path below the base URL, e.g. `/v1/match/orders/ord_1` (no query). */
   path: string;
@@ -47,6 +51,7 @@ export interface CassetteRequest {
 
 /** One REST attempt and what came back. */
 export interface CassetteHttp {
+  /** Always `http`. */
   kind: 'http';
   /** When the attempt was sent (ISO 8601). */
   at: string;
@@ -59,22 +64,33 @@ export interface CassetteHttp {
   keyId: string | null;
   /** 1 for the first attempt of a call, 2 for its first retry, and so on. */
   attempt: number;
+  /** What was sent (its headers are not recorded). */
   request: CassetteRequest;
   /**
    * The response: its status and body (parsed JSON, or null when empty). Null when no response came
    * (a timeout, a dropped connection): `error` says which.
    */
-  response: { status: number; body: CassetteJson; text?: string } | null;
+  response: {
+    /** The HTTP status. */
+    status: number;
+    /** The body parsed as JSON; null when empty or not JSON. */
+    body: CassetteJson;
+    /** The body as sent, when it was not JSON. */
+    text?: string;
+  } | null;
   /** Why no response came (set exactly when `response` is null). */
   error?: string;
 }
 
 /** One event of a stream's WebSocket connection. */
 export interface CassetteWs {
+  /** Always `ws`. */
   kind: 'ws';
+  /** When the event happened (ISO 8601). */
   at: string;
   /** Numbers the recorder's connections from 1, so one connection's lines can be read together. */
   connection: number;
+  /** The id part of the API key of the client whose stream this is (never the key). */
   keyId: string | null;
   /**
    * `open`: the connection opened (`url` without query, `protocol` the subprotocol the server
@@ -82,15 +98,21 @@ export interface CassetteWs {
    * (`frame`). `close`: the connection ended (`code`).
    */
   event: 'open' | 'send' | 'receive' | 'close';
+  /** `open`: the socket's address, without query. */
   url?: string;
+  /** `open`: the subprotocol the server selected. */
   protocol?: string;
+  /** `send` / `receive`: the frame, parsed (its text when it was not JSON). */
   frame?: CassetteJson;
+  /** `close`: the close code. */
   code?: number;
 }
 
 /** One webhook delivery the receiver verified, without its signature material. */
 export interface CassetteWebhook {
+  /** Always `webhook`. */
   kind: 'webhook';
+  /** When the receiver verified the delivery (ISO 8601). */
   at: string;
   /** `sns`: a Notification API v1 (SNS) message; `v2`: a v2 notification. */
   scheme: 'sns' | 'v2';

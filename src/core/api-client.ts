@@ -11,6 +11,8 @@ import { APIConnectionTimeoutError } from './error.js';
 import type { Logger, LogLevel } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
 import { type FinalRequest, type QueryValue, type RequestOptions, requestUrl } from './request.js';
+import type { Recorder } from './recorder.js';
+import { recordingTransport } from './record-transport.js';
 import { type Failure, successData } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { settleRefusal } from './settle-refusal.js';
@@ -46,6 +48,8 @@ export interface ClientCoreOptions {
   requestIdHeader: string;
   /** Send the active trace context as `traceparent` on every attempt (core/telemetry). */
   propagateTraceContext: boolean;
+  /** Where this client's exchanges are recorded (the `record` option); absent when not recording. */
+  recorder?: Recorder | undefined;
   /**
    * Refuses a call's own `timeout`, `totalTimeout` or `maxRetries` that the pipeline cannot honour
    * (InvalidArgumentError): the client options' rules, which live with them in client/config.ts.
@@ -79,11 +83,17 @@ export class ClientCore {
    * @internal
    */
   readonly telemetry: ClientTelemetry;
+  /** Where this client's exchanges (its stream's too) are recorded, when it records. @internal */
+  readonly recorder: Recorder | undefined;
 
   constructor(options: ClientCoreOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#apiKey = options.apiKey;
-    this.#transport = options.transport;
+    this.recorder = options.recorder;
+    // Only a recording client has the recording transport: one that does not pays nothing for it.
+    this.#transport = options.recorder
+      ? recordingTransport(options.transport, options.recorder, this.baseUrl)
+      : options.transport;
     this.#options = options;
     this.unknownKeys = new UnknownKeys({
       settleWindowMs: options.settleWindowMs,
@@ -107,6 +117,11 @@ export class ClientCore {
       ...options.defaultHeaders,
       authorization: `Bearer ${options.apiKey}`,
     };
+  }
+
+  /** The transport every attempt goes through (for the SDK's tests). @internal */
+  get transport(): Transport {
+    return this.#transport;
   }
 
   /** The logger the client writes to: the `logger` option filtered by `logLevel`, secrets redacted. */
@@ -270,6 +285,7 @@ export class ClientCore {
           body,
           Math.min(timeout, remaining, MAX_TIMER_MS),
           timeout < remaining,
+          attempt,
         );
         call.attemptEnded(outcome);
         if ('raw' in outcome) {

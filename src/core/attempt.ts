@@ -85,6 +85,7 @@ export async function attemptOnce(
   body: string | undefined,
   limitMs: number,
   limitIsPerAttempt: boolean,
+  attempt: number,
 ): Promise<{ raw: RawResponse } | Failure> {
   let response: TransportResponse | undefined;
   try {
@@ -95,6 +96,7 @@ export async function attemptOnce(
       body,
       signal: req.signal,
       timeoutMs: limitMs,
+      attempt,
     });
     const text = await response.text();
     return successOf(response, text) ?? failureOf(response, text, ctx.secrets, ctx.retry);

@@ -12,6 +12,8 @@ export interface TransportRequest {
   signal: AbortSignal | undefined;
   /** Time limit of this attempt, body included; exceeding it rejects with TransportTimeoutError. */
   timeoutMs: number;
+  /** Which attempt of its call this is: 1, then 2 for the first retry... (what a recording writes). */
+  attempt?: number;
 }
 
 export interface TransportResponse {

@@ -126,6 +126,7 @@ export class Stream {
         ticket: () => this.ticket(),
         listOrders: (query) => this.orderPages(query),
         logger: this.#client.logger,
+        recorder: this.#client.recorder,
       },
       options,
     );

@@ -1,5 +1,6 @@
 import type { Channel } from '../contract/ws-protocol.js';
 import type { Logger } from '../core/logger.js';
+import type { Recorder } from '../core/recorder.js';
 import type { AccountEvent, MarketEvent } from './events.js';
 import type { OrderPage, OrderQuery } from './order-reads.js';
 import type { OverflowPolicy } from './queue.js';
@@ -31,6 +32,8 @@ export interface StreamHost {
    */
   listOrders(query: OrderQuery): AsyncIterable<OrderPage>;
   logger?: Logger;
+  /** Where the owner's exchanges are recorded (its `record` option): each socket's too. */
+  recorder?: Recorder | undefined;
 }
 
 /** The stream's reconnect schedule; unset fields keep the defaults (src/contract/retry-policy.ts). */

@@ -5,6 +5,7 @@ import { ConfigurationError } from '../core/error.js';
 import type { Logger } from '../core/logger.js';
 import type { StateChange, StreamHost, StreamOptions, StreamState } from './api.js';
 import { StreamGaveUpError } from './errors.js';
+import { recordingSocket } from './record-socket.js';
 import {
   openSocket,
   SOCKET_CLOSED,
@@ -222,6 +223,7 @@ export class Session {
       ws.terminate();
       return;
     }
+    if (this.host.recorder) ws = recordingSocket(ws, this.host.recorder, url);
     this.#ws = ws;
     ws.on('open', () => this.onOpen(ws));
     ws.on('message', (data: SocketData) => this.onMessage(ws, data));

@@ -9,6 +9,7 @@ import type {
 } from './sns-message.js';
 import { createSnsVerifier, type SnsVerifierOptions } from './sns-verifier.js';
 import type { V2Notification } from './v2-notification.js';
+import { deliveryRecorder } from './record.js';
 import { createV2Verifier, type V2VerifierOptions } from './v2-verifier.js';
 
 /** A verified delivery handed to `onNotification`. */
@@ -53,6 +54,11 @@ export interface WebhookReceiverOptions {
   onError?: (error: WebhookError, context: { status: number }) => void;
   /** Largest body accepted, in bytes (default 1 MiB; SNS messages are at most 256 KiB). */
   maxBodyBytes?: number;
+  /**
+   * Append every verified delivery to this cassette file (docs/CASSETTES.md), without its signature
+   * material; a client's `record` may share the file. Node only. Default: MATCH_VENUE_RECORD, else off.
+   */
+  record?: string;
 }
 
 /** A framework-neutral delivery: what the adapters extract from their request objects. */
@@ -176,6 +182,7 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   const sns = snsOptions ? createSnsVerifier(snsOptions) : undefined;
   const v2 = options.v2 ? createV2Verifier(options.v2) : undefined;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
+  const record = deliveryRecorder(options.record, options.v2?.apiKey ? [options.v2.apiKey] : []);
 
   function report(error: WebhookError, status: number): void {
     try {
@@ -188,11 +195,13 @@ export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookR
   async function dispatch(delivery: WebhookDelivery): Promise<void> {
     if (v2 && (getHeader(delivery.headers, v2.signatureHeader) !== undefined || !sns)) {
       const { keyId, notification } = await v2.verify({ headers: delivery.headers, body: delivery.body });
+      record?.('v2', notification, keyId);
       await runHandler(() => options.onNotification({ version: 2, keyId, notification }));
       return;
     }
     if (!sns || !snsOptions) return;
     const message = await sns.verify(delivery.body);
+    record?.('sns', message);
     if (message.Type === 'Notification') {
       await runHandler(() => options.onNotification({ version: 1, notification: message }));
     } else if (message.Type === 'SubscriptionConfirmation') {

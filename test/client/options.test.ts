@@ -23,6 +23,7 @@ const VARS = [
   'MATCH_VENUE_WS_SUBPROTOCOL',
   'MATCH_VENUE_ENV',
   'MATCH_VENUE_LOG_LEVEL',
+  'MATCH_VENUE_RECORD',
 ] as const;
 // Each test starts without the variables; vitest puts back what was there.
 beforeEach(() => {
@@ -56,7 +57,9 @@ describe('client option defaults', () => {
       maxUnknownKeys: d.maxUnknownKeys,
       requestIdHeader: d.requestIdHeader,
       propagateTraceContext: d.propagateTraceContext,
+      record: d.record,
     });
+    expect(d.record).toBeUndefined();
     expect(resolveOptions({ apiKey: KEY, baseUrl: BASE, logger: console }).logLevel).toBe(
       d.logLevel.withLogger,
     );
@@ -113,7 +116,7 @@ describe('client option defaults', () => {
 
   it('no other module of the client or the pipeline falls back to a default of its own', () => {
     const names =
-      'timeout|totalTimeout|maxRetries|retry|logLevel|validateResponses|settleWindowMs|maxUnknownKeys|requestIdHeader|propagateTraceContext';
+      'timeout|totalTimeout|maxRetries|retry|logLevel|validateResponses|settleWindowMs|maxUnknownKeys|requestIdHeader|propagateTraceContext|record';
     // `options.timeout ?? 30_000`, `opts.validateResponses !== false`: what a second home looks like.
     const fallback = new RegExp(`\\b(options|opts|input|config)\\.(${names})\\s*(\\?\\?|!==|===)`);
     const offenders: string[] = [];
@@ -145,6 +148,7 @@ describe('client option checks', () => {
     [{ baseUrl: 'https://venue.example/v1' }, /^baseUrl must not end in \/v1/],
     [{ wsUrl: 'ws://venue.example' }, /^wsUrl must use wss:\/\//],
     [{ wsSubprotocol: 'ticket.x' }, /^wsSubprotocol must be an HTTP token/],
+    [{ record: 5 }, /^MatchVenue options: record must be a file path \(a string\), got number$/],
   ];
   it.each(bad)('refuses %o naming the option and the rule', (extra, message) => {
     const make = () => new MatchVenue({ apiKey: KEY, baseUrl: BASE, ...extra } as MatchVenueOptions);

@@ -33,7 +33,9 @@ export class CassetteError extends MatchVenueError {
 
 /** A cassette, checked: its header and its exchanges in the order they were written. */
 export interface CassetteDocument {
+  /** The header line. */
   header: CassetteHeader;
+  /** Every line after it, in file order. */
   entries: CassetteEntry[];
 }
 

@@ -1,0 +1,104 @@
+import type { CassetteHttp, CassetteJson, CassetteRequest } from '../contract/cassette.js';
+import type { Recorder } from './recorder.js';
+import {
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+  TransportTimeoutError,
+} from './transport.js';
+
+// The transport of a recording client: the client's own transport, with one `http` line written per
+// attempt (docs/CASSETTES.md). The client wraps its transport only when it records, so a client
+// that does not pays nothing here. The line is written when the attempt ends (its body read, or its
+// failure), before the pipeline sees the outcome: a bot that awaits a call and exits has it on disk.
+
+const recording = new WeakSet<Transport>();
+
+/** Whether `transport` is a recording one (for the SDK's tests: a client not recording has none). */
+export function isRecordingTransport(transport: Transport): boolean {
+  return recording.has(transport);
+}
+
+/** JSON text parsed, or undefined when it is not JSON. */
+function parsed(text: string): CassetteJson | undefined {
+  try {
+    return JSON.parse(text) as CassetteJson;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The request as a cassette names it: the path below `baseUrl` without query, the query, the body. */
+function cassetteRequest(req: TransportRequest, baseUrl: string): CassetteRequest {
+  const url = new URL(req.url);
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
+  const path =
+    basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(name);
+    query[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  let body: CassetteJson = null;
+  if (req.body !== undefined && req.body !== '') body = parsed(req.body) ?? req.body;
+  return { method: req.method.toUpperCase(), path, query, body };
+}
+
+/** Why no response came, as the line's `error` says it. */
+function failureText(err: unknown): string {
+  if (err instanceof TransportTimeoutError) return `timeout: ${err.message}`;
+  const error = err instanceof Error ? err : undefined;
+  const name = error?.name ?? 'Error';
+  if (name === 'AbortError') return 'aborted: the caller aborted the request';
+  return `connection: ${name}: ${error?.message ?? String(err)}`;
+}
+
+/** `transport` with every attempt written to `recorder` as an `http` line against `baseUrl`. */
+export function recordingTransport(transport: Transport, recorder: Recorder, baseUrl: string): Transport {
+  const wrapped: Transport = async (req) => {
+    const at = new Date().toISOString();
+    const started = performance.now();
+    const line = (response: CassetteHttp['response'], error?: string): CassetteHttp => ({
+      kind: 'http',
+      at,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      keyId: recorder.keyId,
+      attempt: req.attempt ?? 1,
+      request: cassetteRequest(req, baseUrl),
+      response,
+      ...(error === undefined ? {} : { error }),
+    });
+    let response: TransportResponse;
+    try {
+      response = await transport(req);
+    } catch (err) {
+      recorder.record(line(null, failureText(err)));
+      throw err;
+    }
+    // The pipeline reads the body exactly once; it is read here and handed on, recorded.
+    return {
+      status: response.status,
+      headers: response.headers,
+      text: async () => {
+        let text: string;
+        try {
+          text = await response.text();
+        } catch (err) {
+          recorder.record(line(null, `body: ${failureText(err)}`));
+          throw err;
+        }
+        const json = text === '' ? null : parsed(text);
+        recorder.record(
+          line(
+            json === undefined
+              ? { status: response.status, body: null, text }
+              : { status: response.status, body: json },
+          ),
+        );
+        return text;
+      },
+    };
+  };
+  recording.add(wrapped);
+  return wrapped;
+}
