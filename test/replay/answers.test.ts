@@ -89,6 +89,33 @@ describe('replay: recorded answers by request signature', () => {
     await venue.close();
   });
 
+  it('replays a recorded timeout as no answer until the client gives up, then the retry is answered', async () => {
+    const timedOut = parseCassette(
+      cassetteText(
+        httpLine('burner', { method: 'GET', path: '/v1/match/account' }, null, {
+          error: 'timeout: timed out after 50ms',
+        }),
+        httpLine(
+          'burner',
+          { method: 'GET', path: '/v1/match/account' },
+          { status: 200, body: { data: { id: 'acct_b' } } },
+          { attempt: 2 },
+        ),
+      ),
+    );
+    const venue = await createMockVenue({ cassette: timedOut });
+    const burner = venue.client('burner', {
+      timeout: 50,
+      validateResponses: false,
+      retry: { sleep: async () => {} },
+    });
+    const outcomes: string[] = [];
+    burner.on('response', (e) => outcomes.push(`${e.attempt} ${e.status ?? e.error?.kind}`));
+    expect(await burner.account.retrieve()).toEqual({ id: 'acct_b' });
+    expect(outcomes).toEqual(['1 MV_TIMEOUT', '2 200']);
+    await venue.close();
+  });
+
   it('refuses a request the cassette never saw, naming it and the nearest recorded request', async () => {
     const replay = await createReplay(doc);
     // Same endpoint, another body: the nearest is the recorded place.
