@@ -40,12 +40,18 @@ const doc = parseCassette(
     placeCall,
     wsLine(1, 'burner', 'receive', { frame: event(1, 'order.accepted') }),
     wsLine(1, 'burner', 'receive', { frame: event(2, 'order.updated') }),
-    // The server dropped the socket; the client reconnected (its next call is a ticket).
+    // The server dropped the socket: the stream reconnected and resubscribed from its last seq.
     wsLine(1, 'burner', 'close', { code: 1006 }),
     ticketCall,
     wsLine(2, 'burner', 'open'),
     wsLine(2, 'burner', 'receive', { frame: { type: 'hello', protocol: 'service-match.v1', ts: 't3' } }),
+    wsLine(2, 'burner', 'send', { frame: { op: 'subscribe', channel: 'account', id: 3, since: 2 } }),
+    // The client closed this one (a new stream follows: it subscribes without `since`).
     wsLine(2, 'burner', 'close', { code: 1006 }),
+    ticketCall,
+    wsLine(3, 'burner', 'open'),
+    wsLine(3, 'burner', 'send', { frame: { op: 'subscribe', channel: 'account', id: 1 } }),
+    wsLine(3, 'burner', 'close', { code: 1006 }),
   ),
 );
 
@@ -125,12 +131,16 @@ describe('replay: streams', () => {
     const second = await ticket(replay);
     const socket = connect(url, ['service-match.v1', `ticket.${second}`]);
     expect(await socket.next()).toMatchObject({ type: 'hello', ts: 't3' });
-    // Connection 2's close was the client's own (nothing of the key follows): the replay waits for it.
+    await socket.opened;
+    socket.ws.send(JSON.stringify({ op: 'subscribe', channel: 'account', id: 3, since: 2 }));
+    // Connection 2's close was the client's own (the next stream subscribed afresh): the replay
+    // waits for it, answering pings meanwhile.
     socket.ws.send(JSON.stringify({ op: 'ping', id: 1 }));
     expect(await socket.next()).toMatchObject({ type: 'pong', id: 1 });
     socket.ws.close();
-    await socket.closed;
-    // A third connection was never recorded: open, silent but for pongs.
+    expect(await socket.closed).toBe(1005);
+    await ticket(replay);
+    // A fourth connection was never recorded: open, silent but for pongs.
     const extra = connect(url, ['service-match.v1', `ticket.${await ticket(replay)}`]);
     await extra.opened;
     extra.ws.send(JSON.stringify({ op: 'subscribe', channel: 'account' }));

@@ -54,23 +54,27 @@ function isWrite(entry: CassetteHttp): boolean {
 /**
  * Whether a recorded close was the server's doing. A code other than 1000/1005/1006 can only be
  * the server's (the client's stream ends its sockets with terminate(), seen as 1006 on both
- * sides). For those three the line does not say; the client's own close is taken unless the same
- * key's next exchange is a ticket call, which is how a dropped stream reconnects.
+ * sides). For those three the line does not say; the same key's next connection does: a stream
+ * that lost its socket resubscribes with `since` (the last seq it saw), a stream newly opened never
+ * does. Without such a next connection it was the client's own close.
  */
-function closedByServer(
-  code: number,
-  keyId: string | null,
-  index: number,
-  entries: CassetteDocument['entries'],
-) {
+function closedByServer(close: CassetteWs, index: number, entries: CassetteDocument['entries']): boolean {
+  const code = close.code ?? 1006;
   if (code !== 1000 && code !== 1005 && code !== 1006) return true;
+  let next: number | undefined;
   for (let i = index + 1; i < entries.length; i++) {
-    const next = entries[i];
-    if (next === undefined || next.kind === 'webhook' || next.keyId !== keyId) continue;
-    if (next.kind === 'ws') return false;
-    return next.request.method.toUpperCase() === 'POST' && next.request.path === TICKET_PATH;
+    const line = entries[i];
+    if (line?.kind !== 'ws' || line.keyId !== close.keyId || line.connection === close.connection) continue;
+    next ??= line.connection;
+    if (line.connection !== next) continue;
+    if (line.event === 'send' && isOp(line.frame, 'op', 'subscribe') && hasSince(line.frame)) return true;
+    if (line.event === 'close') return false;
   }
   return false;
+}
+
+function hasSince(frame: CassetteJson | undefined): boolean {
+  return typeof frame === 'object' && frame !== null && !Array.isArray(frame) && frame.since !== undefined;
 }
 
 /** The cassette, indexed for replay. */
@@ -145,9 +149,7 @@ function stepOf(
       return isOp(line.frame, 'type', 'pong')
         ? undefined
         : { kind: 'receive', frame: line.frame ?? null, gate };
-    case 'close': {
-      const code = line.code ?? 1006;
-      return { kind: 'close', code, gate, byServer: closedByServer(code, line.keyId, index, entries) };
-    }
+    case 'close':
+      return { kind: 'close', code: line.code ?? 1006, gate, byServer: closedByServer(line, index, entries) };
   }
 }

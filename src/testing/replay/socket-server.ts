@@ -100,7 +100,9 @@ async function play(ws: WebSocket, connection: RecordedConnection | undefined, d
     }
     if (step.kind === 'close' && !step.byServer) return; // the client closes it, as it did
     if ((await Promise.race([desk.progress.answeredAt(step.gate), gone])) === 'gone' || !open()) return;
-    if (step.kind === 'receive') ws.send(JSON.stringify(step.frame));
+    // A frame that was not JSON was recorded as its text: sent as that text.
+    if (step.kind === 'receive')
+      ws.send(typeof step.frame === 'string' ? step.frame : JSON.stringify(step.frame));
     else if (sendable(step.code)) ws.close(step.code);
     else ws.terminate();
   }
