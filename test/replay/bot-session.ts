@@ -10,18 +10,26 @@ export interface BotClients {
   minter: MatchVenue;
 }
 
+/** Where the session calls its control: the auction must clear; faults may be injected. */
+export type BotStep = 'subscribed' | 'before place' | 'clear';
+
 /**
- * Runs the session. `clear` is called where the auction must clear: the recording clears the mock
- * venue's auction (a control, not an SDK exchange, so not recorded); a replay does nothing, its
- * cassette already holds what followed.
+ * Runs the session. `control` is called at each BotStep: the recording clears the mock venue's
+ * auction there, or injects a fault (controls, not SDK exchanges, so not recorded); a replay does
+ * nothing, its cassette already holds what followed.
  */
-export async function botSession({ burner, minter }: BotClients, clear: () => void): Promise<unknown[]> {
+export async function botSession(
+  { burner, minter }: BotClients,
+  control: (step: BotStep) => void,
+): Promise<unknown[]> {
   const got: unknown[] = [];
   const final: string[] = [];
   const stream = burner.stream.connect();
   try {
     const events = stream.account();
     got.push(['subscribed', await events.ready]);
+    control('subscribed');
+    control('before place');
     const burn = await burner.orders.place({
       orderType: 'BURN',
       amount: usd('1000'),
@@ -51,7 +59,7 @@ export async function botSession({ burner, minter }: BotClients, clear: () => vo
     got.push(['list', (await burner.orders.list({ orderType: 'BURN' })).items]);
     got.push(['get', await burner.orders.retrieve(burn.orderId)]);
     got.push(['cancel', await burner.orders.cancel({ auctionId: spare.auctionId, orderId: spare.orderId })]);
-    clear();
+    control('clear');
     // The burner's account events until its BURN is final, in the order they came.
     for (;;) {
       const next = await events.next();

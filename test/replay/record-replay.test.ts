@@ -21,7 +21,11 @@ beforeAll(async () => {
       burner: mock.client('burner', { record: cassette }),
       minter: mock.client('minter', { record: cassette }),
     };
-    recorded = JSON.stringify(await botSession(clients, () => void mock.clearAuction()));
+    recorded = JSON.stringify(
+      await botSession(clients, (step) => {
+        if (step === 'clear') mock.clearAuction();
+      }),
+    );
   } finally {
     await mock.close();
   }
