@@ -6,8 +6,9 @@
  */
 
 import { HttpResponse, http, type RequestHandler } from 'msw';
-import type { CassetteDocument, Simulator } from '../simulator/index.js';
+import { type CassetteDocument, CassetteError, type Simulator } from '../simulator/index.js';
 import { getMockSimulator } from './mock-mode.js';
+import type { ReplayAnswer } from './replay/answers.js';
 import { createReplay, type Replay, replayInternals } from './replay/replay.js';
 import { UnrecordedRequestError } from './replay/unrecorded.js';
 
@@ -63,7 +64,8 @@ const isReplay = (value: Replay | CassetteDocument | string): value is Replay =>
  * Replay from `createReplay`), offline and in recorded order, for
  * `setupServer(...createCassetteHandlers(cassette, { baseUrl }))`. A request the cassette never
  * saw is answered 500 with the UnrecordedRequestError's message (the request and the nearest
- * recorded one) as the body's `message`, so the client's error shows it; a recorded network
+ * recorded one) as the body's `message`, so the client's error shows it, and so is every request
+ * when the cassette file cannot be used (its CassetteError, naming the line); a recorded network
  * failure is msw's network error. msw does not carry WebSocket streams: to replay those, pass a
  * Replay and give the client its `await replay.wsUrl()` as `wsUrl`.
  */
@@ -72,14 +74,16 @@ export function createCassetteHandlers(
   options: CassetteHandlersOptions = {},
 ): RequestHandler[] {
   const replay = isReplay(cassette) ? Promise.resolve(cassette) : createReplay(cassette);
+  // A cassette that cannot be read fails each request (below), not the process meanwhile.
+  replay.catch(() => undefined);
   const base = options.baseUrl?.replace(/\/+$/, '');
   const basePath = base ? new URL(base).pathname.replace(/\/+$/, '') : '';
   const resolve = async ({ request }: { request: Request }) => {
-    let answer: Awaited<ReturnType<ReturnType<typeof replayInternals>['answer']>>;
+    let answer: ReplayAnswer;
     try {
       answer = await replayInternals(await replay).answer(request, basePath);
     } catch (err) {
-      if (!(err instanceof UnrecordedRequestError)) throw err;
+      if (!(err instanceof UnrecordedRequestError || err instanceof CassetteError)) throw err;
       return HttpResponse.json({ code: -1, message: err.message, kind: err.kind }, { status: 500 });
     }
     if ('response' in answer) return answer.response;

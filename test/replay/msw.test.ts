@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { APIConnectionError, isApiError, MatchVenue } from 'match-venue';
 import { createCassetteHandlers } from 'match-venue/msw';
 import { parseCassette, SEEDED } from 'match-venue/simulator';
@@ -63,5 +66,16 @@ describe('msw handlers from a cassette', () => {
         'the nearest recorded is GET /v1/match/orders/00000000-0000-4000-8000-000000000001 (key burner, body none)',
     );
     expect(err).not.toBeInstanceOf(APIConnectionError);
+  });
+
+  it('answer every request with the CassetteError of a file that cannot be used, naming the line', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'mv-msw-replay-')), 'cut.ndjson');
+    writeFileSync(file, `${cassetteText()}{"kind":"http","at":`);
+    const base = 'https://venue.msw-cut.test';
+    server.use(...createCassetteHandlers(file, { baseUrl: base }));
+    const venue = new MatchVenue({ apiKey: SEEDED.burner.apiKey, baseUrl: base, maxRetries: 0 });
+    const err = await venue.account.retrieve().catch((e: unknown) => e);
+    expect(isApiError(err) && err.status).toBe(500);
+    expect((err as Error).message).toContain(`${file}, line 2: is not complete JSON: the line was cut short`);
   });
 });
