@@ -9,7 +9,11 @@
  * drift between rounds is larger than the effect measured, and pairing within a round cancels it.
  *   npx tsx bench/rest.ts            (the source, through tsx)
  *   npx tsx bench/rest.ts --dist     (the built package in dist/, what users run; `npm run build` first)
+ *   npx tsx bench/rest.ts --record   (adds a client with `record` on, writing to a temporary cassette)
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as Sdk from 'match-venue';
 import type * as SimulatorEntry from 'match-venue/simulator';
@@ -27,10 +31,17 @@ export interface RestBenchOptions {
   concurrency?: readonly number[];
   /** Measure the built package (dist/) instead of the source. Default false. */
   dist?: boolean;
+  /** Also measure a client recording to a cassette (docs/CASSETTES.md). Default false. */
+  record?: boolean;
 }
 
 export interface RestBenchRow {
-  variant: 'undici.request' | 'fetch' | 'match-venue' | 'match-venue (validateResponses: false)';
+  variant:
+    | 'undici.request'
+    | 'fetch'
+    | 'match-venue'
+    | 'match-venue (validateResponses: false)'
+    | 'match-venue (record)';
   concurrency: number;
   requests: number;
   requestsPerSecond: number;
@@ -58,10 +69,11 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
   const build = options.dist ? 'dist' : 'source';
   const { sdk, simulator } = await load(options.dist ?? false);
   const rig = await openRestRig(sdk, simulator);
+  const cassetteDir = options.record ? mkdtempSync(join(tmpdir(), 'mv-bench-record-')) : undefined;
   try {
     const venue = rig.client(sdk);
     const trusting = rig.client(sdk, { validateResponses: false });
-    const variants: Record<RestBenchRow['variant'], () => Promise<unknown>> = {
+    const variants: Partial<Record<RestBenchRow['variant'], () => Promise<unknown>>> = {
       'undici.request': rig.undici,
       fetch: async () => {
         const res = await fetch(rig.url, { headers: rig.headers });
@@ -77,16 +89,23 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
         if (!order.orderId) throw new Error('bad response');
       },
     };
+    if (cassetteDir) {
+      const recording = rig.client(sdk, { record: join(cassetteDir, 'bench.ndjson') });
+      variants['match-venue (record)'] = async () => {
+        const order = await recording.orders.retrieve(rig.orderId);
+        if (!order.orderId) throw new Error('bad response');
+      };
+    }
 
     const rows: RestBenchRow[] = [];
     const names = Object.keys(variants) as RestBenchRow['variant'][];
     for (const concurrency of levels) {
-      for (const call of Object.values(variants)) await run(call, warmup, concurrency);
+      for (const name of names) await run(variants[name]!, warmup, concurrency);
       const latencies = new Map<string, number[]>(names.map((n) => [n, []]));
       const times = await pairedRounds(
         names,
         async (name) => {
-          const result = await run(variants[name as RestBenchRow['variant']], total, concurrency);
+          const result = await run(variants[name as RestBenchRow['variant']]!, total, concurrency);
           latencies.get(name)?.push(...result.latencies);
           return result.ms;
         },
@@ -113,6 +132,7 @@ export async function benchRest(options: RestBenchOptions = {}): Promise<RestBen
     return rows;
   } finally {
     await rig.close();
+    if (cassetteDir) rmSync(cassetteDir, { recursive: true, force: true });
   }
 }
 
@@ -200,7 +220,10 @@ export function describeRest(rows: readonly RestBenchRow[]): string[] {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   console.table(benchValidation());
-  const rows = await benchRest({ dist: process.argv.includes('--dist') });
+  const rows = await benchRest({
+    dist: process.argv.includes('--dist'),
+    record: process.argv.includes('--record'),
+  });
   console.table(rows);
   for (const line of describeRest(rows)) console.log(line);
 }

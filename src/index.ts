@@ -46,6 +46,7 @@ export {
   type ResponseHeaders,
   ResponseValidationError,
   type SimulatorErrorKind,
+  type TestingErrorKind,
   type UnknownOutcomeOperation,
   ValidationError,
   type ValidationIssue,

@@ -199,6 +199,22 @@ function parseEnvironment(value: string, source: string): Environment {
   throw new ConfigurationError(`${source} must be one of ${ENVIRONMENTS.join(', ')}; got "${value}".`);
 }
 
+/**
+ * MATCH_VENUE_ENV, or `mock` for MATCH_VENUE_MOCK=1 (the issue's spelling of the same switch; `0`
+ * leaves it off). The two naming different environments is refused rather than one picked.
+ */
+function envEnvironment(): string | undefined {
+  const name = env('MATCH_VENUE_ENV');
+  const mock = env('MATCH_VENUE_MOCK');
+  if (mock === undefined || mock === '0') return name;
+  if (mock !== '1') throw new ConfigurationError(`MATCH_VENUE_MOCK must be 1 or 0; got "${mock}".`);
+  if (name !== undefined && name !== 'mock')
+    throw new ConfigurationError(
+      `MATCH_VENUE_MOCK=1 asks for mock mode but MATCH_VENUE_ENV is "${name}": set only one of them.`,
+    );
+  return 'mock';
+}
+
 const LOG_LEVELS: readonly LogLevelOption[] = ['debug', 'info', 'warn', 'error', 'silent'];
 
 /** MATCH_VENUE_LOG_LEVEL, checked against the levels the logger knows. */
@@ -245,7 +261,7 @@ function resolveConfig(input: ConfigInput): ResolvedConfig {
           : checkedSubprotocol(input.wsSubprotocol, 'wsSubprotocol'),
     };
   }
-  const envName = env('MATCH_VENUE_ENV');
+  const envName = envEnvironment();
   const apiKey = input.apiKey ?? env('MATCH_VENUE_API_KEY');
   // A malformed key fails here, before any request, with an error that never repeats the key.
   const parsed = apiKey === undefined ? undefined : parseApiKey(apiKey);

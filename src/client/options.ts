@@ -31,7 +31,9 @@ export interface MatchVenueOptions {
   wsSubprotocol?: string;
   /**
    * `production`, `sandbox`, or `mock` (an in-process simulator shared by every mock client of the
-   * process; no socket). Default: MATCH_VENUE_ENV, else inferred from the key prefix.
+   * process; no socket; with MATCH_VENUE_MOCK_CASSETTE, a recorded cassette replayed instead).
+   * Default: MATCH_VENUE_ENV (MATCH_VENUE_MOCK=1 is the same as `mock`), else inferred from the key
+   * prefix.
    */
   environment?: Environment;
   /** Per-attempt time limit in ms. Default 30000. */

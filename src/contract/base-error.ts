@@ -64,6 +64,12 @@ export type SimulatorErrorKind =
   | 'SIM_STORE_WRITE_FAILED';
 
 /**
+ * The kinds of the testing layer's errors (`match-venue/testing`): a replay asked a request its
+ * cassette does not hold. docs/ERRORS.md, Testing errors.
+ */
+export type TestingErrorKind = 'MV_REPLAY_UNRECORDED';
+
+/**
  * Every `kind` an error of this package can carry (docs/ERRORS.md has the table), as a literal
  * union so that a misspelt `case` in a `switch (err.kind)` fails to compile. It is a list rather
  * than derived from the classes because the classes live in layers this file may not import (and
@@ -87,7 +93,8 @@ export type MatchVenueErrorKind =
   | 'MV_WAIT_TIMEOUT'
   | 'MV_ORDER_FINAL'
   | WebhookErrorKind
-  | SimulatorErrorKind;
+  | SimulatorErrorKind
+  | TestingErrorKind;
 
 /** The `inspect` function node passes to a custom inspector. */
 type Inspect = (value: unknown, options?: Record<string, unknown>) => string;

@@ -5,7 +5,7 @@
  * the one check of a cassette (and the published `schemas/cassette.schema.json`, drawn from it) is
  * src/simulator/cassette/schema.ts, whose inferred type is pinned to these interfaces by a test.
  */
-import { redactText } from './redact.js';
+import { textRedactor } from './redact.js';
 
 /** The `format` of a cassette's header line. */
 export const CASSETTE_FORMAT = 'match-venue-cassette';
@@ -137,13 +137,16 @@ const SECRET_FIELD =
  * plus the exact `secrets` given (the recording client's key). Ids and amounts are kept.
  */
 export function redactForCassette(value: CassetteJson, secrets: readonly string[] = []): CassetteJson {
-  if (typeof value === 'string') return redactText(value, secrets);
-  if (Array.isArray(value)) return value.map((item) => redactForCassette(item, secrets));
+  return redactWith(value, textRedactor(secrets));
+}
+
+function redactWith(value: CassetteJson, text: (text: string) => string): CassetteJson {
+  if (typeof value === 'string') return text(value);
+  if (Array.isArray(value)) return value.map((item) => redactWith(item, text));
   if (value === null || typeof value !== 'object') return value;
   const out: { [key: string]: CassetteJson } = {};
   for (const [name, item] of Object.entries(value)) {
-    out[name] =
-      SECRET_FIELD.test(name) && item !== null ? CASSETTE_REDACTED : redactForCassette(item, secrets);
+    out[name] = SECRET_FIELD.test(name) && item !== null ? CASSETTE_REDACTED : redactWith(item, text);
   }
   return out;
 }

@@ -8,6 +8,7 @@ export {
   MatchVenueError,
   type MatchVenueErrorKind,
   type SimulatorErrorKind,
+  type TestingErrorKind,
   type WebhookErrorKind,
 } from '../contract/base-error.js';
 

@@ -10,6 +10,7 @@ export {
   MatchVenueError,
   type MatchVenueErrorKind,
   type SimulatorErrorKind,
+  type TestingErrorKind,
   type WebhookErrorKind,
 } from './base-error.js';
 export { OutcomeUnknownError, type UnknownOutcomeOperation } from './outcome-error.js';

@@ -28,10 +28,9 @@ function parsed(text: string): CassetteJson | undefined {
   }
 }
 
-/** The request as a cassette names it: the path below `baseUrl` without query, the query, the body. */
-function cassetteRequest(req: TransportRequest, baseUrl: string): CassetteRequest {
+/** The request as a cassette names it: the path below `basePath` without query, the query, the body. */
+function cassetteRequest(req: TransportRequest, basePath: string): CassetteRequest {
   const url = new URL(req.url);
-  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const path =
     basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
   const query: Record<string, string | string[]> = {};
@@ -55,6 +54,8 @@ function failureText(err: unknown): string {
 
 /** `transport` with every attempt written to `recorder` as an `http` line against `baseUrl`. */
 export function recordingTransport(transport: Transport, recorder: Recorder, baseUrl: string): Transport {
+  // A base URL with a path (`https://host/venue`) names requests below it, like the API's paths.
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   const wrapped: Transport = async (req) => {
     const at = new Date().toISOString();
     const started = performance.now();
@@ -64,7 +65,7 @@ export function recordingTransport(transport: Transport, recorder: Recorder, bas
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       keyId: recorder.keyId,
       attempt: req.attempt ?? 1,
-      request: cassetteRequest(req, baseUrl),
+      request: cassetteRequest(req, basePath),
       response,
       ...(error === undefined ? {} : { error }),
     });

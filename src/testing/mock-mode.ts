@@ -2,6 +2,7 @@
 // `match-venue/testing` and `match-venue/simulator` share the main entry's module and its types.
 import { InvalidArgumentError } from 'match-venue';
 import { createSimulator, loadMarket, loadScenario, type Simulator } from '../simulator/index.js';
+import { createReplay, type Replay } from './replay/replay.js';
 
 // Keyed on globalThis through a registered symbol so that every copy of this module in the process
 // (ESM and CJS builds, test module graphs) reaches the same simulator: mock clients trade together.
@@ -94,11 +95,39 @@ export function getMockWsUrl(): Promise<string> {
   return slot[SHARED_WS];
 }
 
+const SHARED_REPLAY = Symbol.for('match-venue.mock-replay');
+
+type SharedReplaySlot = { [SHARED_REPLAY]?: Map<string, Promise<Replay>> };
+
+/**
+ * The replay behind mock mode while MATCH_VENUE_MOCK_CASSETTE names a cassette file (undefined
+ * without it): one per file for the process, like the shared simulator, so every mock-mode client
+ * reads the same recorded answers in turn. A cassette that cannot be used rejects with its
+ * CassetteError (the file and line), and is read again on the next ask.
+ */
+export function getMockReplay(): Promise<Replay | undefined> {
+  const file = process.env.MATCH_VENUE_MOCK_CASSETTE?.trim();
+  if (!file) return Promise.resolve(undefined);
+  const slot = globalThis as SharedReplaySlot;
+  slot[SHARED_REPLAY] ??= new Map();
+  const replays = slot[SHARED_REPLAY];
+  let replay = replays.get(file);
+  if (!replay) {
+    replay = createReplay(file);
+    replays.set(file, replay);
+    replay.catch(() => replays.delete(file));
+  }
+  return replay;
+}
+
 /**
  * What an `environment: 'mock'` client asks for (it loads this module by the package's own name,
- * `match-venue/testing`): the shared simulator as a web handler, and its WebSocket URL.
+ * `match-venue/testing`): the shared simulator as a web handler, and its WebSocket URL; with
+ * MATCH_VENUE_MOCK_CASSETTE, the cassette's replay instead (no simulator is made).
  */
 export async function mockBinding(): Promise<MockBinding> {
+  const replay = await getMockReplay();
+  if (replay) return { handle: replay.handle, wsUrl: replay.wsUrl };
   const sim = await getMockSimulator();
   return { handle: (request) => sim.handle(request), wsUrl: getMockWsUrl };
 }

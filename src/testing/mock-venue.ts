@@ -1,11 +1,4 @@
-import {
-  ConfigurationError,
-  InvalidArgumentError,
-  MatchVenue,
-  type MatchVenueOptions,
-  type Money,
-  type Stream,
-} from 'match-venue';
+import { InvalidArgumentError, MatchVenue, type Money, type Stream } from 'match-venue';
 import {
   createSimulator,
   type FaultSettings,
@@ -15,6 +8,10 @@ import {
   type Simulator,
   type SimulatorOptions,
 } from '../simulator/index.js';
+import { closedError, HANDLER_WS_URL, type MockClientOptions, trackStreams } from './venue-streams.js';
+
+export type { MockClientOptions } from './venue-streams.js';
+import { createReplayVenue, type ReplayVenue, type ReplayVenueOptions } from './replay-venue.js';
 
 /** Options of {@link createMockVenue}: the simulator's, plus `listen`. */
 export interface MockVenueOptions extends SimulatorOptions {
@@ -26,13 +23,9 @@ export interface MockVenueOptions extends SimulatorOptions {
    * stream: a client's `stream.connect()` starts a loopback listener on first use either way.
    */
   listen?: boolean;
+  /** Not with the simulator's options: `createMockVenue({ cassette })` replays instead. */
+  cassette?: never;
 }
-
-/** Client options a mock client may still set (everything but the identity and transport). */
-export type MockClientOptions = Omit<
-  MatchVenueOptions,
-  'apiKey' | 'environment' | 'handler' | 'fetch' | 'dispatcher'
->;
 
 /** An isolated simulator with clients for its seeded entities; see {@link createMockVenue}. */
 export interface MockVenue {
@@ -65,31 +58,6 @@ export interface MockVenue {
   close(): Promise<void>;
 }
 
-// The key under which a handler tells its client where to stream: src/client/mock-mode.ts
-// (HANDLER_WS_URL) reads it; a registered symbol, so neither side imports the other.
-const HANDLER_WS_URL = Symbol.for('match-venue.handler-ws-url');
-
-const closedError = () =>
-  new ConfigurationError('This mock venue is closed: create another one to stream from it');
-
-/**
- * Keeps the streams `venue` opens in `open` until they close, so that the mock venue's close()
- * can end them: a stream left behind would keep reconnecting to a venue that is gone.
- */
-function trackStreams(venue: MatchVenue, open: Set<Stream.VenueStream>, isClosed: () => boolean): void {
-  const { stream } = venue;
-  const connect = stream.connect.bind(stream);
-  stream.connect = (streamOptions) => {
-    if (isClosed()) throw closedError();
-    const opened = connect(streamOptions);
-    open.add(opened);
-    opened.on('state', ({ state }) => {
-      if (state === 'closed') open.delete(opened);
-    });
-    return opened;
-  };
-}
-
 /**
  * An isolated simulator plus clients for its seeded entities, for tests that want determinism:
  * nothing is shared with other mock venues or with `environment: 'mock'` clients. A manual clock
@@ -117,8 +85,30 @@ function trackStreams(venue: MatchVenue, open: Set<Stream.VenueStream>, isClosed
  * await mock.close();
  * ```
  */
-export async function createMockVenue(options: MockVenueOptions = {}): Promise<MockVenue> {
-  const { listen, ...simOptions } = options;
+export function createMockVenue(options?: MockVenueOptions): Promise<MockVenue>;
+/**
+ * A replay of a recorded cassette instead of a simulator: clients answered from it, offline and
+ * deterministically (see {@link ReplayVenue}). No simulator controls: time and auctions are as
+ * recorded.
+ *
+ * @example
+ * ```ts
+ * const replay = await createMockVenue({ cassette: 'bot.cassette.ndjson' });
+ * const burner = replay.client('burner');
+ * console.log((await burner.orders.list()).items.length);
+ * await replay.close();
+ * ```
+ */
+export function createMockVenue(options: ReplayVenueOptions): Promise<ReplayVenue>;
+export function createMockVenue(
+  options: MockVenueOptions | ReplayVenueOptions = {},
+): Promise<MockVenue | ReplayVenue> {
+  if (options.cassette !== undefined) return createReplayVenue(options as ReplayVenueOptions);
+  return createSimulatorVenue(options as MockVenueOptions);
+}
+
+async function createSimulatorVenue(options: MockVenueOptions): Promise<MockVenue> {
+  const { listen, cassette: _none, ...simOptions } = options;
   const simulator = createSimulator({ clock: 'manual', ...simOptions });
   let server = listen ? await simulator.listen() : undefined;
   let starting = server && Promise.resolve(server);

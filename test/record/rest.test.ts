@@ -133,4 +133,19 @@ describe('record: REST', () => {
     const [line] = httpLines(readBack(file));
     expect(line).toMatchObject({ attempt: 1, response: null, error: expect.stringMatching(/^timeout: /) });
   });
+
+  it('names the path below a base URL that has one, and keeps a body that is not JSON as text', async () => {
+    const file = cassettePath();
+    const venue = new MatchVenue({
+      apiKey: SEEDED.burner.apiKey,
+      baseUrl: 'https://venue.example/match-prefix',
+      record: file,
+      maxRetries: 0,
+      handler: async () => new Response('upstream exploded', { status: 502 }),
+    });
+    await expect(venue.configuration.retrieve()).rejects.toThrow();
+    const [line] = httpLines(readBack(file));
+    expect(line?.request.path).toBe('/v1/configuration');
+    expect(line?.response).toEqual({ status: 502, body: null, text: 'upstream exploded' });
+  });
 });

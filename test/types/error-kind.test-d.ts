@@ -35,6 +35,7 @@ import type {
   StoreUnavailableError,
   StoreWriteError,
 } from 'match-venue/simulator';
+import type { UnrecordedRequestError } from 'match-venue/testing';
 import type { WebhookErrorCode } from 'match-venue/webhooks';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -93,7 +94,9 @@ describe('err.kind', () => {
       | typeof StoreInUseError.kind
       | typeof StoreLayoutError.kind
       | typeof StoreUnavailableError.kind
-      | typeof StoreWriteError.kind;
+      | typeof StoreWriteError.kind
+      // The testing layer's: a replay asked a request its cassette does not hold.
+      | typeof UnrecordedRequestError.kind;
     expectTypeOf<MatchVenueErrorKind>().toEqualTypeOf<ClassKinds>();
     // Each leaf class's static kind is its own literal, not the whole union.
     expectTypeOf<typeof BadRequestError.kind>().toEqualTypeOf<'MV_API_BAD_REQUEST'>();
