@@ -94,4 +94,37 @@ describe('record: the stream', () => {
     expect(opens.map((l) => l.connection).sort()).toEqual([1, 2]);
     expect(opens.map((l) => l.keyId).sort()).toEqual(['burner', 'minter']);
   });
+
+  it('a reconnect is a new connection number, after its own ticket call', async () => {
+    const file = cassettePath();
+    const stream = client('burner', file).stream.connect();
+    expect(await stream.market().ready).toBe(true);
+    const reopened = new Promise<void>((resolve) => {
+      let lost = false;
+      stream.on('state', ({ state }) => {
+        if (state === 'reconnecting') lost = true;
+        if (state === 'open' && lost) resolve();
+      });
+    });
+    sim.setFaults({ killSockets: true });
+    await reopened;
+    await stream.close();
+    const doc = readBack(file);
+    const ws = wsLines(doc);
+    const events = (connection: number) => ws.filter((l) => l.connection === connection).map((l) => l.event);
+    for (const connection of [1, 2]) {
+      expect(events(connection)[0]).toBe('open');
+      expect(events(connection).at(-1)).toBe('close');
+    }
+    expect(new Set(ws.map((l) => l.connection))).toEqual(new Set([1, 2]));
+    // Connection 1 closed before connection 2 opened, and each open followed a ticket call.
+    const order = doc.entries.map((e) =>
+      e.kind === 'ws' ? `${e.connection} ${e.event}` : e.kind === 'http' ? e.request.path : e.kind,
+    );
+    const at = (line: string) => order.indexOf(line);
+    expect(at('1 close')).toBeLessThan(at('2 open'));
+    expect(order.filter((l) => l === '/v1/match/ws/ticket')).toHaveLength(2);
+    expect(order.lastIndexOf('/v1/match/ws/ticket')).toBeLessThan(at('2 open'));
+    expect(order.lastIndexOf('/v1/match/ws/ticket')).toBeGreaterThan(at('1 close'));
+  });
 });

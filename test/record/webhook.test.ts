@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { WebhookError } from 'match-venue/webhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { harness, post, snsSigner, v2Signer } from '../webhooks/receiver-harness.js';
@@ -9,6 +9,7 @@ import { cassettePath, readBack, webhookLines } from './files.js';
 
 afterEach(() => {
   vi.unstubAllEnvs();
+  vi.restoreAllMocks();
 });
 
 describe('record: the webhook receiver', () => {
@@ -63,5 +64,20 @@ describe('record: the webhook receiver', () => {
     const make = () => harness({ record: old });
     expect(make).toThrow(WebhookError);
     expect(make).toThrow(/version 2; this SDK writes cassette version 1/);
+  });
+
+  it('a write that fails is one process warning, and the delivery is still answered 200', async () => {
+    const file = cassettePath();
+    const warn = vi.spyOn(process, 'emitWarning').mockImplementation(() => {});
+    const { receiver, events } = harness({ record: file });
+    rmSync(file);
+    mkdirSync(file);
+    for (const id of ['n1', 'n2']) {
+      const v2 = v2Signer.notification({ notificationType: 'x', notification: { id } });
+      expect((await receiver.fetch(post(v2.body, v2.headers))).status).toBe(200);
+    }
+    expect(events).toHaveLength(2);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(String(warn.mock.calls[0]?.[0])).toMatch(/^match-venue webhooks: recording to .* failed \(EISDIR/);
   });
 });
