@@ -1,23 +1,16 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { ConfigurationError, MatchVenue } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SEEDED } from 'match-venue/simulator';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiClientOf } from '../../src/client/match-venue.js';
 import { isRecordingTransport } from '../../src/core/record-transport.js';
+import { running, useSimulator } from '../client/simulator-client.js';
 import { cassettePath, httpLines, readBack } from './files.js';
 
 // Turning recording on and off, and the file: created with its header, continued when it is a
 // cassette of this version, refused (at construction, naming the file and both versions) when not.
 
-let sim: Simulator;
-let running: RunningSimulator;
-beforeAll(async () => {
-  sim = createSimulator();
-  running = await sim.listen();
-});
-afterAll(async () => {
-  await sim.close();
-});
+useSimulator();
 afterEach(() => {
   vi.unstubAllEnvs();
   vi.restoreAllMocks();

@@ -1,24 +1,14 @@
 import { MatchVenue, NotFoundError, usd } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
+import { SEEDED } from 'match-venue/simulator';
 import { createMockVenue } from 'match-venue/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { running, sim, useSimulator } from '../client/simulator-client.js';
 import { cassettePath, httpLines, readBack } from './files.js';
 
 // `record` on REST: one `http` line per attempt, written before the call's promise resolves (every
 // test reads the file right after awaiting a call), with the exact status and body the venue sent.
 
-let sim: Simulator;
-let running: RunningSimulator;
-beforeAll(async () => {
-  sim = createSimulator();
-  running = await sim.listen();
-});
-afterAll(async () => {
-  await sim.close();
-});
-beforeEach(() => {
-  sim.reset();
-});
+useSimulator();
 
 const burnParams = {
   orderType: 'BURN' as const,

@@ -1,20 +1,13 @@
 import { isEvent, MatchVenue, usd } from 'match-venue';
-import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEEDED } from 'match-venue/simulator';
+import { describe, expect, it } from 'vitest';
+import { running, sim, useSimulator } from '../client/simulator-client.js';
 import { cassettePath, httpLines, readBack, wsLines } from './files.js';
 
 // `record` on the stream: each connection's open (address and selected protocol, never the
 // ticket), every frame both ways in the order they passed, and its close, numbered per file.
 
-let sim: Simulator;
-let running: RunningSimulator;
-beforeAll(async () => {
-  sim = createSimulator();
-  running = await sim.listen();
-});
-afterAll(async () => {
-  await sim.close();
-});
+useSimulator();
 
 const client = (who: 'burner' | 'minter', record: string) =>
   new MatchVenue({ apiKey: SEEDED[who].apiKey, baseUrl: running.url, record });

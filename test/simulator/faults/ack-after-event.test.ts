@@ -1,31 +1,19 @@
-import type { Account } from 'match-venue';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   burnParams,
   clientOf,
   expectExact,
   mintParams,
   mirrorOf,
-  type PresetRig,
   placeOrder,
   startRig,
   auth,
   subscribeAccount,
 } from './preset-rig.js';
 
-let rig: PresetRig | undefined;
-let mirror: Account.AccountMirror | undefined;
-let stream: { close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await mirror?.close();
-  await stream?.close();
-  await rig?.close();
-  [mirror, stream, rig] = [undefined, undefined, undefined];
-});
-
 describe('ack-after-event', () => {
   it("holds a place's 202 until its order.accepted was written: the client reads the event first", async () => {
-    rig = await startRig(['ack-after-event']);
+    const rig = await startRig(['ack-after-event']);
     const raw = await subscribeAccount(rig, 'minter');
     const seen: string[] = [];
     raw.ws.on('message', (data: Buffer) => {
@@ -42,7 +30,7 @@ describe('ack-after-event', () => {
   });
 
   it('answers at once when the entity has no socket to wait for', async () => {
-    rig = await startRig(['ack-after-event']);
+    const rig = await startRig(['ack-after-event']);
     // Without a subscriber there is nothing to precede: the place is not held (and does not hang).
     const id = await placeOrder(rig.url, 'burner', 'BURN');
     const res = await fetch(`${rig.url}/v1/match/orders/${id}`, { headers: auth('burner') });
@@ -50,10 +38,9 @@ describe('ack-after-event', () => {
   });
 
   it('keeps the mirror and waitForOutcome exact when the event comes before the ack', async () => {
-    rig = await startRig(['ack-after-event']);
+    const rig = await startRig(['ack-after-event']);
     const [minter, burner] = [clientOf(rig, 'minter'), clientOf(rig, 'burner')];
     const opened = await mirrorOf(minter);
-    [mirror, stream] = [opened.mirror, opened.stream];
     const ids: string[] = [];
     for (let round = 0; round < 3; round++) {
       const placed = await minter.orders.place(mintParams('100', '4'));

@@ -1,12 +1,10 @@
-import type { Account } from 'match-venue';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   burnParams,
   clientOf,
   expectExact,
   mintParams,
   mirrorOf,
-  type PresetRig,
   placeOrder,
   startRig,
   subscribeAccount,
@@ -14,19 +12,9 @@ import {
   issueTicket,
 } from './preset-rig.js';
 
-let rig: PresetRig | undefined;
-let mirror: Account.AccountMirror | undefined;
-let stream: { close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await mirror?.close();
-  await stream?.close();
-  await rig?.close();
-  [mirror, stream, rig] = [undefined, undefined, undefined];
-});
-
 describe('fill-event-lost', () => {
   it("loses the clear's order.updated of a fill: its seq is consumed, the next event shows the gap", async () => {
-    rig = await startRig(['fill-event-lost']);
+    const rig = await startRig(['fill-event-lost']);
     const raw = await subscribeAccount(rig, 'minter');
     const orderId = await placeOrder(rig.url, 'minter', 'MINT');
     await placeOrder(rig.url, 'burner', 'BURN');
@@ -64,10 +52,9 @@ describe('fill-event-lost', () => {
   });
 
   it('keeps the mirror and waitForOutcome exact: the gap resyncs over REST', async () => {
-    rig = await startRig(['fill-event-lost']);
+    const rig = await startRig(['fill-event-lost']);
     const [minter, burner] = [clientOf(rig, 'minter'), clientOf(rig, 'burner')];
-    const opened = await mirrorOf(minter);
-    [mirror, stream] = [opened.mirror, opened.stream];
+    const { mirror, stream } = await mirrorOf(minter);
     const ids: string[] = [];
     for (let round = 0; round < 3; round++) {
       const placed = await minter.orders.place(mintParams('100', '4'));
@@ -80,7 +67,7 @@ describe('fill-event-lost', () => {
       await expectExact(minter, mirror, ids);
     }
     // Each lost fill was noticed at the next event and read back over REST.
-    expect(opened.stream.stats().resyncs).toBe(3);
+    expect(stream.stats().resyncs).toBe(3);
     expect(rig.sim.checkInvariants()).toEqual([]);
   });
 });

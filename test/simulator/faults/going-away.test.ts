@@ -1,5 +1,4 @@
-import type { Account } from 'match-venue';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   burnParams,
   clientOf,
@@ -7,7 +6,6 @@ import {
   issueTicket,
   mintParams,
   mirrorOf,
-  type PresetRig,
   placeOrder,
   startRig,
   subscribeAccount,
@@ -15,19 +13,9 @@ import {
   upgrade,
 } from './preset-rig.js';
 
-let rig: PresetRig | undefined;
-let mirror: Account.AccountMirror | undefined;
-let stream: { close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await mirror?.close();
-  await stream?.close();
-  await rig?.close();
-  [mirror, stream, rig] = [undefined, undefined, undefined];
-});
-
 describe('going-away', () => {
   it("closes every socket 1001 at an auction's first placement, then refuses the next upgrade once", async () => {
-    rig = await startRig(['going-away']);
+    const rig = await startRig(['going-away']);
     const [minter, burner] = [await subscribeAccount(rig, 'minter'), await subscribeAccount(rig, 'burner')];
     const orderId = await placeOrder(rig.url, 'minter', 'MINT');
     // Every socket goes, the burner's too; the minter read its order.accepted before the close.
@@ -49,10 +37,9 @@ describe('going-away', () => {
   });
 
   it('keeps the mirror and waitForOutcome exact across the close and the refused upgrade', async () => {
-    rig = await startRig(['going-away']);
+    const rig = await startRig(['going-away']);
     const [minter, burner] = [clientOf(rig, 'minter'), clientOf(rig, 'burner')];
     const opened = await mirrorOf(minter);
-    [mirror, stream] = [opened.mirror, opened.stream];
     const ids: string[] = [];
     for (let round = 1; round <= 3; round++) {
       const placed = await minter.orders.place(mintParams('100', '4'));

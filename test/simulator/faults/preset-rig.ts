@@ -1,6 +1,6 @@
 import { MatchVenue } from 'match-venue';
 import { createSimulator, type Simulator, SEEDED } from 'match-venue/simulator';
-import { expect } from 'vitest';
+import { expect, onTestFinished } from 'vitest';
 import { WebSocket } from 'ws';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX } from '../../../src/contract/ws-protocol.js';
 import type { PresetName } from '../../../src/simulator/engine/fault-presets.js';
@@ -29,17 +29,21 @@ export async function startRig(presets: PresetName[], seed = 1): Promise<PresetR
   const sim = createSimulator({ clock: 'manual', seed, faults: { presets } });
   const requests: RequestLogEntry[] = [];
   const running = await sim.listen({ onRequest: (entry) => requests.push(entry) });
-  return {
+  let closed: Promise<void> | undefined;
+  const rig: PresetRig = {
     sim,
     url: running.url,
     wsUrl: running.wsUrl,
     requests,
     upgrades: () => requests.filter((r) => r.kind === 'websocket').map((r) => r.status),
-    close: async () => {
-      await running.close();
-      await sim.close();
+    close: () => {
+      closed ??= running.close().then(() => sim.close());
+      return closed;
     },
   };
+  // Closed after the test whatever it did (a test may close it sooner: closing is once).
+  onTestFinished(() => rig.close());
+  return rig;
 }
 
 /** An SDK client of a seeded entity on the rig; its stream reconnects quickly (real ms). */
@@ -51,6 +55,11 @@ export function clientOf(rig: PresetRig, name: SeededName): MatchVenue {
 export async function mirrorOf(venue: MatchVenue): Promise<{ mirror: AccountMirror; stream: VenueStream }> {
   const stream = venue.stream.connect({ reconnect: { initialDelayMs: 5, maxDelayMs: 20 } });
   const mirror = venue.account.mirror({ stream });
+  // Registered after the rig's, so run before it: the mirror and its stream end, then the server.
+  onTestFinished(async () => {
+    await mirror.close();
+    await stream.close();
+  });
   await mirror.ready;
   return { mirror, stream };
 }

@@ -1,5 +1,4 @@
-import type { Account } from 'match-venue';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   auth,
   burnParams,
@@ -12,16 +11,6 @@ import {
   startRig,
 } from './preset-rig.js';
 
-let rig: PresetRig | undefined;
-let mirror: Account.AccountMirror | undefined;
-let stream: { close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await mirror?.close();
-  await stream?.close();
-  await rig?.close();
-  [mirror, stream, rig] = [undefined, undefined, undefined];
-});
-
 const CYCLE = 10_000;
 const SETTLE = 1_000;
 
@@ -32,7 +21,7 @@ async function statusOf(r: PresetRig, id: string): Promise<string> {
 
 describe('settlement-slow', () => {
   it('settles each auction a whole cycle after its clear, with the next clear, invariants kept', async () => {
-    rig = await startRig(['settlement-slow']);
+    const rig = await startRig(['settlement-slow']);
     const settled: Array<{ auctionId: number; clearedAt: string; settledAt: string }> = [];
     rig.sim.onEvent((e) => {
       if (e.event === 'auction.settled') settled.push(e.data as (typeof settled)[number]);
@@ -65,7 +54,7 @@ describe('settlement-slow', () => {
   });
 
   it('leaves clearAuction() as it is: the control plane settles at once', async () => {
-    rig = await startRig(['settlement-slow']);
+    const rig = await startRig(['settlement-slow']);
     const id = await placeOrder(rig.url, 'minter', 'MINT');
     await placeOrder(rig.url, 'burner', 'BURN');
     rig.sim.clearAuction();
@@ -73,10 +62,9 @@ describe('settlement-slow', () => {
   });
 
   it('keeps the mirror and waitForOutcome exact while settlement lags a cycle', async () => {
-    rig = await startRig(['settlement-slow']);
+    const rig = await startRig(['settlement-slow']);
     const [minter, burner] = [clientOf(rig, 'minter'), clientOf(rig, 'burner')];
     const opened = await mirrorOf(minter);
-    [mirror, stream] = [opened.mirror, opened.stream];
     const ids: string[] = [];
     for (let round = 0; round < 3; round++) {
       const placed = await minter.orders.place(mintParams('100', '4'));

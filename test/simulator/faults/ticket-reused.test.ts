@@ -1,5 +1,4 @@
-import type { Account } from 'match-venue';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ticketReuseAt } from '../../../src/simulator/engine/fault-presets.js';
 import {
   burnParams,
@@ -13,16 +12,6 @@ import {
   until,
   upgrade,
 } from './preset-rig.js';
-
-let rig: PresetRig | undefined;
-let mirror: Account.AccountMirror | undefined;
-let stream: { close(): Promise<void> } | undefined;
-afterEach(async () => {
-  await mirror?.close();
-  await stream?.close();
-  await rig?.close();
-  [mirror, stream, rig] = [undefined, undefined, undefined];
-});
 
 /** Five tickets, each presented at once: the upgrade's status and the ticket. */
 async function fiveTickets(r: PresetRig): Promise<Array<{ ticket: string; status: number; body?: string }>> {
@@ -41,7 +30,7 @@ async function fiveTickets(r: PresetRig): Promise<Array<{ ticket: string; status
 describe('ticket-reused', () => {
   it('answers one ticket request (seeded) with the ticket before, refused 401 as reused', async () => {
     for (const seed of [1, 2, 3]) {
-      rig = await startRig(['ticket-reused'], seed);
+      const rig = await startRig(['ticket-reused'], seed);
       const answers = await fiveTickets(rig);
       const at = ticketReuseAt(seed);
       expect(at).toBeGreaterThanOrEqual(2);
@@ -51,17 +40,15 @@ describe('ticket-reused', () => {
       expect(reused?.ticket).toBe(answers[at - 2]?.ticket);
       expect(reused?.body).toBe(JSON.stringify({ code: 401, message: 'ticket reused' }));
       await rig.close();
-      rig = undefined;
     }
     // Seeded: seeds 1, 2 and 3 reuse at different requests (4, 3, 3), each as its seed draws.
     expect([1, 2, 3].map(ticketReuseAt)).toEqual([4, 3, 3]);
   });
 
   it('keeps the mirror and waitForOutcome exact: the stream asks for a new ticket and connects', async () => {
-    rig = await startRig(['ticket-reused']);
+    const rig = await startRig(['ticket-reused']);
     const [minter, burner] = [clientOf(rig, 'minter'), clientOf(rig, 'burner')];
     const opened = await mirrorOf(minter);
-    [mirror, stream] = [opened.mirror, opened.stream];
     const r = rig;
     const opens = () => r.upgrades().filter((s) => s === 101).length;
     const ids: string[] = [];
