@@ -3,7 +3,7 @@ import { ConfigurationError, MatchVenue } from 'match-venue';
 import { createSimulator, type RunningSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { apiClientOf } from '../../src/client/match-venue.js';
-import { isRecordingTransport } from '../../src/core/record-transport.js';
+import { isRecordingTransport } from '../../src/core/record-load.js';
 import { cassettePath, httpLines, readBack } from './files.js';
 
 // Turning recording on and off, and the file: created with its header, continued when it is a
