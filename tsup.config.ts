@@ -82,7 +82,7 @@ function embedBundledSources(dir: string): void {
 
 /**
  * The CommonJS build loads its own lazy chunks (src/core/lazy-chunk.ts: the account mirror, the
- * waits, the telemetry) with `require`, as runtime-import.ts loads packages:
+ * waits, the telemetry, the recording) with `require`, as runtime-import.ts loads packages:
  * esbuild writes the split CommonJS build as ES modules and rollup keeps their `import()` of a
  * chunk as it is, which a CommonJS module run by Jest's module system cannot call (no dynamic
  * import callback without --experimental-vm-modules), and which would load the chunk outside

@@ -3,7 +3,8 @@
  * 'match-venue'` (esbuild, minified, tree-shaken, split into chunks at every literal `import()`),
  * raw and gzip. The main bundle is what loads at import: the entry chunk and every chunk it imports
  * statically, each compressed on its own as it is served or read. The lazy chunks (the account
- * mirror, the waits, the telemetry of an observed call: loaded on first use) are listed apart.
+ * mirror, the waits, the telemetry of an observed call, the recording: loaded on first use) are
+ * listed apart.
  *
  * The main bundle is also broken down per contributing package. A package's raw share is exact
  * (its bytes in the main bundle's chunks, from esbuild's metafile); its gzip share is what it adds:

@@ -1,12 +1,10 @@
 /**
  * The cassette: what `record` (MATCH_VENUE_RECORD) writes and what replay and `match-venue-sim probe`
  * read. NDJSON, one JSON object per line: a header line first, then one line per exchange, in the
- * order they ended. This module holds the line shapes and the redaction rule every writer applies;
- * the one check of a cassette (and the published `schemas/cassette.schema.json`, drawn from it) is
+ * order they ended. This module holds the line shapes (the redaction rule every writer applies is
+ * cassette-redact.ts's, apart so that a client that does not record never loads it); the one check of a cassette (and the published `schemas/cassette.schema.json`, drawn from it) is
  * src/simulator/cassette/schema.ts, whose inferred type is pinned to these interfaces by a test.
  */
-import { textRedactor } from './redact.js';
-
 /** The `format` of a cassette's header line. */
 export const CASSETTE_FORMAT = 'match-venue-cassette';
 /** The cassette format version this SDK writes and reads. */
@@ -124,32 +122,6 @@ export interface CassetteWebhook {
 
 /** Any line after the header. */
 export type CassetteEntry = CassetteHttp | CassetteWs | CassetteWebhook;
-
-// Field names whose value is a secret wherever they appear in a recorded body or frame: the
-// platform's key and token names (contract/redact.ts's), the ticket, and the signature material
-// of SNS messages and v2 deliveries (the verified message is kept; what proved it is not).
-const SECRET_FIELD =
-  /^(?:authorization|proxy-authorization|ticket|apikey|api_key|x-api-key|secret|password|token|signature|signingcerturl|signatureversion|x-circle-signature)$/i;
-
-/**
- * `value` with every secret replaced by `[redacted]`: fields named as secrets (at any depth), and
- * in every string the API keys, bearer credentials, tickets and JWTs that contract/redact.ts finds,
- * plus the exact `secrets` given (the recording client's key). Ids and amounts are kept.
- */
-export function redactForCassette(value: CassetteJson, secrets: readonly string[] = []): CassetteJson {
-  return redactWith(value, textRedactor(secrets));
-}
-
-function redactWith(value: CassetteJson, text: (text: string) => string): CassetteJson {
-  if (typeof value === 'string') return text(value);
-  if (Array.isArray(value)) return value.map((item) => redactWith(item, text));
-  if (value === null || typeof value !== 'object') return value;
-  const out: { [key: string]: CassetteJson } = {};
-  for (const [name, item] of Object.entries(value)) {
-    out[name] = SECRET_FIELD.test(name) && item !== null ? CASSETTE_REDACTED : redactWith(item, text);
-  }
-  return out;
-}
 
 /** The header line a new cassette starts with. */
 export function cassetteHeader(sdk: string, now: Date): CassetteHeader {

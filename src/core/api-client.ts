@@ -11,8 +11,8 @@ import { APIConnectionTimeoutError } from './error.js';
 import type { Logger, LogLevel } from './logger.js';
 import { Page, PagePromise, type PaginationInfo } from './pagination.js';
 import { type FinalRequest, type QueryValue, type RequestOptions, requestUrl } from './request.js';
+import { recordingOnFirstUse } from './record-load.js';
 import type { Recorder } from './recorder.js';
-import { recordingTransport } from './record-transport.js';
 import { type Failure, successData } from './response.js';
 import { backoffDelay, type RetrySettings } from './retry.js';
 import { settleRefusal } from './settle-refusal.js';
@@ -90,9 +90,10 @@ export class ClientCore {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#apiKey = options.apiKey;
     this.recorder = options.recorder;
-    // Only a recording client has the recording transport: one that does not pays nothing for it.
+    // Only a recording client has the recording transport (loaded by its first attempt): one that
+    // does not pays nothing for it.
     this.#transport = options.recorder
-      ? recordingTransport(options.transport, options.recorder, this.baseUrl)
+      ? recordingOnFirstUse(options.transport, options.recorder, this.baseUrl)
       : options.transport;
     this.#options = options;
     this.unknownKeys = new UnknownKeys({

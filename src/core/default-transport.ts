@@ -50,18 +50,25 @@ export function defaultTransport(): Transport {
 }
 
 /**
- * A transport resolved on first use (undici, mock mode's simulator). Once resolved, a request costs
- * one call: no promise hop for the load.
+ * A transport resolved on first use (undici, mock mode's simulator, a recording client's). Once
+ * resolved, a request costs one call: no promise hop for the load. A load that fails fails the
+ * requests waiting on it, and the next request loads again.
  */
 export function lazyTransport(load: () => Promise<Transport>): Transport {
   let loaded: Transport | undefined;
   let loading: Promise<Transport> | undefined;
   return (req) => {
     if (loaded) return loaded(req);
-    loading ??= load().then((transport) => {
-      loaded = transport;
-      return transport;
-    });
+    loading ??= load().then(
+      (transport) => {
+        loaded = transport;
+        return transport;
+      },
+      (err: unknown) => {
+        loading = undefined;
+        throw err;
+      },
+    );
     return loading.then((transport) => transport(req));
   };
 }

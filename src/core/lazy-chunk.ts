@@ -1,7 +1,7 @@
 import { ConfigurationError } from './error.js';
 
 // The SDK's own code that loads on first use (the account mirror, the waits, the telemetry of an
-// observed call): each feature has one loader, made here from a literal `import('./x.js')`, which
+// observed call, the recording): each feature has one loader, made here from a literal `import('./x.js')`, which
 // bundlers follow and split into a chunk of its own, so a bot that never uses the feature never
 // loads it. (Packages the bundle must not carry go through runtime-import.ts instead.)
 

@@ -1,4 +1,5 @@
 import type { CassetteHttp, CassetteJson, CassetteRequest } from '../contract/cassette.js';
+import { recordEntry } from './record-entry.js';
 import type { Recorder } from './recorder.js';
 import {
   type Transport,
@@ -8,16 +9,10 @@ import {
 } from './transport.js';
 
 // The transport of a recording client: the client's own transport, with one `http` line written per
-// attempt (docs/CASSETTES.md). The client wraps its transport only when it records, so a client
-// that does not pays nothing here. The line is written when the attempt ends (its body read, or its
-// failure), before the pipeline sees the outcome: a bot that awaits a call and exits has it on disk.
-
-const recording = new WeakSet<Transport>();
-
-/** Whether `transport` is a recording one (for the SDK's tests: a client not recording has none). */
-export function isRecordingTransport(transport: Transport): boolean {
-  return recording.has(transport);
-}
+// attempt (docs/CASSETTES.md). A lazy chunk: a recording client loads it before its first attempt
+// (record-load.ts), so a client that does not record never loads it. The line is written when the
+// attempt ends (its body read, or its failure), before the pipeline sees the outcome: a bot that
+// awaits a call and exits has it on disk.
 
 /** JSON text parsed, or undefined when it is not JSON. */
 function parsed(text: string): CassetteJson | undefined {
@@ -56,7 +51,7 @@ function failureText(err: unknown): string {
 export function recordingTransport(transport: Transport, recorder: Recorder, baseUrl: string): Transport {
   // A base URL with a path (`https://host/venue`) names requests below it, like the API's paths.
   const basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
-  const wrapped: Transport = async (req) => {
+  return async (req) => {
     const at = new Date().toISOString();
     const started = performance.now();
     const line = (response: CassetteHttp['response'], error?: string): CassetteHttp => ({
@@ -73,7 +68,7 @@ export function recordingTransport(transport: Transport, recorder: Recorder, bas
     try {
       response = await transport(req);
     } catch (err) {
-      recorder.record(line(null, failureText(err)));
+      recordEntry(recorder, line(null, failureText(err)));
       throw err;
     }
     // The pipeline reads the body exactly once; it is read here and handed on, recorded.
@@ -85,11 +80,12 @@ export function recordingTransport(transport: Transport, recorder: Recorder, bas
         try {
           text = await response.text();
         } catch (err) {
-          recorder.record(line(null, `body: ${failureText(err)}`));
+          recordEntry(recorder, line(null, `body: ${failureText(err)}`));
           throw err;
         }
         const json = text === '' ? null : parsed(text);
-        recorder.record(
+        recordEntry(
+          recorder,
           line(
             json === undefined
               ? { status: response.status, body: null, text }
@@ -100,6 +96,4 @@ export function recordingTransport(transport: Transport, recorder: Recorder, bas
       },
     };
   };
-  recording.add(wrapped);
-  return wrapped;
 }

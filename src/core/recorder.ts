@@ -1,12 +1,12 @@
 import { readApiKey } from '../contract/api-key.js';
-import { type CassetteEntry, type CassetteJson, redactForCassette } from '../contract/cassette.js';
-import { redactText } from '../contract/redact.js';
 import { type CassetteWriter, cassetteWriter } from './cassette-file.js';
 
-// What `record` (MATCH_VENUE_RECORD) gives each client and webhook receiver: its key's id, and one
-// call that redacts a line and appends it to the shared cassette file (core/cassette-file.ts). Made
-// only when recording: a client that does not record holds no recorder, and nothing of the pipeline
-// or the stream checks for one per exchange.
+// What `record` (MATCH_VENUE_RECORD) gives each client and webhook receiver: its key's id, and the
+// shared cassette file (core/cassette-file.ts) its lines are appended to. Made only when recording:
+// a client that does not record holds no recorder, and nothing of the pipeline or the stream checks
+// for one per exchange. Only what must refuse a bad file at construction is here, in the main
+// bundle; the writing of lines (their redaction: record-entry.ts) and the transport and socket that
+// write them load with a recording client's first call (record-load.ts, stream/load.ts).
 
 /** How a recorder reports. */
 export interface RecorderOptions {
@@ -28,15 +28,18 @@ export function keyIdOf(apiKey: string | undefined): string | null {
 export class Recorder {
   /** The id part of the recording client's API key, written on its REST and WebSocket lines. */
   readonly keyId: string | null;
+  /** Exact secrets every line is cleared of (record-entry.ts redacts with them). */
+  readonly secrets: readonly string[];
   readonly #writer: CassetteWriter;
-  readonly #options: RecorderOptions;
+  readonly #warn: (message: string) => void;
   #failed = false;
 
   /** Opens (or joins) the cassette `file`; throws `options.refuse(...)` when it cannot be used. */
   constructor(file: string, keyId: string | null, options: RecorderOptions) {
     this.#writer = cassetteWriter(file, options.refuse);
     this.keyId = keyId;
-    this.#options = options;
+    this.secrets = options.secrets;
+    this.#warn = options.warn;
   }
 
   /** The next WebSocket connection number of the file (unique across its recorders). */
@@ -44,21 +47,20 @@ export class Recorder {
     return this.#writer.nextConnection();
   }
 
+  /** Appends one line, already redacted. Throws what the file system throws. */
+  append(line: string): void {
+    this.#writer.append(line);
+  }
+
   /**
-   * Redacts `entry` and appends it. Never throws: a failed write is reported once and the exchange
-   * it records goes on (recording must not break the bot it watches).
+   * Reports that a line could not be written (`reason` already redacted), the first time only: the
+   * exchange it records goes on, and later failures are silent.
    */
-  record(entry: CassetteEntry): void {
-    try {
-      const redacted = redactForCassette(entry as unknown as CassetteJson, this.#options.secrets);
-      this.#writer.append(JSON.stringify(redacted));
-    } catch (err) {
-      if (this.#failed) return;
-      this.#failed = true;
-      const reason = redactText(err instanceof Error ? err.message : String(err), this.#options.secrets);
-      this.#options.warn(
-        `recording to ${this.#writer.file} failed (${reason}); the calls go on, later write failures are not reported`,
-      );
-    }
+  failed(reason: string): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    this.#warn(
+      `recording to ${this.#writer.file} failed (${reason}); the calls go on, later write failures are not reported`,
+    );
   }
 }

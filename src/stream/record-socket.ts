@@ -1,10 +1,11 @@
 import type { CassetteJson, CassetteWs } from '../contract/cassette.js';
+import { recordEntry } from '../core/record-entry.js';
 import type { Recorder } from '../core/recorder.js';
 import type { SocketData, StreamSocket } from './socket-factory.js';
 
 // The socket of a recording client's stream (docs/CASSETTES.md): the session's socket, with one `ws`
 // line for its opening, every frame each way and its close. The session wraps a socket only when
-// its client records. The ticket travels in the handshake's protocol list, which is never written:
+// its client records, and loads this chunk before it opens one (load.ts). The ticket travels in the handshake's protocol list, which is never written:
 // the `open` line names the protocol the server selected.
 
 /** A frame's text parsed, or the text itself when it is not JSON. */
@@ -29,7 +30,7 @@ function withoutQuery(url: string): string {
 export function recordingSocket(socket: StreamSocket, recorder: Recorder, url: string): StreamSocket {
   const connection = recorder.nextConnection();
   const line = (event: CassetteWs['event'], fields: Partial<CassetteWs> = {}): void =>
-    recorder.record({
+    recordEntry(recorder, {
       kind: 'ws',
       at: new Date().toISOString(),
       connection,

@@ -5,7 +5,7 @@ import { ConfigurationError } from '../core/error.js';
 import type { Logger } from '../core/logger.js';
 import type { StateChange, StreamHost, StreamOptions, StreamState } from './api.js';
 import { StreamGaveUpError } from './errors.js';
-import { recordingSocket } from './record-socket.js';
+import { socketRecorder } from './load.js';
 import {
   openSocket,
   SOCKET_CLOSED,
@@ -209,12 +209,14 @@ export class Session {
     if (this.stopped) return;
     let ws: StreamSocket;
     try {
+      // A recording client's socket is wrapped as it is made, its code loaded first (load.ts).
+      const record = this.host.recorder && (await socketRecorder(this.host.recorder));
       ws = await openSocket(url, [this.protocol, `${TICKET_PROTOCOL_PREFIX}${ticket}`], {
         handshakeTimeoutMs: this.opts.connectTimeoutMs ?? 10_000,
       });
+      if (record && !this.stopped) ws = record(ws, url);
     } catch (err) {
-      // No WebSocket client on this runtime, or one refusing the URL or subprotocols: retrying
-      // cannot help.
+      // No WebSocket client here, one refusing the URL or subprotocols, or no recording code: final.
       if (!(err instanceof ConfigurationError)) throw err;
       this.hooks.failed(err);
       return;
@@ -223,7 +225,6 @@ export class Session {
       ws.terminate();
       return;
     }
-    if (this.host.recorder) ws = recordingSocket(ws, this.host.recorder, url);
     this.#ws = ws;
     ws.on('open', () => this.onOpen(ws));
     ws.on('message', (data: SocketData) => this.onMessage(ws, data));

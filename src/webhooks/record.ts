@@ -1,4 +1,5 @@
 import type { CassetteJson } from '../contract/cassette.js';
+import { recordEntry } from '../core/record-entry.js';
 import { Recorder } from '../core/recorder.js';
 import { WebhookError } from './errors.js';
 
@@ -52,7 +53,7 @@ export function deliveryRecorder(
     refuse: (message) => new WebhookError('WEBHOOK_CONFIG_INVALID', `createWebhookReceiver: ${message}`),
   });
   return (scheme, message, keyId) =>
-    recorder.record({
+    recordEntry(recorder, {
       kind: 'webhook',
       at: new Date().toISOString(),
       scheme,

@@ -1,7 +1,7 @@
 // What `import 'match-venue'` loads, and what the first request adds: the packages a child process
 // has loaded from node_modules at each point (ES modules through a module hook, CommonJS through
 // require.cache), and the SDK's own code that loads on first use (the account mirror, the waits,
-// the telemetry of an observed call: src/core/lazy-chunk.ts). The source is checked through tsx;
+// the telemetry of an observed call, the recording: src/core/lazy-chunk.ts). The source is checked through tsx;
 // the built package (dist/, ESM and CommonJS) when it has been built (`npm test` builds first).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,16 +32,18 @@ export async function load(url, context, next) {
 interface Loaded {
   packages: string[];
   /**
-   * Of `account-mirror`, `order-outcome` (the waits), `observed-call` (telemetry) and `otel-bridge`
-   * (OpenTelemetry, with a provider registered only: never here), those loaded.
+   * Of `account-mirror`, `order-outcome` (the waits), `observed-call` (telemetry), `otel-bridge`
+   * (OpenTelemetry, with a provider registered only: never here), `record-transport` and
+   * `record-socket` (the recording), those loaded.
    */
   features: string[];
 }
 
 // The modules each lazy feature starts from (src/state/load.ts, src/core/telemetry/load.ts and
-// otel.ts): the source file, or the dist/ chunk named after it (`account-mirror-<hash>.js`).
+// otel.ts, src/core/record-load.ts, src/stream/load.ts): the source file, or the dist/ chunk named
+// after it (`account-mirror-<hash>.js`).
 const FEATURE =
-  /\/(?:src\/(?:state|core\/telemetry)|dist)\/(account-mirror|order-outcome|observed-call|otel-bridge)[-.]/;
+  /\/(?:src\/(?:state|core\/telemetry|core|stream)|dist)\/(account-mirror|order-outcome|observed-call|otel-bridge|record-transport|record-socket)[-.]/;
 
 /** What was loaded at the end of each phase of `steps` (phases end at `mark()`; the first at import). */
 function phases(entry: string, format: 'esm' | 'cjs', viaTsx: boolean, steps: string): Loaded[] {
@@ -145,6 +147,34 @@ describe.each(cases)('$name', ({ entry, format, viaTsx }) => {
         ['observed-call', 'order-outcome'],
         ['account-mirror', 'observed-call', 'order-outcome'],
       ]);
+    },
+    30_000,
+  );
+
+  it.skipIf(!existsSync(entry))(
+    "loads the recording on a recording client's first call: not at import, nor for a client that does not record, nor at construction",
+    () => {
+      const file = join(work, `rec-${Math.random().toString(36).slice(2)}.ndjson`);
+      // The recording client's file is checked (and started) at construction; its first attempt
+      // waits for the recording transport and is written before the call settles.
+      const steps = `
+  await expectFailure(venue.account.retrieve(), 'APIConnectionError');
+  mark();
+  const recording = new MatchVenue({
+    apiKey: 'TEST_API_KEY:lazy:load', baseUrl: 'http://127.0.0.1:9', maxRetries: 0, record: ${JSON.stringify(file)},
+  });
+  mark();
+  await expectFailure(recording.account.retrieve(), 'APIConnectionError');
+  mark();`;
+      const loaded = phases(entry, format, viaTsx, steps).map((p) => p.features);
+      expect(loaded).toEqual([[], [], [], ['record-transport']]);
+      const lines = readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line));
+      expect(lines.map((line) => line.kind)).toEqual(['cassette', 'http']);
+      expect(lines[1]).toMatchObject({ keyId: 'lazy', attempt: 1, response: null });
+      expect(lines[1].error).toMatch(/^connection: /);
     },
     30_000,
   );

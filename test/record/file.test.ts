@@ -3,7 +3,7 @@ import { ConfigurationError, MatchVenue } from 'match-venue';
 import { SEEDED } from 'match-venue/simulator';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { apiClientOf } from '../../src/client/match-venue.js';
-import { isRecordingTransport } from '../../src/core/record-transport.js';
+import { isRecordingTransport } from '../../src/core/record-load.js';
 import { running, useSimulator } from '../client/simulator-client.js';
 import { cassettePath, httpLines, readBack } from './files.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redactForCassette } from '../../src/contract/cassette.js';
+import { redactForCassette } from '../../src/contract/cassette-redact.js';
 
 // The rule every cassette line passes through: each kind of secret in any string at any depth, and
 // fields named as secrets; ids, amounts and ordinary text untouched.

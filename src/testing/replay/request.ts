@@ -5,12 +5,8 @@
  * field then matches the live value it stands for, and a description never shows a secret.
  */
 import { readApiKey } from '../../contract/api-key.js';
-import {
-  type CassetteJson,
-  type CassetteRequest,
-  redactForCassette,
-  requestSignature,
-} from '../../contract/cassette.js';
+import { type CassetteJson, type CassetteRequest, requestSignature } from '../../contract/cassette.js';
+import { redactForCassette } from '../../contract/cassette-redact.js';
 
 /** A request as a replay matches it. */
 export interface LiveRequest {

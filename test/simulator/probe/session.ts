@@ -1,5 +1,6 @@
 import { once } from 'node:events';
-import { type CassetteJson, cassetteHeader, redactForCassette } from '../../../src/contract/cassette.js';
+import { type CassetteJson, cassetteHeader } from '../../../src/contract/cassette.js';
+import { redactForCassette } from '../../../src/contract/cassette-redact.js';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX } from '../../../src/contract/ws-protocol.js';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { WebSocket } from 'ws';
