@@ -16,6 +16,10 @@ describe('the source', () => {
     // Certificate and key parsing: WEBHOOK_CERT_INVALID carries it as `cause`; p256.ts answers a
     // key problem instead.
     'webhooks/der-reader.ts': /class DerReadError extends Error/,
+    // A recorded lost connection replayed as fetch fails (TypeError, its cause's code): the
+    // pipeline wraps it in APIConnectionError exactly as it wraps the real one.
+    'testing/replay/answers.ts':
+      /throw new TypeError\('fetch failed', \{|cause: Object\.assign\(new Error\(answer\.error\)/,
   };
   /**
    * Server side only: the socket codec (shared through src/contract/) refusing to encode money that

@@ -4,6 +4,7 @@
  * What mock mode with MATCH_VENUE_MOCK_CASSETTE, `createMockVenue({ cassette })` and
  * `createCassetteHandlers` (msw) all serve from; it never runs a simulator.
  */
+import { InvalidArgumentError } from 'match-venue';
 import { type CassetteDocument, readCassette } from '../../simulator/index.js';
 import { type ReplayAnswer, ReplayAnswers, replayHandler } from './answers.js';
 import { CassetteBook } from './book.js';
@@ -41,7 +42,7 @@ const INTERNALS = new WeakMap<Replay, ReplayInternals>();
 /** The answers behind `replay` (for the msw handlers, which answer a failure their own way). */
 export function replayInternals(replay: Replay): ReplayInternals {
   const internals = INTERNALS.get(replay);
-  if (!internals) throw new TypeError('Not a replay made by createReplay');
+  if (!internals) throw new InvalidArgumentError('Not a replay made by createReplay');
   return internals;
 }
 

@@ -10,6 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { ConfigurationError } from 'match-venue';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { TICKET_PROTOCOL_PREFIX, WS_PATH } from '../../contract/ws-protocol.js';
 import type { Progress } from './answers.js';
@@ -122,7 +123,10 @@ export class ReplaySocketServer {
    * the first call on; the server is unref'd, so it never keeps a process alive.
    */
   url(): Promise<string> {
-    if (this.closed) return Promise.reject(new Error('This replay is closed'));
+    if (this.closed)
+      return Promise.reject(
+        new ConfigurationError('This replay is closed: create another one to stream from it'),
+      );
     this.starting ??= this.listen();
     return this.starting;
   }
