@@ -36,7 +36,7 @@ export class IdMap {
   }
 
   /** Maps `recorded` to `simulated` from now on (a recorded wallet the probe sends as its entity's). */
-  set(recorded: string, simulated: string): void {
+  set(recorded: string, simulated: string | number): void {
     this.map.set(recorded, simulated);
   }
 

@@ -10,6 +10,7 @@ import { createSimulator, type Simulator } from '../simulator.js';
 import { compareAnswers, sendRecorded } from './exchange.js';
 import { IdMap } from './ids.js';
 import { ignoreMatcher } from './ignore.js';
+import { type Milestone, MilestoneFollower, recordedMilestones } from './milestones.js';
 import { assignKeys, type ProbeKeyAssignment } from './keys.js';
 import type { ProbeOptions, ProbeReport } from './report.js';
 import { probeStart } from './start.js';
@@ -22,7 +23,7 @@ export type { ProbeDifference, ProbeOptions, ProbeReport } from './report.js';
 interface Step {
   line: number;
   at: number;
-  entry: CassetteHttp | CassetteWs;
+  entry: CassetteHttp | CassetteWs | Milestone;
 }
 
 /** Replays `cassette` against a fresh simulator and reports every difference. */
@@ -85,16 +86,25 @@ class ProbeRun {
       if (entry.kind === 'http' || (entry.kind === 'ws' && entry.event !== 'receive'))
         steps.push({ line: i + 2, at, entry });
     });
+    // The recorded venue's clears and settlements, followed where the probe's clock lags them.
+    for (const m of recordedMilestones(this.entries)) steps.push({ line: m.line, at: m.at, entry: m });
     // In the order sent (a line is written when its exchange ended); ties keep the file's order.
     steps.sort((a, b) => a.at - b.at || a.line - b.line);
+    const follower = new MilestoneFollower(this.sim, this.ids);
     if (steps.some((s) => s.entry.kind === 'ws'))
       this.wsUrl = `${(await this.sim.listen({ host: '127.0.0.1', port: 0 })).wsUrl}/v1/match/ws`;
     try {
       for (const step of steps) {
         this.advanceTo(step.at);
-        if (step.entry.kind === 'http') await this.exchange(step.line, step.entry);
+        if (step.entry.kind === 'milestone') follower.follow(step.entry);
+        else if (step.entry.kind === 'http') await this.exchange(step.line, step.entry);
         else await this.ws(step.line, step.entry);
       }
+      const { clears, settlements } = follower.followed;
+      if (clears + settlements > 0)
+        this.notes.push(
+          `${clears} clears and ${settlements} settlements made when the recording's market events showed them before the clock reached them (a venue whose time did not run as the wall clock's: a simulator moved by its controls)`,
+        );
       this.advanceTo(end);
       const events = await this.compareStreams();
       const webhooks = this.entries.filter((e) => e.kind === 'webhook').length;
@@ -104,6 +114,7 @@ class ProbeRun {
         );
       return this.report(start, events);
     } finally {
+      follower.close();
       for (const { socket } of this.sockets.values()) await socket?.close().catch(() => {});
     }
   }
