@@ -1,10 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { isEvent, MatchVenue, usd } from 'match-venue';
+import { MatchVenue, usd } from 'match-venue';
 import { createSimulator, parseCassette, probeCassette, SEEDED } from 'match-venue/simulator';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { edited, type Line, only } from './edit.js';
+import { nextEvent } from './session.js';
 
 // A session recorded by the client itself (`record`, MATCH_VENUE_RECORD): two clients, REST and a
 // stream across one auction, against a simulator on a manual clock. The recorder stamps lines with
@@ -15,15 +16,6 @@ import { edited, type Line, only } from './edit.js';
 const START = Date.parse('2026-01-01T00:00:00.000Z');
 let dir: string;
 let cassette: string;
-
-/** The next event of `events` that is `name`, the ones before it passed over. */
-async function next(events: AsyncIterator<unknown>, name: string): Promise<unknown> {
-  for (;;) {
-    const { value, done } = await events.next();
-    if (done) throw new Error(`the stream ended before ${name}`);
-    if (isEvent(value as Parameters<typeof isEvent>[0], name as 'order.accepted')) return value;
-  }
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'probe-recorded-'));
@@ -43,7 +35,7 @@ beforeAll(async () => {
     const stream = burner.stream.connect();
     const market = stream.market()[Symbol.asyncIterator]();
     const account = stream.account();
-    await next(market, 'auction.snapshot');
+    await nextEvent(market, 'auction.snapshot');
     await account.ready;
     const accountEvents = account[Symbol.asyncIterator]();
     step(800);
@@ -55,7 +47,7 @@ beforeAll(async () => {
       sourceWalletId: SEEDED.burner.walletId,
       fiatAccountId: SEEDED.burner.fiatAccountId,
     });
-    await next(accountEvents, 'balance.updated');
+    await nextEvent(accountEvents, 'balance.updated');
     step(500);
     await minter.orders.place({
       orderType: 'MINT',
@@ -69,8 +61,8 @@ beforeAll(async () => {
     await burner.orders.retrieve('00000000-0000-4000-8000-0000000000ff').catch(() => undefined); // a 404
     // Past the lock (8 s), the clear (10 s) and the settlement (11 s).
     step(10_500);
-    await next(market, 'auction.settled');
-    await next(accountEvents, 'balance.updated');
+    await nextEvent(market, 'auction.settled');
+    await nextEvent(accountEvents, 'balance.updated');
     await burner.orders.list({ pageSize: 10 });
     step(500);
     await stream.close();

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { type CassetteJson, cassetteHeader } from '../../../src/contract/cassette.js';
 import { redactForCassette } from '../../../src/contract/cassette-redact.js';
 import { SUBPROTOCOL, TICKET_PROTOCOL_PREFIX } from '../../../src/contract/ws-protocol.js';
+import { isEvent as isStreamEvent } from 'match-venue';
 import { createSimulator, SEEDED, type Simulator } from 'match-venue/simulator';
 import { WebSocket } from 'ws';
 
@@ -171,5 +172,14 @@ export async function recordSession(): Promise<string> {
     return rec.text();
   } finally {
     await sim.close();
+  }
+}
+
+/** The next event of `events` that is `name`, the ones before it passed over (an SDK stream). */
+export async function nextEvent(events: AsyncIterator<unknown>, name: string): Promise<unknown> {
+  for (;;) {
+    const { value, done } = await events.next();
+    if (done) throw new Error(`the stream ended before ${name}`);
+    if (isStreamEvent(value as Parameters<typeof isStreamEvent>[0], name as 'order.accepted')) return value;
   }
 }
