@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   burnParams,
   clientOf,
-  expectExact,
+  expectFilled,
   mintParams,
   mirrorOf,
   placeOrder,
@@ -48,13 +48,7 @@ describe('ack-after-event', () => {
       expect(opened.mirror.order(placed.orderId)?.orderId).toBe(placed.orderId);
       await burner.orders.place(burnParams('100', '6'));
       rig.sim.clearAuction();
-      const order = await minter.orders.waitForOutcome(placed.orderId, {
-        stream: opened.mirror,
-        pollIntervalMs: 5,
-      });
-      expect(order.status).toBe('filled');
-      ids.push(placed.orderId);
-      await expectExact(minter, opened.mirror, ids);
+      await expectFilled(minter, opened.mirror, ids, placed.orderId);
     }
     expect(opened.stream.stats().resyncs).toBe(0);
   });

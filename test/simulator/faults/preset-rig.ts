@@ -76,6 +76,25 @@ export async function expectExact(venue: MatchVenue, mirror: AccountMirror, ids:
   expect(mirror.summary).toEqual(await venue.account.retrieve());
 }
 
+/**
+ * `orders.waitForOutcome(orderId, { stream: mirror })` (or an `outcome` wait already started)
+ * answers the filled order REST holds, and the mirror is exact over `ids`, to which it is added.
+ */
+export async function expectFilled(
+  venue: MatchVenue,
+  mirror: AccountMirror,
+  ids: string[],
+  outcome: string | Promise<Awaited<ReturnType<MatchVenue['orders']['waitForOutcome']>>>,
+): Promise<void> {
+  const order = await (typeof outcome === 'string'
+    ? venue.orders.waitForOutcome(outcome, { stream: mirror, pollIntervalMs: 5 })
+    : outcome);
+  expect(order.status).toBe('filled');
+  expect(order).toEqual(await venue.orders.retrieve(order.orderId));
+  ids.push(order.orderId);
+  await expectExact(venue, mirror, ids);
+}
+
 /** A ticket's upgrade answered: the socket open, or the refusal's status and body. */
 export type Upgrade = { ws: WebSocket } | { status: number; body: string };
 

@@ -3,7 +3,7 @@ import {
   auth,
   burnParams,
   clientOf,
-  expectExact,
+  expectFilled,
   mintParams,
   mirrorOf,
   type PresetRig,
@@ -76,10 +76,7 @@ describe('settlement-slow', () => {
       // Its clear, then the next one (which settles it first).
       rig.sim.advance(CYCLE);
       rig.sim.advance(CYCLE);
-      const order = await outcome;
-      expect(order.status).toBe('filled');
-      ids.push(placed.orderId);
-      await expectExact(minter, opened.mirror, ids);
+      await expectFilled(minter, opened.mirror, ids, outcome);
     }
     expect(rig.sim.checkInvariants()).toEqual([]);
   });

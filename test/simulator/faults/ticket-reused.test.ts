@@ -3,7 +3,7 @@ import { ticketReuseAt } from '../../../src/simulator/engine/fault-presets.js';
 import {
   burnParams,
   clientOf,
-  expectExact,
+  expectFilled,
   issueTicket,
   mintParams,
   mirrorOf,
@@ -49,26 +49,19 @@ describe('ticket-reused', () => {
     const rig = await startRig(['ticket-reused']);
     const [minter, burner] = [clientOf(rig, 'minter'), clientOf(rig, 'burner')];
     const opened = await mirrorOf(minter);
-    const r = rig;
-    const opens = () => r.upgrades().filter((s) => s === 101).length;
+    const opens = () => rig.upgrades().filter((s) => s === 101).length;
     const ids: string[] = [];
     // Each round drops the socket: the stream reconnects with a fresh ticket, once with the reused one.
     for (let round = 1; round <= 4; round++) {
       const placed = await minter.orders.place(mintParams('100', '4'));
       await burner.orders.place(burnParams('100', '6'));
       const before = opens();
-      r.sim.killSockets();
+      rig.sim.killSockets();
       await until(() => opens() === before + 1, `the stream back, round ${round}`);
-      r.sim.clearAuction();
-      const order = await minter.orders.waitForOutcome(placed.orderId, {
-        stream: opened.mirror,
-        pollIntervalMs: 5,
-      });
-      expect(order.status).toBe('filled');
-      ids.push(placed.orderId);
-      await expectExact(minter, opened.mirror, ids);
+      rig.sim.clearAuction();
+      await expectFilled(minter, opened.mirror, ids, placed.orderId);
     }
     // The mirror's first ticket, then one per round: the seeded one came back 401 and was replaced.
-    expect(r.upgrades().filter((s) => s === 401)).toHaveLength(1);
+    expect(rig.upgrades().filter((s) => s === 401)).toHaveLength(1);
   });
 });
