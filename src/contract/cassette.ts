@@ -147,7 +147,7 @@ export function requestSignature(keyId: string | null, request: CassetteRequest)
  * The body without its `idempotencyKey`: the client draws a fresh key for every call, so two runs
  * of the same bot send the same request under different keys; a replay must answer both.
  */
-function withoutIdempotencyKey(body: CassetteJson): CassetteJson {
+export function withoutIdempotencyKey(body: CassetteJson): CassetteJson {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !('idempotencyKey' in body))
     return body;
   const { idempotencyKey: _key, ...rest } = body;

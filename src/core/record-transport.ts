@@ -1,12 +1,8 @@
-import type { CassetteHttp, CassetteJson, CassetteRequest } from '../contract/cassette.js';
+import type { CassetteHttp, CassetteJson } from '../contract/cassette.js';
+import { cassetteRequest } from '../contract/cassette-request.js';
 import { recordEntry } from './record-entry.js';
 import type { Recorder } from './recorder.js';
-import {
-  type Transport,
-  type TransportRequest,
-  type TransportResponse,
-  TransportTimeoutError,
-} from './transport.js';
+import { type Transport, type TransportResponse, TransportTimeoutError } from './transport.js';
 
 // The transport of a recording client: the client's own transport, with one `http` line written per
 // attempt (docs/CASSETTES.md). A lazy chunk: a recording client loads it before its first attempt
@@ -21,21 +17,6 @@ function parsed(text: string): CassetteJson | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The request as a cassette names it: the path below `basePath` without query, the query, the body. */
-function cassetteRequest(req: TransportRequest, basePath: string): CassetteRequest {
-  const url = new URL(req.url);
-  const path =
-    basePath && url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
-  const query: Record<string, string | string[]> = {};
-  for (const name of new Set(url.searchParams.keys())) {
-    const values = url.searchParams.getAll(name);
-    query[name] = values.length === 1 ? (values[0] as string) : values;
-  }
-  let body: CassetteJson = null;
-  if (req.body !== undefined && req.body !== '') body = parsed(req.body) ?? req.body;
-  return { method: req.method.toUpperCase(), path, query, body };
 }
 
 /** Why no response came, as the line's `error` says it. */
@@ -60,7 +41,7 @@ export function recordingTransport(transport: Transport, recorder: Recorder, bas
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       keyId: recorder.keyId,
       attempt: req.attempt ?? 1,
-      request: cassetteRequest(req, basePath),
+      request: cassetteRequest(req.method, req.url, basePath, req.body),
       response,
       ...(error === undefined ? {} : { error }),
     });

@@ -4,6 +4,7 @@
  * recorded one with the recorded ids replaced by the simulator's, under the mapped entity's key.
  */
 import type { CassetteHttp, CassetteJson } from '../../contract/cassette.js';
+import { cassetteBody } from '../../contract/cassette-request.js';
 import type { Simulator } from '../simulator.js';
 import type { IdFallback, IdMap } from './ids.js';
 import { compareShapes } from './shape.js';
@@ -45,16 +46,7 @@ export async function sendRecorded(
     }),
   );
   const text = await res.text();
-  return { status: res.status, body: parseBody(text) };
-}
-
-function parseBody(text: string): CassetteJson {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text) as CassetteJson;
-  } catch {
-    return text;
-  }
+  return { status: res.status, body: cassetteBody(text) };
 }
 
 /** The venue code of an error answer (`{code, message}`), as text; undefined for a success. */

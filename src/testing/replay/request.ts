@@ -5,7 +5,13 @@
  * field then matches the live value it stands for, and a description never shows a secret.
  */
 import { readApiKey } from '../../contract/api-key.js';
-import { type CassetteJson, type CassetteRequest, requestSignature } from '../../contract/cassette.js';
+import {
+  type CassetteJson,
+  type CassetteRequest,
+  requestSignature,
+  withoutIdempotencyKey,
+} from '../../contract/cassette.js';
+import { cassetteRequest } from '../../contract/cassette-request.js';
 import { redactForCassette } from '../../contract/cassette-redact.js';
 
 /** A request as a replay matches it. */
@@ -23,45 +29,21 @@ function bearerKey(request: Request): string | undefined {
   return match?.[1];
 }
 
-function queryOf(url: URL): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const name of new Set(url.searchParams.keys())) {
-    const values = url.searchParams.getAll(name);
-    query[name] = values.length === 1 ? (values[0] as string) : values;
-  }
-  return query;
-}
-
-function bodyOf(text: string): CassetteJson {
-  if (text === '') return null;
-  try {
-    return JSON.parse(text) as CassetteJson;
-  } catch {
-    // Not JSON (the client sends JSON only): matched as the text it is.
-    return text;
-  }
-}
-
 /**
  * Reads `request` as the recorder wrote its requests: the path below `basePath` (the base URL's
  * path, '' for an origin), the query by name, the JSON body with secrets redacted.
  */
 export async function readLiveRequest(request: Request, basePath: string): Promise<LiveRequest> {
-  const url = new URL(request.url);
-  const path =
-    basePath !== '' && url.pathname.startsWith(`${basePath}/`)
-      ? url.pathname.slice(basePath.length)
-      : url.pathname;
   const key = bearerKey(request);
   const reading = readApiKey(key);
   const keyId = reading.ok ? reading.id : null;
   const text = request.method === 'GET' || request.method === 'HEAD' ? '' : await request.text();
   // The recorder redacts its whole line (the path and query too), and so the request is here.
-  const cassetteRequest = redactForCassette(
-    { method: request.method.toUpperCase(), path, query: queryOf(url), body: bodyOf(text) },
+  const read = redactForCassette(
+    cassetteRequest(request.method, request.url, basePath, text) as unknown as CassetteJson,
     key === undefined ? [] : [key],
   ) as unknown as CassetteRequest;
-  return { keyId, request: cassetteRequest, signature: requestSignature(keyId, cassetteRequest) };
+  return { keyId, request: read, signature: requestSignature(keyId, read) };
 }
 
 const BODY_SHOWN = 160;
@@ -79,14 +61,7 @@ export function describeRequest(keyId: string | null, request: CassetteRequest):
   }
   const query = params.size > 0 ? `?${params.toString()}` : '';
   const body = request.body;
-  let shown =
-    body === null
-      ? 'none'
-      : JSON.stringify(
-          typeof body === 'object' && !Array.isArray(body) && 'idempotencyKey' in body
-            ? Object.fromEntries(Object.entries(body).filter(([name]) => name !== 'idempotencyKey'))
-            : body,
-        );
+  let shown = body === null ? 'none' : JSON.stringify(withoutIdempotencyKey(body));
   if (shown.length > BODY_SHOWN) shown = `${shown.slice(0, BODY_SHOWN)}…`;
   return `${request.method.toUpperCase()} ${request.path}${query} (key ${keyId ?? 'none'}, body ${shown})`;
 }
